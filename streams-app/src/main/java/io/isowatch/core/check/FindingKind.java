@@ -1,0 +1,50 @@
+package io.isowatch.core.check;
+
+/**
+ * Typed input findings: things about the history itself (not the database) that the checker
+ * reports instead of guessing or crashing.
+ */
+public enum FindingKind {
+  /** Two writes of the same value to the same key: WR is no longer determined for that value. */
+  NON_UNIQUE_WRITE(Severity.UNDECIDABLE),
+  /** A write with no earlier read of its key in the same transaction: WW is no longer determined. */
+  BLIND_WRITE(Severity.UNDECIDABLE),
+  /** SSER needs start and end times; some transactions lack them. */
+  MISSING_TIMESTAMPS(Severity.UNDECIDABLE),
+  /** A transaction writes the initial value; the contract forbids it. */
+  INITIAL_VALUE_WRITE(Severity.INVALID),
+  /** Two transactions share an id. */
+  DUPLICATE_TXN_ID(Severity.INVALID),
+  /** Two transactions of one session share a seq. */
+  DUPLICATE_SEQ(Severity.INVALID),
+  /** A session's seq numbers skip values: input is incomplete, not anomalous. */
+  SEQ_GAP(Severity.WARNING),
+  /** A session's transactions overlap in time: timestamps disagree with session order. */
+  SESSION_TIME_OVERLAP(Severity.WARNING),
+  /** A transaction ends before it starts. */
+  END_BEFORE_START(Severity.WARNING),
+  /** Indeterminate transactions that no committed transaction read, so they were ignored. */
+  UNKNOWN_IGNORED(Severity.INFO);
+
+  /** How a finding affects verdicts. */
+  public enum Severity {
+    /** The input breaks the contract: the CLI exits 2. */
+    INVALID,
+    /** Some levels cannot be decided unless a violation is certain anyway: they become UNKNOWN. */
+    UNDECIDABLE,
+    /** Worth a look; verdicts are unaffected. */
+    WARNING,
+    /** Informational. */
+    INFO
+  }
+
+  private final Severity severity;
+
+  FindingKind(final Severity severity) {
+    this.severity = severity;
+  }
+
+  public Severity severity() {
+    return severity;
+  }
+}

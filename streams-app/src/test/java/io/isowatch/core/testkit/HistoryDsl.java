@@ -1,0 +1,73 @@
+package io.isowatch.core.testkit;
+
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A compact history language for tests. One transaction per line, in session order:
+ *
+ * <pre>
+ *   T1 s1 r(x,0) w(x,1)
+ *   T2 s2 r(x,1) r(y,null) aborted
+ *   T3 s1 r(x,0) w(x,2) @10..20
+ * </pre>
+ *
+ * <p>Each line is {@code <txn> <session> <ops…> [committed|aborted|unknown] [@start..end]}; ops
+ * are {@code r(key,value)} and {@code w(key,value)}, and a read may return {@code null}. Blank
+ * lines and {@code #} comments are skipped. The status defaults to committed; times default to
+ * none.
+ */
+public final class HistoryDsl {
+  private static final Pattern OP = Pattern.compile("([rw])\\(([^,()\\s]+),\\s*(-?\\d+|null)\\)");
+  private static final Pattern TIME = Pattern.compile("@(-?\\d+)\\.\\.(-?\\d+)");
+
+  private HistoryDsl() {}
+
+  public static History history(final String text) {
+    final History.Builder b = History.builder();
+    int lineNo = 0;
+    for (final String raw : text.split("\n")) {
+      lineNo++;
+      final String line = raw.replaceFirst("#.*", "").trim();
+      if (line.isEmpty()) {
+        continue;
+      }
+      b.add(txn(line, lineNo));
+    }
+    return b.build();
+  }
+
+  private static Transaction txn(final String line, final int lineNo) {
+    final String[] head = line.split("\\s+", 3);
+    if (head.length < 2) {
+      throw new IllegalArgumentException("line " + lineNo + ": expected '<txn> <session> ops…': " + line);
+    }
+    final String rest = head.length == 3 ? head[2] : "";
+    final List<Op> ops = new ArrayList<>();
+    final Matcher m = OP.matcher(rest);
+    while (m.find()) {
+      final Long v = m.group(3).equals("null") ? null : Long.parseLong(m.group(3));
+      ops.add(m.group(1).equals("r") ? Op.read(m.group(2), v) : Op.write(m.group(2), v));
+    }
+    TxnStatus status = TxnStatus.COMMITTED;
+    if (rest.contains("aborted")) {
+      status = TxnStatus.ABORTED;
+    } else if (rest.contains("unknown")) {
+      status = TxnStatus.UNKNOWN;
+    }
+    long start = Transaction.NO_TIME;
+    long end = Transaction.NO_TIME;
+    final Matcher t = TIME.matcher(rest);
+    if (t.find()) {
+      start = Long.parseLong(t.group(1));
+      end = Long.parseLong(t.group(2));
+    }
+    return new Transaction(head[0], head[1], Transaction.NO_SEQ, status, start, end, ops, null, null, lineNo);
+  }
+}
