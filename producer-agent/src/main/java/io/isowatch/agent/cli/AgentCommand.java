@@ -1,0 +1,286 @@
+package io.isowatch.agent.cli;
+
+import io.isowatch.agent.run.AgentConfig;
+import io.isowatch.agent.run.AgentRun;
+import io.isowatch.agent.run.MicroClock;
+import io.isowatch.agent.run.RunSummary;
+import io.isowatch.agent.sink.CollectingSink;
+import io.isowatch.agent.sink.JsonlFileSink;
+import io.isowatch.agent.sink.SinkException;
+import io.isowatch.agent.sink.TeeSink;
+import io.isowatch.agent.sink.TransactionSink;
+import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.Target;
+import io.isowatch.agent.target.TargetException;
+import io.isowatch.agent.target.Targets;
+import io.isowatch.agent.target.faulty.FaultyTarget;
+import io.isowatch.agent.workload.KeyDistribution;
+import io.isowatch.agent.workload.KeySpace;
+import io.isowatch.agent.workload.RateLimiter;
+import io.isowatch.agent.workload.ShapeMix;
+import io.isowatch.agent.workload.WorkloadConfig;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Checker;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch agent}: runs a mini-transaction workload against a database and records every
+ * transaction, as the client saw it, into a native JSONL history. Progress goes to stderr every
+ * few seconds; the summary goes to stdout (stderr when the history itself goes to stdout).
+ */
+@Command(
+    name = "agent",
+    sortOptions = false,
+    description = "Run mini-transaction workloads against a database and record every transaction as a history.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:the run completed and everything was recorded",
+      "1:the run failed (target unreachable, a session or the sink failed); the summary says why",
+      "2:invalid usage"
+    })
+public final class AgentCommand implements Callable<Integer> {
+  static final String KAFKA_UNAVAILABLE = "Kafka sink not available in this build: --kafka, --registry are "
+      + "reserved for it; record to a file with --out FILE";
+
+  /** Enough listed anomalies that every injected kind can show up among them. */
+  private static final int CHECK_MAX_ANOMALIES = 10_000;
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--target", required = true, paramLabel = "jdbc:…|h2|faulty:…",
+      description = "A JDBC URL (jdbc:postgresql://127.0.0.1:5432/test, jdbc:mariadb://127.0.0.1:3306/test?sslMode=disable, "
+          + "jdbc:h2:…), h2 (private in-memory H2), or faulty:FAULT=RATE,… (faults: lostupdate, staleread, "
+          + "abortedread, intermediateread, fracturedread, longfork, causality, session, or all).")
+  private String target;
+
+  @Option(names = "--isolation", paramLabel = "LEVEL", defaultValue = "serializable",
+      description = "read-committed|repeatable-read|serializable|snapshot (snapshot: H2 only) (default: ${DEFAULT-VALUE}).")
+  private String isolation;
+
+  @Option(names = "--sessions", paramLabel = "N", defaultValue = "8",
+      description = "Concurrent sessions, one thread and one connection each (default: ${DEFAULT-VALUE}).")
+  private int sessions;
+
+  @Option(names = "--keys", paramLabel = "K", defaultValue = "100", description = "Number of keys (default: ${DEFAULT-VALUE}).")
+  private int keys;
+
+  @Option(names = "--dist", paramLabel = "DIST", defaultValue = "uniform",
+      description = "uniform|zipf[:θ]|hotspot[:A:F]|exponential[:λ] (default: ${DEFAULT-VALUE}).")
+  private String dist;
+
+  @Option(names = "--txns", paramLabel = "N", description = "Transactions to run over all sessions, split evenly between them (retries count).")
+  private Long txns;
+
+  @Option(names = "--duration", paramLabel = "TIME", description = "How long to run, e.g. 30s, 10m (with --txns: whichever first).")
+  private String duration;
+
+  @Option(names = "--rate", paramLabel = "R", description = "Target transactions per second over all sessions (token bucket).")
+  private Double rate;
+
+  @Option(names = "--shapes", paramLabel = "LIST",
+      description = "Shapes and presets, comma-separated: R1, R1R2, R1W1, R1W1W1, R1R2W1, R1R2W2, R1R2W1W2, R1W1R2W2, CAS; "
+          + "presets paper, full, writeskew, cas (default: paper; full for faulty targets).")
+  private String shapes;
+
+  @Option(names = "--read-only-ratio", paramLabel = "R", description = "Probability of a read-only shape (default: shapes drawn uniformly).")
+  private Double readOnlyRatio;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Workload seed (default: random, printed in the summary).")
+  private Long seed;
+
+  @Option(names = "--snapshot-every", paramLabel = "N|TIME",
+      description = "Also run a read-only transaction over all keys every N transactions or every TIME.")
+  private String snapshotEvery;
+
+  @Option(names = "--retries", paramLabel = "N", defaultValue = "0",
+      description = "Retry an aborted transaction up to N times, each retry a new transaction (default: ${DEFAULT-VALUE}).")
+  private int retries;
+
+  @Option(names = "--reconnect-after-abort",
+      description = "Open a new connection (a new session) after every aborted transaction; works around H2 2.5.252 "
+          + "reading a stale snapshot in the transaction after an abort.")
+  private boolean reconnectAfterAbort;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Write the history as native JSONL to FILE (- for stdout).")
+  private String out;
+
+  @Option(names = "--table", paramLabel = "NAME", defaultValue = "kv",
+      description = "Table holding the keys; dropped and recreated at start (default: ${DEFAULT-VALUE}).")
+  private String table;
+
+  @Option(names = "--lock-timeout", paramLabel = "TIME", defaultValue = "5s",
+      description = "Lock wait timeout set on every connection (default: ${DEFAULT-VALUE}).")
+  private String lockTimeout;
+
+  @Option(names = "--progress", paramLabel = "TIME", defaultValue = "5s",
+      description = "Progress line on stderr this often; 0 for none (default: ${DEFAULT-VALUE}).")
+  private String progress;
+
+  @Option(names = "--check", description = "Also check the recorded history in-process and print the verdicts (keeps it in memory).")
+  private boolean check;
+
+  @Option(names = "--tenant", paramLabel = "T", description = "Tenant recorded on every transaction.")
+  private String tenant;
+
+  @Option(names = "--kafka", paramLabel = "BOOTSTRAP", description = "Reserved for the Kafka sink (not in this build).")
+  private String kafka;
+
+  @Option(names = "--registry", paramLabel = "URL", description = "Reserved for the Kafka sink (not in this build).")
+  private String registry;
+
+  /** Runs the agent on its own, without the {@code isowatch} launcher. */
+  public static void main(final String[] args) {
+    final CommandLine cl = new CommandLine(new AgentCommand());
+    cl.getCommandSpec().mixinStandardHelpOptions(true);
+    System.exit(cl.execute(args));
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    final PrintWriter err = spec.commandLine().getErr();
+    if (kafka != null || registry != null) {
+      err.println("isowatch agent: " + KAFKA_UNAVAILABLE);
+      err.flush();
+      return 2;
+    }
+    if (out == null && !check) {
+      throw usage("nothing would be recorded: give --out FILE (- for stdout) or --check");
+    }
+    final long seedValue = seed != null ? seed : ThreadLocalRandom.current().nextLong();
+    final AgentConfig config;
+    final Target t;
+    try {
+      final IsolationLevel level = IsolationLevel.parse(isolation);
+      final boolean faulty = target.trim().toLowerCase(java.util.Locale.ROOT).startsWith("faulty");
+      final ShapeMix mix = ShapeMix.parse(shapes != null ? shapes : faulty ? "full" : "paper");
+      final WorkloadConfig workload = new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), mix,
+          readOnlyRatio, seedValue);
+      final Long snapshotTxns = snapshotEvery != null && snapshotEvery.trim().matches("\\d+")
+          ? Long.valueOf(snapshotEvery.trim()) : null;
+      final Duration snapshotTime = snapshotEvery != null && snapshotTxns == null ? Durations.parse(snapshotEvery) : null;
+      final Duration progressEvery = Durations.parse(progress);
+      config = new AgentConfig(sessions, txns, duration == null ? null : Durations.parse(duration), rate, workload,
+          snapshotTxns, snapshotTime, retries, progressEvery.isZero() ? null : progressEvery, tenant,
+          reconnectAfterAbort);
+      RateLimiter.of(rate);
+      t = Targets.create(target, level, table, Durations.parse(lockTimeout), seedValue);
+    } catch (final IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+    try (Target closing = t) {
+      return run(config, closing, seedValue, err);
+    }
+  }
+
+  private int run(final AgentConfig config, final Target t, final long seedValue, final PrintWriter err)
+      throws InterruptedException {
+    final boolean historyOnStdout = "-".equals(out);
+    final PrintWriter report = historyOnStdout ? err : spec.commandLine().getOut();
+    final CollectingSink memory = check ? new CollectingSink() : null;
+    final TransactionSink sink;
+    try {
+      sink = sink(memory);
+    } catch (final IOException e) {
+      err.println("isowatch agent: cannot write " + out + ": " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    final AgentRun agentRun = new AgentRun(config, t, sink, MicroClock.system(), err);
+    final CountDownLatch done = new CountDownLatch(1);
+    final Thread hook = new Thread(() -> {
+      // Ctrl-C: stop the sessions, then let the main thread flush the history and print the summary.
+      agentRun.stop();
+      try {
+        done.await(30, TimeUnit.SECONDS);
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "isowatch-agent-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      err.println("isowatch agent: target " + t.describe() + ", " + t.isolation().label() + "; " + config.sessions()
+          + " sessions, " + config.workload().keys().size() + " keys, " + config.workload().distribution().spec()
+          + ", shapes " + config.workload().shapes().spec() + ", seed " + seedValue);
+      err.flush();
+      RunSummary summary;
+      try {
+        summary = agentRun.run();
+      } catch (final TargetException e) {
+        closeQuietly(sink, err);
+        err.println("isowatch agent: cannot prepare the target: " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+      String sinkFailure = null;
+      try {
+        sink.close();
+      } catch (final SinkException e) {
+        sinkFailure = e.getMessage();
+      }
+      final SummaryText text = new SummaryText(config, seedValue);
+      text.summary(summary, sink.stats(), report);
+      if (t instanceof FaultyTarget f) {
+        text.injections(f.injections(), report);
+      }
+      if (memory != null) {
+        final CheckResult result = new Checker(CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES)).check(memory.history());
+        text.check(result, t instanceof FaultyTarget f ? f.injections() : null, report);
+      }
+      report.flush();
+      if (sinkFailure != null) {
+        err.println("isowatch agent: " + sinkFailure);
+      }
+      if (summary.failure() != null) {
+        err.println("isowatch agent: run failed: " + summary.failure());
+      }
+      err.flush();
+      return summary.succeeded() && sinkFailure == null ? 0 : 1;
+    } finally {
+      done.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (final IllegalStateException e) {
+        // The JVM is already shutting down (Ctrl-C): the hook is running and will see `done`.
+      }
+    }
+  }
+
+  private TransactionSink sink(final CollectingSink memory) throws IOException {
+    final List<TransactionSink> sinks = new ArrayList<>(2);
+    if (out != null) {
+      sinks.add("-".equals(out) ? JsonlFileSink.toStdout() : JsonlFileSink.toFile(Path.of(out)));
+    }
+    if (memory != null) {
+      sinks.add(memory);
+    }
+    return sinks.size() == 1 ? sinks.get(0) : new TeeSink(sinks);
+  }
+
+  private static void closeQuietly(final TransactionSink sink, final PrintWriter err) {
+    try {
+      sink.close();
+    } catch (final SinkException e) {
+      err.println("isowatch agent: " + e.getMessage());
+    }
+  }
+
+  private ParameterException usage(final String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

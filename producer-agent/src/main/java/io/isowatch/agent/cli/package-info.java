@@ -1,0 +1,2 @@
+/** The {@code isowatch agent} command. */
+package io.isowatch.agent.cli;

@@ -1,0 +1,30 @@
+package io.isowatch.agent.workload;
+
+import java.util.List;
+
+/**
+ * One operation a transaction plan asks a target to run. What the client then records is what
+ * the target answered, not the plan (see {@code TransactionRunner}).
+ */
+public sealed interface PlannedOp permits PlannedOp.Read, PlannedOp.Write, PlannedOp.Cas, PlannedOp.ReadAll {
+
+  /** {@code SELECT v FROM kv WHERE k = ?}. */
+  record Read(String key) implements PlannedOp {}
+
+  /** {@code UPDATE kv SET v = ? WHERE k = ?}; the value is unique (see {@link ValueEncoder}). */
+  record Write(String key, long value) implements PlannedOp {}
+
+  /**
+   * A lightweight transaction: {@code UPDATE kv SET v = value WHERE k = ? AND v = expected}. On
+   * success the client has observed {@code v = expected} and written {@code value}; on failure it
+   * has only learnt {@code v ≠ expected}, so the runner reads the key to record a value it saw.
+   */
+  record Cas(String key, long expected, long value) implements PlannedOp {}
+
+  /** A read of every key in one statement (snapshot transactions). */
+  record ReadAll(List<String> keys) implements PlannedOp {
+    public ReadAll {
+      keys = List.copyOf(keys);
+    }
+  }
+}

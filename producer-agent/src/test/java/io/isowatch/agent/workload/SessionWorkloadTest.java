@@ -1,0 +1,150 @@
+package io.isowatch.agent.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SessionWorkloadTest {
+  private static WorkloadConfig config(final String shapes, final Double readOnly, final long seed) {
+    return new WorkloadConfig(new KeySpace(10), new KeyDistribution.Uniform(), ShapeMix.parse(shapes), readOnly, seed);
+  }
+
+  private static List<TxnPlan> draw(final SessionWorkload w, final int n) {
+    final List<TxnPlan> plans = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      plans.add(w.next());
+    }
+    return plans;
+  }
+
+  @Test
+  void shouldWriteUniqueNonZeroValuesEncodingTheSession() {
+    // Given
+    final CasHints hints = new CasHints();
+    final SessionWorkload s0 = new SessionWorkload(config("paper", null, 1), 0, hints);
+    final SessionWorkload s5 = new SessionWorkload(config("paper", null, 1), 5, hints);
+
+    // When
+    final List<Long> values = new ArrayList<>();
+    for (final TxnPlan p : draw(s0, 1000)) {
+      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).forEach(op -> values.add(((PlannedOp.Write) op).value()));
+    }
+    for (final TxnPlan p : draw(s5, 1000)) {
+      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).forEach(op -> values.add(((PlannedOp.Write) op).value()));
+    }
+
+    // Then
+    assertEquals(values.size(), new HashSet<>(values).size(), "values must be unique");
+    assertTrue(values.stream().allMatch(v -> v > 0));
+    assertTrue(values.stream().anyMatch(v -> ValueEncoder.clientId(v) == 6));
+    assertTrue(values.stream().allMatch(v -> ValueEncoder.clientId(v) == 1 || ValueEncoder.clientId(v) == 6));
+    assertEquals((1L << 40) | 1, new ValueEncoder(1).next());
+  }
+
+  @Test
+  void shouldFollowTheShapeWithDistinctKeysAndReadsBeforeWrites() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(config("R1R2W1W2", null, 3), 0, new CasHints());
+
+    // When
+    final List<TxnPlan> plans = draw(w, 200);
+
+    // Then
+    for (final TxnPlan p : plans) {
+      assertEquals(4, p.ops().size());
+      final String k1 = ((PlannedOp.Read) p.ops().get(0)).key();
+      final String k2 = ((PlannedOp.Read) p.ops().get(1)).key();
+      assertNotEquals(k1, k2);
+      assertEquals(k1, ((PlannedOp.Write) p.ops().get(2)).key());
+      assertEquals(k2, ((PlannedOp.Write) p.ops().get(3)).key());
+    }
+  }
+
+  @Test
+  void shouldDrawTheSameSequenceWhenSeedAndSessionAreTheSame() {
+    // Given
+    final SessionWorkload a = new SessionWorkload(config("paper", null, 9), 2, new CasHints());
+    final SessionWorkload b = new SessionWorkload(config("paper", null, 9), 2, new CasHints());
+    final SessionWorkload c = new SessionWorkload(config("paper", null, 10), 2, new CasHints());
+
+    // When / Then
+    final List<TxnPlan> pa = draw(a, 100);
+    assertEquals(pa, draw(b, 100));
+    assertNotEquals(pa, draw(c, 100));
+  }
+
+  @Test
+  void shouldHonourTheReadOnlyRatio() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(config("paper", 0.8, 4), 0, new CasHints());
+
+    // When
+    final long readOnly = draw(w, 10_000).stream().filter(TxnPlan::readOnly).count();
+
+    // Then
+    assertEquals(8000, readOnly, 150);
+  }
+
+  @Test
+  void shouldUseFixedKeyPairsWhenWriteSkewPreset() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(config("writeskew", null, 5), 0, new CasHints());
+
+    // When / Then: slot 1 is k2p, slot 2 is k2p+1
+    for (final TxnPlan p : draw(w, 200)) {
+      final int k1 = Integer.parseInt(((PlannedOp.Read) p.ops().get(0)).key().substring(1));
+      final int k2 = Integer.parseInt(((PlannedOp.Read) p.ops().get(1)).key().substring(1));
+      assertEquals(0, k1 % 2);
+      assertEquals(k1 + 1, k2);
+    }
+  }
+
+  @Test
+  void shouldRetryWithTheSameKeysAndFreshValues() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(config("R1W1R2W2", null, 6), 0, new CasHints());
+    final TxnPlan first = w.next();
+
+    // When
+    final TxnPlan retry = w.retry(first);
+
+    // Then
+    assertEquals(first.readKeys(), retry.readKeys());
+    assertEquals(first.writeKeys(), retry.writeKeys());
+    final Set<Long> before = new HashSet<>();
+    first.ops().stream().filter(op -> op instanceof PlannedOp.Write).forEach(op -> before.add(((PlannedOp.Write) op).value()));
+    retry.ops().stream().filter(op -> op instanceof PlannedOp.Write)
+        .forEach(op -> assertTrue(!before.contains(((PlannedOp.Write) op).value()), "a retry must not reuse a value"));
+  }
+
+  @Test
+  void shouldExpectTheLastSeenValueWhenCas() {
+    // Given
+    final CasHints hints = new CasHints();
+    hints.saw("k0", 77L);
+    final WorkloadConfig cfg = new WorkloadConfig(new KeySpace(1), new KeyDistribution.Uniform(), ShapeMix.parse("cas"), null, 1);
+
+    // When
+    final PlannedOp op = new SessionWorkload(cfg, 0, hints).next().ops().get(0);
+
+    // Then
+    assertEquals("k0", ((PlannedOp.Cas) op).key());
+    assertEquals(77L, ((PlannedOp.Cas) op).expected());
+  }
+
+  @Test
+  void shouldRejectAConfigThatCannotBeDrawn() {
+    // Given / When / Then
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new WorkloadConfig(new KeySpace(1),
+        new KeyDistribution.Uniform(), ShapeMix.parse("R1R2"), null, 1)).getMessage().contains("at least 2"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new WorkloadConfig(new KeySpace(10),
+        new KeyDistribution.Uniform(), ShapeMix.parse("writeskew"), 0.5, 1)).getMessage().contains("read-only shape"));
+  }
+}
