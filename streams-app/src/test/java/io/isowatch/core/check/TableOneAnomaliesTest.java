@@ -368,6 +368,52 @@ class TableOneAnomaliesTest {
   }
 
   @Test
+  void shouldCountSessionOrderBetweenNonAdjacentTransactionsWhenClassifyingACycle() {
+    // Given: T1 precedes T3 in session s1 (T2 between them) and read the x T3 overwrote; T3 → T4
+    // → T1 by WR. The step T1 → T3 carries SO as well as RW, so it is not an RW-only step
+    // (found by CheckerMatchesOracleTest, seed 20262972)
+    final String h = """
+        T1 s1 r(x,0) r(w,1)
+        T2 s1 r(y,0)
+        T3 s1 r(x,0) w(x,1) r(z,0) w(z,1)
+        T4 s2 r(z,1) r(w,0) w(w,1)
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then: every cycle here is a cycle of SO and WR steps: G1c-process, violating every level
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    assertFalse(r.anomalies().isEmpty());
+    for (final Anomaly a : r.anomalies()) {
+      assertEquals("G1c-process", a.type(), () -> a.txnIds() + " " + a.cycle());
+      assertNull(a.name(), () -> a.txnIds() + " " + a.cycle());
+      assertEquals(ALL, a.violates(), () -> a.txnIds() + " " + a.cycle());
+    }
+  }
+
+  @Test
+  void shouldNotCallACycleRealtimeWhenItsRtStepAlsoHasSessionOrder() {
+    // Given: the history above with times; T1 → T3 is also in real time, but needs no RT
+    final String h = """
+        T1 s1 r(x,0) r(w,1) @10..20
+        T2 s1 r(y,0) @30..40
+        T3 s1 r(x,0) w(x,1) r(z,0) w(z,1) @50..60
+        T4 s2 r(z,1) r(w,0) w(w,1) @55..70
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    for (final Anomaly a : r.anomalies()) {
+      assertFalse(a.type().endsWith("-realtime"), () -> a.type() + " " + a.txnIds() + " " + a.cycle());
+      assertEquals(ALL, a.violates(), () -> a.type() + " " + a.txnIds() + " " + a.cycle());
+    }
+  }
+
+  @Test
   void shouldLeaveSserUnknownWhenTimesAreMissingAndNothingIsViolated() {
     // Given
     final String h = """
@@ -590,6 +636,63 @@ class TableOneAnomaliesTest {
     assertFalse(full.stats().anomaliesTruncated());
     assertEquals(full.anomalies().subList(0, 2), capped.anomalies());
     assertVerdicts(capped, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+  }
+
+  @Test
+  void shouldCapTheWholeListWhenAnomaliesOfSeveralKindsExceedTheCap() {
+    // Given: three thin-air reads and three lost updates, a cap of two
+    final String h = """
+        T1 s1 r(x,1)
+        T2 s1 r(x,2)
+        T3 s1 r(x,3)
+        T4 s2 r(y,0) w(y,1)
+        T5 s3 r(y,0) w(y,2)
+        T6 s4 r(y,0) w(y,3)
+        """;
+
+    // When
+    final CheckResult r = check(h, CheckOptions.defaults().withMaxAnomalies(2));
+
+    // Then: the cap is on the list, not per name (CheckOptions#maxAnomalies, CheckResult#anomalies)
+    assertEquals(2, r.anomalies().size(), () -> "listed: " + r.anomalies().stream().map(Anomaly::displayName).toList());
+    assertEquals(Map.of("ThinAirRead", 3L, "LostUpdate", 3L), r.stats().anomaliesByName());
+    assertTrue(r.stats().anomaliesTruncated());
+  }
+
+  @Test
+  void shouldUseTheInitialValueOptionWhenKeysStartAbsent() {
+    // Given
+    final String h = """
+        T1 s1 r(x,null) w(x,1) @10..20
+        T2 s2 r(x,1) r(y,null) @30..40
+        """;
+
+    // When
+    final CheckResult absent = check(h, CheckOptions.defaults().withInitialValue(null));
+    final CheckResult zero = check(h);
+
+    // Then: with initial value 0, reads of null come from nowhere
+    assertVerdicts(absent, Verdict.SATISFIED, Verdict.SATISFIED, Verdict.SATISFIED);
+    assertVerdicts(zero, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    assertEquals(List.of("ThinAirRead", "ThinAirRead"), zero.anomalies().stream().map(Anomaly::displayName).toList());
+  }
+
+  @Test
+  void shouldKeepSserDecidableWhenAnUnknownTransactionNeverFinished() {
+    // Given: U1 was read, so it counts; its client never saw it end, so it precedes nobody in
+    // real time, and T2 may have run before it took effect
+    final String h = """
+        U1 s1 r(x,0) w(x,1) unknown @10..
+        T2 s2 r(x,0) @30..40
+        T3 s3 r(x,1) @50..60
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then
+    assertVerdicts(r, Verdict.SATISFIED, Verdict.SATISFIED, Verdict.SATISFIED);
+    assertEquals(1, r.stats().unknownPromoted());
   }
 
   // ---- helpers ----

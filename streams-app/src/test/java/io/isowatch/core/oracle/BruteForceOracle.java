@@ -36,6 +36,8 @@ import java.util.Set;
  *   <li>SER: some choice has SO ∪ WR ∪ WW ∪ RW acyclic; SSER: the same with RT added (null when
  *       a counted transaction lacks times, unless SER already fails); SI: some choice has (SO ∪
  *       WR ∪ WW) ; RW? acyclic.
+ *   <li>RT: T1.end + skew < T2.start where T1 has an end and T2 a start. An indeterminate
+ *       transaction without an end is not missing times: it never finished, so precedes nothing.
  * </ul>
  *
  * <p>Exponential by design: meant for histories of a handful of transactions.
@@ -241,7 +243,7 @@ public final class BruteForceOracle {
     final int nodes = counted.size() + 1;
     final long[] so = sessionOrder(counted);
     final long[] rt = realTimeOrder(counted, skew);
-    final boolean allTimed = counted.stream().allMatch(Transaction::hasTimes);
+    final boolean allTimed = counted.stream().allMatch(BruteForceOracle::realTimeKnown);
 
     final List<String> keys = new ArrayList<>(versionOrders.keySet());
     final int dims = keys.size() + reads.size();
@@ -365,7 +367,25 @@ public final class BruteForceOracle {
     return so;
   }
 
-  /** RT between transactions that both have times; T0 precedes everyone. */
+  /**
+   * Whether the transaction's place in real time is fully known: a start and an end, except that
+   * an indeterminate transaction may lack its end (its client never saw it finish: it precedes
+   * nothing, like a pending operation in linearizability). A transaction that ends before it
+   * starts has no usable times.
+   */
+  static boolean realTimeKnown(final Transaction t) {
+    return hasStart(t) && (hasEnd(t) || t.status() == TxnStatus.UNKNOWN);
+  }
+
+  private static boolean hasStart(final Transaction t) {
+    return t.start() != Transaction.NO_TIME && (t.end() == Transaction.NO_TIME || t.end() >= t.start());
+  }
+
+  private static boolean hasEnd(final Transaction t) {
+    return t.end() != Transaction.NO_TIME && (t.start() == Transaction.NO_TIME || t.end() >= t.start());
+  }
+
+  /** RT: a ended before b started (beyond the skew), where both times are known; T0 precedes all. */
   private static long[] realTimeOrder(final List<Transaction> counted, final long skew) {
     final long[] rt = new long[counted.size() + 1];
     for (int i = 0; i < counted.size(); i++) {
@@ -373,7 +393,7 @@ public final class BruteForceOracle {
       final Transaction a = counted.get(i);
       for (int j = 0; j < counted.size(); j++) {
         final Transaction b = counted.get(j);
-        if (i != j && a.hasTimes() && b.hasTimes() && a.end() + skew < b.start()) {
+        if (i != j && hasEnd(a) && hasStart(b) && a.end() + skew < b.start()) {
           rt[i + 1] |= bit(j + 1);
         }
       }

@@ -165,6 +165,31 @@ class BruteForceOracleTest {
   }
 
   @Test
+  void shouldDecideSserWhenAnUnknownTransactionNeverFinished() {
+    // Given: U1 was read, so it counts; its client never saw it end, so it precedes nobody
+    final History h = history("U1 s1 r(x,0) w(x,1) unknown @10..\nT2 s2 r(x,0) @30..40\nT3 s3 r(x,1) @50..60");
+
+    // When
+    final OracleVerdict v = BruteForceOracle.judge(h, DEFAULTS);
+
+    // Then: T2 may run before U1 took effect
+    assertEquals(2 + 1, v.counted());
+    assertEquals(Boolean.TRUE, v.sser());
+  }
+
+  @Test
+  void shouldLeaveSserUndecidedWhenACommittedTransactionHasNoEnd() {
+    // Given
+    final History h = history("T1 s1 r(x,0) w(x,1) @10..\nT2 s2 r(x,1) @30..40");
+
+    // When
+    final OracleVerdict v = BruteForceOracle.judge(h, DEFAULTS);
+
+    // Then
+    assertNull(v.sser());
+  }
+
+  @Test
   void shouldRefuseWhenTheHistoryIsTooLargeToEnumerate() {
     // Given: 10 blind writers of one key have 10! version orders
     final StringBuilder text = new StringBuilder();

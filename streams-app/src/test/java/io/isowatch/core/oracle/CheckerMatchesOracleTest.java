@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.Checker;
@@ -11,64 +12,134 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Property test: the engine against the brute-force oracle on random small histories.
+ * Property tests: the engine against the brute-force oracle on {@value #DEFAULT_COUNT} random
+ * small histories ({@link RandomHistories}), each generated, judged and checked once.
  *
  * <ul>
- *   <li>On proper mini-transaction histories ({@link MiniTransactions#isProper}) the engine is
- *       exact: SATISFIED iff the oracle says true, VIOLATED iff false, never UNKNOWN, except SSER
- *       when a counted transaction lacks times: then UNKNOWN unless a violation is certain.
- *   <li>Elsewhere it is sound: VIOLATED only when the oracle proves a violation, SATISFIED only
- *       when the oracle says true; UNKNOWN is allowed (and counted).
- *   <li>Always: an anomaly only claims levels the oracle proves violated; a VIOLATED level has an
- *       anomaly that proves it, and an anomaly's level is VIOLATED.
+ *   <li>Verdicts. On proper mini-transaction histories ({@link MiniTransactions#isProper}) the
+ *       engine is exact: SATISFIED iff the oracle says true, VIOLATED iff false, never UNKNOWN,
+ *       except SSER when a counted transaction lacks times: then UNKNOWN unless a violation is
+ *       certain. Elsewhere it is sound: VIOLATED only when the oracle proves a violation,
+ *       SATISFIED only when the oracle says true; UNKNOWN is allowed (and counted). An anomaly only
+ *       claims levels the oracle proves violated and whose verdict is VIOLATED; every edge of a
+ *       cycle is justified by the history ({@link CycleAudit#edgeProblems}).
+ *   <li>Proofs. Every VIOLATED level has an anomaly that claims it.
+ *   <li>Classification. On proper MT histories without divergences, every cycle's type, levels
+ *       and name follow the classification rules ({@link CycleAudit#classificationProblems}).
+ *   <li>Stability. The result does not depend on how sessions are interleaved in the input.
  * </ul>
  *
  * <p>Reproduce a run with {@code -Disowatch.oracle.seed=S -Disowatch.oracle.count=N}; a failure
  * prints the seed and the history in the test language.
  */
 class CheckerMatchesOracleTest {
+  private static final int DEFAULT_COUNT = 10_000;
   private static final long BASE_SEED = Long.getLong("isowatch.oracle.seed", 20_261_121L);
-  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", 10_000);
-  private static final int SHUFFLE_COUNT = 1_000;
+  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", DEFAULT_COUNT);
+  private static final int SHUFFLE_COUNT = Math.max(1, COUNT / 10);
   private static final int FAILURES_SHOWN = 5;
+
+  /** One generated history, what the oracle says, and what the engine says (or how it failed). */
+  private record Run(RandomHistories.Generated g, OracleVerdict oracle, CheckResult result, RuntimeException crash) {
+    boolean properMt() {
+      return MiniTransactions.isProper(g.history(), g.options().initialValue());
+    }
+
+    String describe() {
+      return "oracle=" + oracle + "\n" + g.describe();
+    }
+  }
+
+  private static List<Run> runs;
+
+  @BeforeAll
+  static void generateAndCheck() {
+    final List<Run> all = new ArrayList<>(COUNT);
+    for (int i = 0; i < COUNT; i++) {
+      final RandomHistories.Generated g = RandomHistories.generate(BASE_SEED + i);
+      final OracleVerdict oracle = BruteForceOracle.judge(g.history(), g.options());
+      try {
+        all.add(new Run(g, oracle, new Checker(g.options()).check(g.history()), null));
+      } catch (final RuntimeException e) {
+        // A crash is a disagreement like any other: kept with its history and reported below.
+        all.add(new Run(g, oracle, null, e));
+      }
+    }
+    runs = List.copyOf(all);
+  }
 
   @Test
   void shouldAgreeWithBruteForceOracleWhenHistoriesAreRandom() {
     // Given
     final Tally tally = new Tally();
-    final List<String> failures = new ArrayList<>();
 
     // When
-    for (int i = 0; i < COUNT; i++) {
-      final RandomHistories.Generated g = RandomHistories.generate(BASE_SEED + i);
-      final OracleVerdict expected = BruteForceOracle.judge(g.history(), g.options());
-      final List<String> problems = new ArrayList<>();
-      try {
-        final CheckResult actual = new Checker(g.options()).check(g.history());
-        problems.addAll(compare(g, expected, actual, tally));
-      } catch (final RuntimeException e) {
-        // A crash is a disagreement like any other: record it with its history and go on.
-        problems.add("engine threw " + e);
-      }
-      if (!problems.isEmpty()) {
-        failures.add(problems + " oracle=" + expected + "\n" + g.describe());
-      }
-    }
+    final List<String> failures = failures(run -> verdictProblems(run, tally));
 
     // Then
     System.out.println("CheckerMatchesOracleTest: " + tally.summary());
-    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + COUNT
-        + " histories disagree with the oracle; the first ones:\n\n"
-        + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
+    assertNoFailures("disagree with the oracle", failures);
     tally.assertNotVacuous();
+  }
+
+  @Test
+  void shouldProveEveryViolatedLevelWithAnAnomalyWhenHistoriesAreRandom() {
+    // Given: the shared runs
+
+    // When
+    final List<String> failures = failures(run -> {
+      final List<String> problems = new ArrayList<>();
+      for (final Level level : Level.values()) {
+        if (run.result().verdicts().get(level) == Verdict.VIOLATED
+            && run.result().anomalies().stream().noneMatch(a -> a.violates().contains(level))) {
+          problems.add(level + " is VIOLATED but no anomaly proves it; anomalies " + summary(run.result()));
+        }
+      }
+      return problems;
+    });
+
+    // Then
+    assertNoFailures("have a VIOLATED level without an anomaly proving it", failures);
+  }
+
+  @Test
+  void shouldClassifyEveryCycleByTheRulesWhenHistoriesAreRandom() {
+    // Given
+    final int[] classified = new int[1];
+
+    // When
+    final List<String> failures = failures(run -> {
+      final CycleAudit audit = new CycleAudit(run.g().history(), run.g().options());
+      final List<String> problems = new ArrayList<>();
+      if (!run.properMt() || audit.hasDivergence()) {
+        return problems;
+      }
+      for (final Anomaly a : run.result().anomalies()) {
+        if (!a.cycle().isEmpty()) {
+          classified[0]++;
+          audit.classificationProblems(a).forEach(p -> problems.add(a.displayName() + " " + a.txnIds() + ": " + p));
+        }
+      }
+      return problems;
+    });
+
+    // Then
+    System.out.println("CheckerMatchesOracleTest: " + classified[0] + " cycles classified independently");
+    assertNoFailures("have a cycle classified against the rules", failures);
+    assertTrue(classified[0] >= COUNT / 20, () -> "only " + classified[0] + " cycles classified");
   }
 
   @Test
@@ -89,21 +160,55 @@ class CheckerMatchesOracleTest {
       // Then
       compared++;
       if (!withoutTiming(original).equals(withoutTiming(reordered))) {
-        failures.add(g.describe() + "reordered as:\n"
-            + io.isowatch.core.testkit.HistoryDsl.format(shuffled)
+        failures.add(g.describe() + "reordered as:\n" + HistoryDsl.format(shuffled)
             + "original:  " + withoutTiming(original) + "\nreordered: " + withoutTiming(reordered));
       }
     }
     assertEquals(SHUFFLE_COUNT, compared);
-    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + SHUFFLE_COUNT
-        + " histories changed their result when sessions were interleaved differently; first:\n"
-        + failures.get(0));
+    assertNoFailures("changed their result when sessions were interleaved differently", failures);
   }
 
-  private static List<String> compare(
-      final RandomHistories.Generated g, final OracleVerdict expected, final CheckResult actual, final Tally tally) {
+  @Test
+  void shouldDecideEachLevelAloneAsWhenAllAreRequested() {
+    // Given: a level subset per history
+    final List<String> failures = new ArrayList<>();
+    final Random rnd = new Random(BASE_SEED);
+    for (final Run run : runs.subList(0, Math.min(runs.size(), 2_000))) {
+      if (run.result() == null) {
+        continue; // reported by the verdict test
+      }
+      final Set<Level> subset = EnumSet.noneOf(Level.class);
+      for (final Level l : Level.values()) {
+        if (rnd.nextBoolean()) {
+          subset.add(l);
+        }
+      }
+      if (subset.isEmpty()) {
+        subset.add(Level.values()[rnd.nextInt(Level.values().length)]);
+      }
+      final CheckOptions options = run.g().options().withLevels(subset);
+
+      // When
+      final CheckResult partial = new Checker(options).check(run.g().history());
+
+      // Then
+      final Map<Level, Verdict> expected = new LinkedHashMap<>();
+      subset.forEach(l -> expected.put(l, run.result().verdicts().get(l)));
+      if (!expected.equals(partial.verdicts())) {
+        failures.add("levels " + subset + ": " + partial.verdicts() + ", all levels gave " + run.result().verdicts()
+            + "\n" + run.describe());
+      }
+    }
+    assertNoFailures("decided a level differently when fewer levels were requested", failures);
+  }
+
+  // ---- the verdict property ----
+
+  private static List<String> verdictProblems(final Run run, final Tally tally) {
     final List<String> problems = new ArrayList<>();
-    final boolean mt = MiniTransactions.isProper(g.history(), g.options().initialValue());
+    final OracleVerdict expected = run.oracle();
+    final CheckResult actual = run.result();
+    final boolean mt = run.properMt();
     tally.histories++;
     if (mt) {
       tally.miniTransaction++;
@@ -126,6 +231,7 @@ class CheckerMatchesOracleTest {
         problems.add(level + ": engine " + v + ", oracle " + o + " (unsound)");
       }
     }
+    final CycleAudit audit = new CycleAudit(run.g().history(), run.g().options());
     for (final Anomaly a : actual.anomalies()) {
       for (final Level level : a.violates()) {
         if (!expected.certainlyViolated(level)) {
@@ -135,14 +241,37 @@ class CheckerMatchesOracleTest {
           problems.add(a.displayName() + " claims " + level + " but the verdict is " + actual.verdicts().get(level));
         }
       }
-    }
-    for (final Level level : Level.values()) {
-      if (actual.verdicts().get(level) == Verdict.VIOLATED
-          && actual.anomalies().stream().noneMatch(a -> a.violates().contains(level))) {
-        problems.add(level + " is VIOLATED but no anomaly proves it");
+      if (!a.cycle().isEmpty()) {
+        tally.cycles++;
+        audit.edgeProblems(a).forEach(p -> problems.add(a.displayName() + " " + a.txnIds() + ": " + p));
       }
     }
     return problems;
+  }
+
+  // ---- helpers ----
+
+  /** Applies a property to every run; a crash fails every property. */
+  private static List<String> failures(final Function<Run, List<String>> property) {
+    final List<String> failures = new ArrayList<>();
+    for (final Run run : runs) {
+      final List<String> problems = run.crash() != null
+          ? List.of("engine threw " + run.crash())
+          : property.apply(run);
+      if (!problems.isEmpty()) {
+        failures.add(problems + " " + run.describe());
+      }
+    }
+    return failures;
+  }
+
+  private static void assertNoFailures(final String what, final List<String> failures) {
+    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + COUNT + " histories " + what
+        + "; the first ones:\n\n" + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
+  }
+
+  private static String summary(final CheckResult r) {
+    return r.anomalies().stream().map(a -> a.displayName() + a.txnIds() + a.violates()).toList().toString();
   }
 
   /** Another source order: sessions interleaved at random, each session's order kept. */
@@ -179,6 +308,7 @@ class CheckerMatchesOracleTest {
 
     int histories;
     int miniTransaction;
+    int cycles;
     final Map<String, Integer> counts = new LinkedHashMap<>();
 
     void record(final Level level, final Boolean oracle, final Verdict engine, final boolean mt) {
@@ -193,7 +323,8 @@ class CheckerMatchesOracleTest {
 
     String summary() {
       final StringBuilder sb = new StringBuilder()
-          .append(histories).append(" histories, ").append(miniTransaction).append(" proper MT");
+          .append(histories).append(" histories, ").append(miniTransaction).append(" proper MT, ")
+          .append(cycles).append(" cycles audited");
       counts.forEach((k, v) -> sb.append("\n  ").append(k).append(": ").append(v));
       return sb.toString();
     }
@@ -203,7 +334,7 @@ class CheckerMatchesOracleTest {
       for (final Level level : Level.values()) {
         for (final String outcome : List.of(" satisfied", " violated")) {
           final int n = counts.getOrDefault(level + outcome, 0);
-          assertTrue(n >= MIN_PER_OUTCOME * COUNT / 10_000,
+          assertTrue(n >= MIN_PER_OUTCOME * COUNT / DEFAULT_COUNT,
               () -> "only " + n + " exact comparisons with " + level + outcome);
         }
       }
@@ -211,8 +342,8 @@ class CheckerMatchesOracleTest {
           - counts.getOrDefault("SER exact oracle=false engine=VIOLATED", 0);
       final int siOnly = counts.getOrDefault("SER exact oracle=false engine=VIOLATED", 0)
           - counts.getOrDefault("SI exact oracle=false engine=VIOLATED", 0);
-      assertTrue(sserOnly >= MIN_BOUNDARY * COUNT / 10_000, () -> "only " + sserOnly + " SSER-but-not-SER violations");
-      assertTrue(siOnly >= MIN_BOUNDARY * COUNT / 10_000, () -> "only " + siOnly + " SER-but-not-SI violations");
+      assertTrue(sserOnly >= MIN_BOUNDARY * COUNT / DEFAULT_COUNT, () -> "only " + sserOnly + " SSER-but-not-SER violations");
+      assertTrue(siOnly >= MIN_BOUNDARY * COUNT / DEFAULT_COUNT, () -> "only " + siOnly + " SER-but-not-SI violations");
       final int unknownNonMt = counts.getOrDefault("UNKNOWN on non-MT", 0);
       assertTrue(unknownNonMt > 0, "the sample has no non-MT history the engine could not decide");
     }

@@ -5,8 +5,8 @@ import io.isowatch.core.check.Level;
 /**
  * What the brute-force oracle decided for one history.
  *
- * @param sser whether the history satisfies SSER, or null when some counted transaction lacks
- *     times and SER holds (then SSER cannot be decided)
+ * @param sser whether the history satisfies SSER, or null when some counted transaction lacks a
+ *     start, or an end while committed, and SER holds (then SSER cannot be decided)
  * @param ser whether the history satisfies SER
  * @param si whether the history satisfies SI
  * @param sserWithKnownRt whether some dependency graph is acyclic when only the real-time edges

@@ -90,8 +90,9 @@ final class TxnDraft {
     if (status != TxnStatus.COMMITTED) {
       sb.append(' ').append(status.wire());
     }
-    if (start != Transaction.NO_TIME && end != Transaction.NO_TIME) {
-      sb.append(" @").append(start).append("..").append(end);
+    if (start != Transaction.NO_TIME || end != Transaction.NO_TIME) {
+      sb.append(" @").append(start == Transaction.NO_TIME ? "" : start).append("..")
+          .append(end == Transaction.NO_TIME ? "" : end);
     }
     if (seq != Transaction.NO_SEQ) {
       sb.append(" seq=").append(seq);

@@ -21,14 +21,15 @@ import java.util.regex.Pattern;
  * <p>Each line is {@code <txn> <session> <ops…> [committed|aborted|unknown] [@start..end]
  * [seq=N]}; ops are {@code r(key,value)} and {@code w(key,value)}, and a read may return {@code
  * null}. Blank lines and {@code #} comments are skipped. The status defaults to committed; times
- * and seq default to none (then line order within a session is session order).
+ * and seq default to none (then line order within a session is session order). Either time may be
+ * left out, e.g. {@code @10..} for a transaction whose end the client never saw.
  *
  * <p>{@link #format(History)} writes a history back in this language, so that a generated history
  * can be printed and pasted into a test.
  */
 public final class HistoryDsl {
   private static final Pattern OP = Pattern.compile("([rw])\\(([^,()\\s]+),\\s*(-?\\d+|null)\\)");
-  private static final Pattern TIME = Pattern.compile("@(-?\\d+)\\.\\.(-?\\d+)");
+  private static final Pattern TIME = Pattern.compile("@(-?\\d+)?\\.\\.(-?\\d+)?");
   private static final Pattern SEQ = Pattern.compile("\\bseq=(\\d+)");
 
   private HistoryDsl() {}
@@ -69,8 +70,8 @@ public final class HistoryDsl {
     long end = Transaction.NO_TIME;
     final Matcher t = TIME.matcher(rest);
     if (t.find()) {
-      start = Long.parseLong(t.group(1));
-      end = Long.parseLong(t.group(2));
+      start = t.group(1) == null ? Transaction.NO_TIME : Long.parseLong(t.group(1));
+      end = t.group(2) == null ? Transaction.NO_TIME : Long.parseLong(t.group(2));
     }
     long seq = Transaction.NO_SEQ;
     final Matcher q = SEQ.matcher(rest);
@@ -100,8 +101,9 @@ public final class HistoryDsl {
     if (t.status() != TxnStatus.COMMITTED) {
       sb.append(' ').append(t.status().wire());
     }
-    if (t.hasTimes()) {
-      sb.append(" @").append(t.start()).append("..").append(t.end());
+    if (t.start() != Transaction.NO_TIME || t.end() != Transaction.NO_TIME) {
+      sb.append(" @").append(t.start() == Transaction.NO_TIME ? "" : t.start()).append("..")
+          .append(t.end() == Transaction.NO_TIME ? "" : t.end());
     }
     if (t.hasSeq()) {
       sb.append(" seq=").append(t.seq());
