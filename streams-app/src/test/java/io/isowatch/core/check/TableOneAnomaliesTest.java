@@ -11,7 +11,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,7 +56,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: a FutureRead lists its transaction twice ([T1, T1]); Checker.addReadAnomalies adds the writer even when it is the reader")
   void shouldReportFutureReadWhenATransactionReadsItsOwnLaterWrite() {
     // Given
     final String h = "T1 s1 r(x,1) w(x,1)";
@@ -347,7 +345,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: a step with RT and RW counts as needing RT (CycleStep.needsRealTime ignores RW), so this SER cycle is reported as G-single-realtime [SSER] and SER is VIOLATED with no anomaly proving it")
   void shouldReportTheWriteSkewWhenItsTransactionsAreAlsoOrderedInRealTime() {
     // Given: a write skew where T1 also ended before T2 started; the step T1 → T2 carries both RT
     // and RW(y), so RT is not needed and the cycle T1 -RW(y)-> T2 -RW(x)-> T1 violates SER
@@ -371,7 +368,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: cycle steps only see SO between adjacent transactions of a session, so a step with transitive SO and RW is taken as RW-only (G-single CausalityViolation instead of G1c-process)")
   void shouldCountSessionOrderBetweenNonAdjacentTransactionsWhenClassifyingACycle() {
     // Given: T1 precedes T3 in session s1 (T2 between them) and read the x T3 overwrote; T3 → T4
     // → T1 by WR. The step T1 → T3 carries SO as well as RW, so it is not an RW-only step
@@ -397,7 +393,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: cycle steps miss transitive SO and RT+RW counts as needing RT, so a SER cycle is reported as G1c-realtime claiming only SSER")
   void shouldNotCallACycleRealtimeWhenItsRtStepAlsoHasSessionOrder() {
     // Given: the history above with times; T1 → T3 is also in real time, but needs no RT
     final String h = """
@@ -513,7 +508,6 @@ class TableOneAnomaliesTest {
   // ---- undetermined version orders ----
 
   @Test
-  @Disabled("engine bug: BLIND_WRITE findings have key null (Checker.reportBlindWrites passes null), so they are not aggregated per key")
   void shouldStayExactWhenASingleBlindWriteStartsTheOnlyOtherChain() {
     // Given: one blind writer; its version can only come after the initial one
     final String h = """
@@ -532,7 +526,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: BLIND_WRITE findings have key null (Checker.reportBlindWrites passes null), so they are not aggregated per key")
   void shouldReportUnknownWhenBlindWritesLeaveTheVersionOrderOpen() {
     // Given: two blind writers of x; nothing says which came first
     final String h = """
@@ -572,7 +565,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: NON_UNIQUE_WRITE findings have key null (ReadResolution passes null), so they are not aggregated per key")
   void shouldReportNonUniqueWriteWhenAValueIsWrittenTwiceToAKey() {
     // Given: 5 is written to x by T1 and T3, so T2's read of 5 has two candidate writers
     final String h = """
@@ -647,7 +639,6 @@ class TableOneAnomaliesTest {
   }
 
   @Test
-  @Disabled("engine bug: maxAnomalies caps each anomaly name separately (4 listed with a cap of 2), not the list as CheckOptions and CheckResult document")
   void shouldCapTheWholeListWhenAnomaliesOfSeveralKindsExceedTheCap() {
     // Given: three thin-air reads and three lost updates, a cap of two
     final String h = """

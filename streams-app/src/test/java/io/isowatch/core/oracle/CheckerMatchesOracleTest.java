@@ -22,7 +22,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,9 +96,6 @@ class CheckerMatchesOracleTest {
   }
 
   @Test
-  @Disabled("engine bug: a cycle step with RT and RW counts as needing RT (CycleStep.needsRealTime ignores RW), "
-      + "so a write skew whose transactions are also ordered in real time leaves SER VIOLATED without a proving "
-      + "anomaly (2 of 10,000; e.g. seed 20262362; see TableOneAnomaliesTest)")
   void shouldProveEveryViolatedLevelWithAnAnomalyWhenHistoriesAreRandom() {
     // Given: the shared runs
 
@@ -120,8 +116,6 @@ class CheckerMatchesOracleTest {
   }
 
   @Test
-  @Disabled("engine bug: cycle steps miss transitive SO and count RT+RW as needing RT, so some SER/SI cycles are "
-      + "typed -realtime and claim only SSER (10 of 10,000; e.g. seeds 20262972, 20262362; see TableOneAnomaliesTest)")
   void shouldClassifyEveryCycleByTheRulesWhenHistoriesAreRandom() {
     // Given
     final int[] classified = new int[1];
