@@ -1,0 +1,77 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.history.History;
+import io.isowatch.core.testkit.HistoryDsl;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * Runs {@code isowatch} in-process with captured stdout and stderr.
+ *
+ * @param exit the exit code picocli's execute returned
+ * @param out everything written to stdout
+ * @param err everything written to stderr
+ */
+record CliRun(int exit, String out, String err) {
+  static CliRun run(final Services services, final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine cl = Main.commandLine(services);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /**
+   * Services that read files written in the test history language, write each transaction as
+   * {@code FORMAT txn [ops]}, take stdin from {@code stdin}, and answer every check with {@code
+   * result} while recording what was asked.
+   */
+  static final class Fake {
+    final List<HistoryFormat> formatsRead = new ArrayList<>();
+    final List<CheckOptions> options = new ArrayList<>();
+    final List<History> histories = new ArrayList<>();
+    private CheckResult result;
+    private String stdin = "";
+
+    Fake answering(final CheckResult r) {
+      this.result = r;
+      return this;
+    }
+
+    Fake withStdin(final String text) {
+      this.stdin = text;
+      return this;
+    }
+
+    Services services() {
+      return new Services(
+          (path, format) -> {
+            formatsRead.add(format);
+            return HistoryDsl.history(Files.readString(path));
+          },
+          (history, format, w) -> {
+            for (final var t : history.transactions()) {
+              w.write(format + " " + t + "\n");
+            }
+          },
+          (history, opts) -> {
+            histories.add(history);
+            options.add(opts);
+            return result;
+          },
+          () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+          false);
+    }
+  }
+}
