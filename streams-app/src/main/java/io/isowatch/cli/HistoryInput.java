@@ -5,9 +5,7 @@ import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.history.History;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
@@ -24,9 +22,16 @@ final class HistoryInput {
     if (STDIN.equals(file)) {
       return readStdin(format, services);
     }
+    // Checked here rather than left to each format reader, so that every format says it the same way.
     final Path path = Path.of(file);
+    if (!Files.exists(path)) {
+      throw new CliFailure("cannot read " + file + ": no such file");
+    }
     if (Files.isDirectory(path)) {
       throw new CliFailure("cannot read " + file + ": it is a directory");
+    }
+    if (!Files.isReadable(path)) {
+      throw new CliFailure("cannot read " + file + ": permission denied");
     }
     return read(path, file, format, services);
   }
@@ -58,10 +63,6 @@ final class HistoryInput {
     } catch (final InvalidHistoryException e) {
       // The exception's message already starts with "line N: " when the line is known.
       throw new CliFailure(name + ": " + e.getMessage());
-    } catch (final NoSuchFileException e) {
-      throw new CliFailure("cannot read " + name + ": no such file");
-    } catch (final AccessDeniedException e) {
-      throw new CliFailure("cannot read " + name + ": permission denied");
     } catch (final IOException e) {
       throw new CliFailure("cannot read " + name + ": " + e.getMessage());
     }

@@ -150,6 +150,23 @@ class CheckCommandTest {
   }
 
   @Test
+  void shouldExit2WithOneLineWhenReadingFails() {
+    // Given
+    final Services services = new CliRun.Fake().answering(ResultFixtures.lostUpdate()).services()
+        .withReader((path, format) -> {
+          throw new java.io.IOException("Input/output error");
+        });
+
+    // When
+    final CliRun run = CliRun.run(services, "check", history.toString());
+
+    // Then
+    assertEquals(2, run.exit());
+    assertEquals("", run.out());
+    assertEquals("isowatch: cannot read " + history + ": Input/output error\n", run.err());
+  }
+
+  @Test
   void shouldExit2WhenTheFileIsADirectory() {
     // Given
     final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.lostUpdate());
