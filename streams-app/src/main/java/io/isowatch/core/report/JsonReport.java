@@ -36,8 +36,7 @@ import java.util.TreeMap;
  *       "explanation": "Let: …\nThen: …",
  *       "transactions": [{"id": "s1-3", "session": "s1", "seq": 3, "status": "committed",
  *                         "start": 10, "end": 20, "line": 4,
- *                         "ops": [{"type": "r", "key": "x", "value": 0},
- *                                 {"type": "w", "key": "x", "value": 1}]}]}],
+ *                         "ops": [{"t": "r", "k": "x", "v": 0}, {"t": "w", "k": "x", "v": 1}]}]}],
  *   "findings":  [{"kind": "BLIND_WRITE", "severity": "UNDECIDABLE", "levels": ["SI"], "key": "y",
  *                  "count": 3, "txns": ["s1-3"], "lines": [4], "message": "…"}],
  *   "stats":     {"transactions": 1000, "committed": 990, "aborted": 8, "unknownPromoted": 1,
@@ -63,8 +62,9 @@ import java.util.TreeMap;
  *       value} are {@code null} for SO and RT, and {@code value} is {@code null} for a read of an
  *       absent key.
  *   <li>In {@code transactions}, {@code seq}, {@code start}, {@code end} and {@code line} are
- *       {@code null} when the source gave none; {@code status} and op {@code type} use the native
- *       JSONL spellings ({@code committed|aborted|unknown}, {@code r|w}).
+ *       {@code null} when the source gave none; {@code status} and {@code ops} are spelled as in the
+ *       native JSONL format ({@code committed|aborted|unknown}; {@code {"t": "r"|"w", "k": key,
+ *       "v": value or null}}).
  *   <li>{@code findings[].levels} lists the levels the finding makes undecidable (ordered SSER, SER,
  *       SI); {@code key} is {@code null} for findings about no single key.
  *   <li>Fields are only ever added, never renamed or removed: ignore the ones you do not know.
@@ -155,9 +155,10 @@ public final class JsonReport {
 
   private static ObjectNode op(final Op op) {
     final ObjectNode n = NODES.objectNode();
-    n.put("type", op.type().code());
-    n.put("key", op.key());
-    n.put("value", op.value());
+    // The native JSONL spelling, so that a transaction can be pasted back into a history file.
+    n.put("t", op.type().code());
+    n.put("k", op.key());
+    n.put("v", op.value());
     return n;
   }
 

@@ -41,10 +41,10 @@ class JsonReportTest {
         + "{\"from\":\"s2-7\",\"to\":\"s1-3\",\"kind\":\"WW\",\"key\":\"x\",\"value\":2}]"), a.get("cycle"));
     assertEquals(ResultFixtures.EXPLANATION, a.get("explanation").asText());
     assertEquals(MAPPER.readTree("[{\"id\":\"s1-3\",\"session\":\"s1\",\"seq\":null,\"status\":\"committed\","
-        + "\"start\":10,\"end\":20,\"line\":1,\"ops\":[{\"type\":\"r\",\"key\":\"x\",\"value\":0},"
-        + "{\"type\":\"w\",\"key\":\"x\",\"value\":1}]},"
+        + "\"start\":10,\"end\":20,\"line\":1,\"ops\":[{\"t\":\"r\",\"k\":\"x\",\"v\":0},"
+        + "{\"t\":\"w\",\"k\":\"x\",\"v\":1}]},"
         + "{\"id\":\"s2-7\",\"session\":\"s2\",\"seq\":null,\"status\":\"aborted\",\"start\":null,\"end\":null,"
-        + "\"line\":2,\"ops\":[{\"type\":\"r\",\"key\":\"x\",\"value\":0},{\"type\":\"w\",\"key\":\"x\",\"value\":2}]}]"),
+        + "\"line\":2,\"ops\":[{\"t\":\"r\",\"k\":\"x\",\"v\":0},{\"t\":\"w\",\"k\":\"x\",\"v\":2}]}]"),
         a.get("transactions"));
     assertEquals(MAPPER.readTree("[{\"kind\":\"BLIND_WRITE\",\"severity\":\"UNDECIDABLE\",\"levels\":[\"SSER\",\"SI\"],"
         + "\"key\":\"y\",\"count\":3,\"txns\":[\"s3-1\",\"s4-2\"],\"lines\":[4,9],"
