@@ -90,10 +90,10 @@ public final class CheckCommand implements Callable<Integer> {
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }
-    final PrintWriter out = spec.commandLine().getOut();
     if (dotDir != null) {
       writeDot(result);
     }
+    final PrintWriter out = spec.commandLine().getOut();
     if (json) {
       JsonReport.write(result, out);
     } else {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -62,7 +63,8 @@ public final class ConvertCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!WRITABLE.contains(to)) {
-      throw new ParameterException(spec.commandLine(), "--to must be jsonl or text, got " + to.name().toLowerCase(java.util.Locale.ROOT));
+      throw new ParameterException(spec.commandLine(),
+          "--to must be jsonl or text, got " + to.name().toLowerCase(Locale.ROOT));
     }
     final History history = HistoryInput.read(file, from, services);
     if (out == null) {

@@ -15,6 +15,7 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.report.DotWriter;
 import io.isowatch.core.report.TextReport;
 import io.isowatch.core.testkit.ResultFixtures;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -154,7 +155,7 @@ class CheckCommandTest {
     // Given
     final Services services = new CliRun.Fake().answering(ResultFixtures.lostUpdate()).services()
         .withReader((path, format) -> {
-          throw new java.io.IOException("Input/output error");
+          throw new IOException("Input/output error");
         });
 
     // When

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -223,13 +225,13 @@ class IsowatchScriptTest {
 
   private Result run(final Path script, final String path, final Map<String, String> env, final String... args)
       throws Exception {
-    final List<String> cmd = new java.util.ArrayList<>(List.of("/bin/bash", script.toString()));
+    final List<String> cmd = new ArrayList<>(List.of("/bin/bash", script.toString()));
     cmd.addAll(List.of(args));
     final ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
     pb.environment().clear();
     pb.environment().put("PATH", path);
     pb.environment().putAll(env);
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     final Process p = pb.start();
     final var out = p.getInputStream();
     final var err = p.getErrorStream();

@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
@@ -64,7 +65,7 @@ class MainTest {
 
   @Test
   void shouldOfferHelpAndVersionOnEverySubcommand() {
-    for (final String sub : java.util.List.of("check", "convert")) {
+    for (final String sub : List.of("check", "convert")) {
       // When
       final CliRun help = CliRun.run(new CliRun.Fake().services(), sub, "--help");
       final CliRun version = CliRun.run(new CliRun.Fake().services(), sub, "-V");

@@ -10,10 +10,12 @@ import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Hand-built check results for report and CLI tests, independent of the engine. The values are
@@ -34,7 +36,7 @@ public final class ResultFixtures {
 
   private ResultFixtures() {}
 
-  /** One LostUpdate violating every level, one blind-write finding, SI UNKNOWN-free. */
+  /** One LostUpdate violating every level, and one blind-write finding. */
   public static CheckResult lostUpdate() {
     final History h = HistoryDsl.history(LOST_UPDATE_DSL);
     final Anomaly a = new Anomaly(
@@ -56,7 +58,7 @@ public final class ResultFixtures {
 
   /** Every level satisfied, nothing found. */
   public static CheckResult satisfied(final Set<Level> levels) {
-    final Map<Level, Verdict> verdicts = new java.util.EnumMap<>(Level.class);
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     levels.forEach(l -> verdicts.put(l, Verdict.SATISFIED));
     return new CheckResult(verdicts, Map.of(), List.of(), List.of(), stats(Map.of(), false));
   }
@@ -83,7 +85,7 @@ public final class ResultFixtures {
   /** {@code shown} G1a anomalies listed out of {@code found}, truncated. */
   public static CheckResult truncated(final int shown, final long found) {
     final History h = HistoryDsl.history("w1 s1 r(x,0) w(x,1) aborted\nr1 s2 r(x,1)");
-    final List<Anomaly> anomalies = java.util.stream.IntStream.range(0, shown)
+    final List<Anomaly> anomalies = IntStream.range(0, shown)
         .mapToObj(i -> new Anomaly("G1a", null, EnumSet.allOf(Level.class), h.transactions(), List.of(),
             "r1 read x=1, written by the aborted w1"))
         .toList();
