@@ -177,12 +177,12 @@ public final class Checker {
             "transaction " + txn.id() + " ends (" + txn.end() + ") before it starts (" + txn.start()
                 + "); its times are not used");
       }
-      if (!LevelGraphs.timed(txn)) {
+      if (!LevelGraphs.realTimeKnown(txn)) {
         if (options.levels().contains(Level.SSER)) {
           findings.add(FindingKind.MISSING_TIMESTAMPS, null, txn.id(), txn.line(),
               "transaction " + txn.id() + " has no usable start/end time, so SSER cannot be decided from real time");
         }
-      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.timed(prev)
+      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.endUsable(prev)
           && txn.start() + options.rtSkewMicros() < prev.end()) {
         findings.add(FindingKind.SESSION_TIME_OVERLAP, null, txn.id(), txn.line(),
             "transaction " + txn.id() + " starts before " + prev.id() + ", its predecessor in session "
