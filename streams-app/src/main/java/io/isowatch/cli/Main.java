@@ -35,7 +35,16 @@ import picocli.CommandLine.Spec;
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
 
+  /** The slf4j-simple property that sets the level of every logger without its own. */
+  static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+
   public static void main(final String[] args) {
+    // The report is the CLI's output; the core's INFO lines (e.g. ops a reader skipped) would only
+    // clutter the terminal. -Dorg.slf4j.simpleLogger.defaultLogLevel=info in ISOWATCH_JAVA_OPTS
+    // brings them back. Set before the first logger exists, which reads it once.
+    if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
+      System.setProperty(LOG_LEVEL_PROPERTY, "warn");
+    }
     System.exit(commandLine(Services.real()).execute(args));
   }
 

@@ -6,19 +6,20 @@ import io.isowatch.core.check.Checker;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.format.WriteReport;
 import io.isowatch.core.history.History;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Writer;
-import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
  * What the commands use from outside the CLI: history reading and writing, the checker, stdin and
  * whether stdout is a terminal. {@link #real()} binds the real ones; tests swap single parts.
  *
- * @param reader reads a history file ({@link HistoryIO#read})
- * @param writer writes a history ({@link HistoryIO#write})
+ * @param reader reads a history from a stream ({@link HistoryIO#read(InputStream, HistoryFormat)})
+ * @param writer writes a history and reports what the format could not carry ({@link
+ *     HistoryIO#writeWithReport})
  * @param engine checks a history ({@link Checker#check})
  * @param stdin the stream a FILE of {@code -} stands for
  * @param colour whether the text report may use ANSI colours
@@ -26,16 +27,16 @@ import java.util.function.Supplier;
 public record Services(
     HistoryReader reader, HistoryWriter writer, CheckEngine engine, Supplier<InputStream> stdin, boolean colour) {
 
-  /** Reads a history file in a format. */
+  /** Reads a history in a format from a stream, which it consumes but does not close. */
   @FunctionalInterface
   public interface HistoryReader {
-    History read(Path file, HistoryFormat format) throws IOException, InvalidHistoryException;
+    History read(InputStream in, HistoryFormat format) throws IOException, InvalidHistoryException;
   }
 
-  /** Writes a history in a writable format. */
+  /** Writes a history in a writable format; returns what the format could not carry. */
   @FunctionalInterface
   public interface HistoryWriter {
-    void write(History history, HistoryFormat format, Writer out) throws IOException;
+    WriteReport write(History history, HistoryFormat format, Writer out) throws IOException;
   }
 
   /** Checks a history. */
@@ -48,7 +49,7 @@ public record Services(
   public static Services real() {
     return new Services(
         HistoryIO::read,
-        HistoryIO::write,
+        HistoryIO::writeWithReport,
         (history, options) -> new Checker(options).check(history),
         () -> System.in,
         System.console() != null && System.getenv("NO_COLOR") == null);

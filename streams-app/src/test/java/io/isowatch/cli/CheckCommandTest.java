@@ -118,7 +118,7 @@ class CheckCommandTest {
   void shouldNameTheLineOnStderrAndLeaveStdoutEmptyWhenTheHistoryIsInvalid() {
     // Given
     final Services services = new CliRun.Fake().answering(ResultFixtures.lostUpdate()).services()
-        .withReader((path, format) -> {
+        .withReader((in, format) -> {
           throw new InvalidHistoryException(3, "expected an object with \"ops\"");
         });
 
@@ -154,7 +154,7 @@ class CheckCommandTest {
   void shouldExit2WithOneLineWhenReadingFails() {
     // Given
     final Services services = new CliRun.Fake().answering(ResultFixtures.lostUpdate()).services()
-        .withReader((path, format) -> {
+        .withReader((in, format) -> {
           throw new IOException("Input/output error");
         });
 
@@ -249,7 +249,7 @@ class CheckCommandTest {
   void shouldCallStdinByNameWhenItIsInvalid() {
     // Given
     final Services services = new CliRun.Fake().answering(ResultFixtures.lostUpdate()).withStdin("x").services()
-        .withReader((path, format) -> {
+        .withReader((in, format) -> {
           throw new InvalidHistoryException(1, "not a history");
         });
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.isowatch.core.testkit.HistoryDsl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ class CheckWithEngineTest {
 
   private CliRun check(final String dsl, final String... options) throws Exception {
     final Path file = Files.writeString(tmp.resolve("h-" + Integer.toHexString(dsl.hashCode())), dsl);
-    final Services services = Services.real().withReader((path, format) -> HistoryDsl.history(Files.readString(path)));
+    final Services services = Services.real().withReader((in, format) -> CliRun.dsl(in));
     final String[] args = new String[options.length + 2];
     args[0] = "check";
     System.arraycopy(options, 0, args, 1, options.length);

@@ -3,13 +3,16 @@ package io.isowatch.cli;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.WriteReport;
 import io.isowatch.core.history.History;
 import io.isowatch.core.testkit.HistoryDsl;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
@@ -22,6 +25,9 @@ import picocli.CommandLine;
  * @param err everything written to stderr
  */
 record CliRun(int exit, String out, String err) {
+  /** The repository root: surefire runs tests in the module directory, one level below it. */
+  static final Path REPO_ROOT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
+
   static CliRun run(final Services services, final String... args) {
     final StringWriter out = new StringWriter();
     final StringWriter err = new StringWriter();
@@ -30,6 +36,11 @@ record CliRun(int exit, String out, String err) {
     cl.setErr(new PrintWriter(err, true));
     final int exit = cl.execute(args);
     return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /** Reads a stream written in the test history language. */
+  static History dsl(final InputStream in) throws IOException {
+    return HistoryDsl.history(new String(in.readAllBytes(), StandardCharsets.UTF_8));
   }
 
   /**
@@ -56,14 +67,15 @@ record CliRun(int exit, String out, String err) {
 
     Services services() {
       return new Services(
-          (path, format) -> {
+          (in, format) -> {
             formatsRead.add(format);
-            return HistoryDsl.history(Files.readString(path));
+            return dsl(in);
           },
           (history, format, w) -> {
             for (final var t : history.transactions()) {
               w.write(format + " " + t + "\n");
             }
+            return WriteReport.lossless(history.size());
           },
           (history, opts) -> {
             histories.add(history);

@@ -86,7 +86,7 @@ class ConvertCommandTest {
   @Test
   void shouldLeaveNoOutputFileWhenTheInputIsInvalid() {
     // Given
-    final Services services = new CliRun.Fake().services().withReader((path, format) -> {
+    final Services services = new CliRun.Fake().services().withReader((in, format) -> {
       throw new InvalidHistoryException(12, "op 'x' is neither r nor w");
     });
     final Path out = tmp.resolve("out.jsonl");

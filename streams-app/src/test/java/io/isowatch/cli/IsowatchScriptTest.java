@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real launcher on the real jar is smoke-tested by {@code .ci/run}.
  */
 class IsowatchScriptTest {
-  private static final Path SCRIPT = Path.of(System.getProperty("user.dir")).getParent().resolve("isowatch");
+  private static final Path SCRIPT = CliRun.REPO_ROOT.resolve("isowatch");
   private static final String FAKE_JAVA = "#!/bin/bash\nprintf '%s\\n' \"$@\"\nexit ${FAKE_JAVA_EXIT:-0}\n";
   // Creates what the real build creates, says something on stdout, and logs its args and directory.
   private static final String FAKE_MVN = "#!/bin/bash\necho MVN-STDOUT\necho \"$PWD $*\" >> \"$PWD/mvn.log\"\n"
