@@ -18,8 +18,8 @@ import java.util.stream.Collectors;
  *
  * <p>Sections, in order: the overall verdict and one line per requested level (with the reason of
  * each UNKNOWN); each listed anomaly with its name, type, violated levels, transactions and their
- * raw ops, the cycle as {@code T1 -WR(x=5)-> T2 -RW(x=5)-> T1} and the engine's explanation; a note
- * when the list was truncated; the findings; the stats. Plain text with {@code \n} line ends; ANSI
+ * raw ops, the cycle as {@code T1 -WR(x=5)-> T2 -RW(x=5)-> T1} and the engine's explanation, headed
+ * by a note when the list was truncated; the findings; the stats. Plain text with {@code \n} line ends; ANSI
  * colours on the verdict words only when asked for (the CLI asks when stdout is a terminal).
  */
 public final class TextReport {
@@ -45,7 +45,7 @@ public final class TextReport {
   }
 
   /** The verdict all levels add up to: VIOLATED beats UNKNOWN beats SATISFIED. */
-  static Verdict overall(final Map<Level, Verdict> verdicts) {
+  private static Verdict overall(final Map<Level, Verdict> verdicts) {
     if (verdicts.containsValue(Verdict.VIOLATED)) {
       return Verdict.VIOLATED;
     }
@@ -87,16 +87,17 @@ public final class TextReport {
   }
 
   /** The exact number of anomalies found, which the listed ones may fall short of. */
-  static long found(final CheckStats stats) {
+  private static long found(final CheckStats stats) {
     return stats.anomaliesByName().values().stream().mapToLong(Long::longValue).sum();
   }
 
-  static String truncationNote(final int shown, final long found) {
+  private static String truncationNote(final int shown, final long found) {
     return "showing " + shown + " of " + found + "; raise --max-anomalies to see more";
   }
 
   private static void anomaly(final StringBuilder sb, final int index, final Anomaly a) {
-    sb.append("\n[").append(index).append("] ").append(Notation.headline(a)).append('\n').append(INDENT).append("transactions:\n");
+    sb.append("\n[").append(index).append("] ").append(Notation.headline(a)).append('\n');
+    sb.append(INDENT).append("transactions:\n");
     for (final Transaction t : a.transactions()) {
       sb.append(INDENT).append("  ").append(transaction(t)).append('\n');
     }
@@ -111,7 +112,7 @@ public final class TextReport {
   }
 
   /** {@code s1-3 [r(x,0), w(x,1)]}, then the status unless committed and the times when known. */
-  static String transaction(final Transaction t) {
+  private static String transaction(final Transaction t) {
     return t + Notation.statusAndTimes(t);
   }
 
