@@ -60,7 +60,7 @@ class IsowatchScriptTest {
     // Then
     assertEquals(0, r.exit(), r.err());
     assertEquals("building IsoWatch (first use)…\nMVN-STDOUT\n", r.err());
-    assertEquals(root + " -q -B -DskipTests package\n", Files.readString(root.resolve("mvn.log")));
+    assertEquals(root + " -q -B -Dstyle.color=never -DskipTests package\n", Files.readString(root.resolve("mvn.log")));
     assertEquals(String.join("\n", "-Xmx64m", "-Dx=1", "-cp",
         root + "/streams-app/target/isowatch.jar:" + root + "/streams-app/target/lib/*",
         "io.isowatch.cli.Main", "check", "--json", "my file.jsonl", ""), r.out());
