@@ -26,22 +26,26 @@ public record Injection(InjectedKind kind, int count) {
       return out;
     }
     for (final String item : text.split(",")) {
-      if (item.isBlank()) {
-        continue;
+      if (!item.isBlank()) {
+        out.add(parse(item));
       }
-      final String[] parts = item.trim().split(":");
-      if (parts.length > 2) {
-        throw new IllegalArgumentException("bad injection '" + item.trim() + "' (expected Name or Name:count)");
-      }
-      final int count;
-      try {
-        count = parts.length == 2 ? Integer.parseInt(parts[1].trim()) : 1;
-      } catch (final NumberFormatException e) {
-        throw new IllegalArgumentException("bad count in injection '" + item.trim() + "'", e);
-      }
-      out.add(new Injection(InjectedKind.parse(parts[0]), count));
     }
     return out;
+  }
+
+  /** Reads one item, {@code LostUpdate:3} or {@code LostUpdate} (count 1). */
+  public static Injection parse(final String item) {
+    final String[] parts = item.trim().split(":");
+    if (parts.length > 2) {
+      throw new IllegalArgumentException("bad injection '" + item.trim() + "' (expected Name or Name:count)");
+    }
+    final int count;
+    try {
+      count = parts.length == 2 ? Integer.parseInt(parts[1].trim()) : 1;
+    } catch (final NumberFormatException e) {
+      throw new IllegalArgumentException("bad count in injection '" + item.trim() + "'", e);
+    }
+    return new Injection(InjectedKind.parse(parts[0]), count);
   }
 
   /** The spelling {@link #parseList} reads back, e.g. {@code LostUpdate:3}. */
