@@ -26,7 +26,10 @@ public record Anomaly(
     List<Edge> cycle,
     String explanation) {
   public Anomaly {
-    violates = Set.copyOf(violates);
+    // Ordered strongest level first (SSER, SER, SI), for stable output.
+    final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);
+    ordered.addAll(violates);
+    violates = java.util.Collections.unmodifiableSet(ordered);
     transactions = List.copyOf(transactions);
     cycle = List.copyOf(cycle);
   }

@@ -1,13 +1,30 @@
 package io.isowatch.core.check;
 
+import io.isowatch.core.graph.Digraph;
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Decides SSER, SER and SI on a history and explains every violation. Exact on mini-transaction
- * histories (MTC, Algorithm 1 with Section IV-C); elsewhere it reports UNKNOWN with typed findings
- * rather than guessing.
+ * histories (MTC, Algorithm 1 with Section IV-C) and on read-modify-write and read-only
+ * transactions of any size; where the version order is not determined (blind writes, repeated
+ * values) it reports UNKNOWN with typed findings rather than guessing, unless a violation is
+ * certain whatever the order.
+ *
+ * <p>The result depends only on the history, not on how its sessions are interleaved in the
+ * source: transactions are indexed canonically (see {@link IndexedHistory}).
  */
 public final class Checker {
+  private static final Level[] SEARCH_ORDER = {Level.SI, Level.SER, Level.SSER};
+
   private final CheckOptions options;
 
   public Checker(final CheckOptions options) {
@@ -15,6 +32,219 @@ public final class Checker {
   }
 
   public CheckResult check(final History history) {
-    throw new UnsupportedOperationException("engine lands next");
+    final long started = System.nanoTime();
+    final Findings findings = new Findings();
+    final IndexedHistory h = IndexedHistory.of(history, findings);
+    final ReadResolution res = ReadResolution.resolve(h, options.initialValue());
+    final DependencyGraph dg = DependencyGraph.build(res);
+    reportTimingFindings(h, res, findings);
+    reportBlindWrites(dg, findings);
+
+    final Explainer explainer = new Explainer(dg, options.rtSkewMicros());
+    final Map<String, Long> counts = new LinkedHashMap<>();
+    final List<Anomaly> anomalies = new ArrayList<>();
+    boolean truncated = addReadAnomalies(res, explainer, anomalies, counts);
+    truncated |= addLostUpdates(dg, explainer, anomalies, counts);
+
+    final CycleSearch search = new CycleSearch(dg, options.maxAnomalies());
+    final Set<Level> cyclic = new HashSet<>();
+    for (final Level level : SEARCH_ORDER) {
+      if (options.levels().contains(level) && graphHasCycle(level, dg, search)) {
+        cyclic.add(level);
+      }
+    }
+    truncated |= search.truncated();
+    addCycles(dg, search, explainer, anomalies, counts);
+
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    final boolean everyLevel = !res.anomalies.isEmpty() || !dg.divergences.isEmpty();
+    final boolean missingTimes = findings.has(FindingKind.MISSING_TIMESTAMPS);
+    for (final Level level : options.levels()) {
+      if (everyLevel || cyclic.contains(level)) {
+        verdicts.put(level, Verdict.VIOLATED);
+      } else if (!dg.undeterminedReasons.isEmpty()) {
+        verdicts.put(level, Verdict.UNKNOWN);
+        reasons.put(level, "the version order is not determined by the history: "
+            + String.join("; ", dg.undeterminedReasons)
+            + (dg.undeterminedKeys > dg.undeterminedReasons.size()
+                ? " (" + dg.undeterminedKeys + " keys in all)" : "")
+            + "; no violation is certain");
+      } else if (level == Level.SSER && missingTimes) {
+        verdicts.put(level, Verdict.UNKNOWN);
+        reasons.put(level, "real-time order needs start and end times, and some transactions have none; "
+            + "no violation is certain without them");
+      } else {
+        verdicts.put(level, Verdict.SATISFIED);
+      }
+    }
+    final CheckStats stats = stats(history, h, res, dg, counts, truncated, started);
+    return new CheckResult(verdicts, reasons, anomalies, findings.toList(), stats);
+  }
+
+  private boolean graphHasCycle(final Level level, final DependencyGraph dg, final CycleSearch search) {
+    final Digraph g = switch (level) {
+      case SI -> LevelGraphs.si(dg);
+      case SER -> LevelGraphs.ser(dg);
+      case SSER -> LevelGraphs.sser(dg, options.rtSkewMicros());
+    };
+    return search.search(level, g, options.rtSkewMicros());
+  }
+
+  private boolean addReadAnomalies(
+      final ReadResolution res, final Explainer explainer, final List<Anomaly> out, final Map<String, Long> counts) {
+    boolean truncated = false;
+    final List<ReadAnomaly> sorted = new ArrayList<>(res.anomalies);
+    sorted.sort((a, b) -> a.reader() != b.reader() ? Integer.compare(a.reader(), b.reader())
+        : Integer.compare(a.opIndex(), b.opIndex()));
+    for (final ReadAnomaly a : sorted) {
+      final String name = a.kind().name();
+      final long seen = counts.merge(name, 1L, Long::sum);
+      if (seen > options.maxAnomalies()) {
+        truncated = true;
+        continue;
+      }
+      final List<Transaction> txns = new ArrayList<>(2);
+      if (a.writer() > 0) {
+        txns.add(res.h.txns[a.writer()]);
+      }
+      txns.add(res.h.txns[a.reader()]);
+      out.add(new Anomaly(a.kind().type(), name, Set.of(Level.values()), txns, List.of(), explainer.read(a)));
+    }
+    return truncated;
+  }
+
+  private boolean addLostUpdates(
+      final DependencyGraph dg, final Explainer explainer, final List<Anomaly> out, final Map<String, Long> counts) {
+    boolean truncated = false;
+    final List<int[]> sorted = new ArrayList<>(dg.divergences);
+    sorted.sort((x, y) -> x[1] != y[1] ? Integer.compare(x[1], y[1]) : Integer.compare(x[2], y[2]));
+    final ReadResolution res = dg.res;
+    for (final int[] d : sorted) {
+      final long seen = counts.merge("LostUpdate", 1L, Long::sum);
+      if (seen > options.maxAnomalies()) {
+        truncated = true;
+        continue;
+      }
+      final int version = d[0];
+      final int a = d[1];
+      final int b = d[2];
+      final String key = dg.h.keyNames[res.keyOfVersion(version)];
+      final Long read = res.valueOfVersion(version);
+      final List<Edge> cycle = List.of(
+          new Edge(dg.h.id(a), dg.h.id(b), EdgeKind.WW, key, lastWrite(dg, a, key)),
+          new Edge(dg.h.id(b), dg.h.id(a), EdgeKind.RW, key, read));
+      out.add(new Anomaly("G-single", "LostUpdate", Set.of(Level.values()),
+          List.of(dg.h.txns[a], dg.h.txns[b]), cycle, explainer.lostUpdate(version, a, b)));
+    }
+    return truncated;
+  }
+
+  private static Long lastWrite(final DependencyGraph dg, final int t, final String key) {
+    Long v = null;
+    for (final var op : dg.h.txns[t].ops()) {
+      if (op.isWrite() && op.key().equals(key)) {
+        v = op.value();
+      }
+    }
+    return v;
+  }
+
+  private void addCycles(
+      final DependencyGraph dg,
+      final CycleSearch search,
+      final Explainer explainer,
+      final List<Anomaly> out,
+      final Map<String, Long> counts) {
+    final CycleAnomalies factory = new CycleAnomalies(dg, explainer);
+    for (final List<CycleStep> steps : search.cycles()) {
+      final Anomaly a = factory.anomaly(steps);
+      counts.merge(a.displayName(), 1L, Long::sum);
+      out.add(a);
+    }
+  }
+
+  private void reportTimingFindings(final IndexedHistory h, final ReadResolution res, final Findings findings) {
+    Transaction prev = null;
+    int prevSession = -1;
+    for (int t = 1; t < h.size(); t++) {
+      if (!res.counted[t]) {
+        continue;
+      }
+      final Transaction txn = h.txns[t];
+      if (txn.hasTimes() && txn.end() < txn.start()) {
+        findings.add(FindingKind.END_BEFORE_START, null, txn.id(), txn.line(),
+            "transaction " + txn.id() + " ends (" + txn.end() + ") before it starts (" + txn.start()
+                + "); its times are not used");
+      }
+      if (!LevelGraphs.timed(txn)) {
+        if (options.levels().contains(Level.SSER)) {
+          findings.add(FindingKind.MISSING_TIMESTAMPS, null, txn.id(), txn.line(),
+              "transaction " + txn.id() + " has no usable start/end time, so SSER cannot be decided from real time");
+        }
+      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.timed(prev)
+          && txn.start() + options.rtSkewMicros() < prev.end()) {
+        findings.add(FindingKind.SESSION_TIME_OVERLAP, null, txn.id(), txn.line(),
+            "transaction " + txn.id() + " starts before " + prev.id() + ", its predecessor in session "
+                + txn.session() + ", ended");
+      }
+      prev = txn;
+      prevSession = h.sessionOf[t];
+    }
+    for (int t = 1; t < h.size(); t++) {
+      if (h.txns[t].status() == TxnStatus.UNKNOWN && !res.counted[t]) {
+        findings.add(FindingKind.UNKNOWN_IGNORED, null, h.txns[t].id(), h.txns[t].line(),
+            "indeterminate transaction " + h.txns[t].id() + " was ignored: no committed transaction read its writes");
+      }
+    }
+  }
+
+  private static void reportBlindWrites(final DependencyGraph dg, final Findings findings) {
+    if (dg.blindWrites == 0) {
+      return;
+    }
+    final ReadResolution res = dg.res;
+    final boolean open = dg.undeterminedKeys > 0;
+    for (int row = 0; row < res.instTxn.size(); row++) {
+      if (res.instBlind.get(row) == 1) {
+        final Transaction t = dg.h.txns[res.instTxn.get(row)];
+        findings.add(FindingKind.BLIND_WRITE, null, t.id(), t.line(),
+            "transaction " + t.id() + " writes " + dg.h.keyNames[res.instKey.get(row)]
+                + " without reading it first" + (open
+                    ? "; blind writes leave the version order of " + dg.undeterminedKeys + " key(s) open"
+                    : "; each such key has a single blind chain, so its version order is still determined"),
+            open ? Set.of(Level.values()) : Set.of());
+      }
+    }
+  }
+
+  private CheckStats stats(
+      final History history,
+      final IndexedHistory h,
+      final ReadResolution res,
+      final DependencyGraph dg,
+      final Map<String, Long> counts,
+      final boolean truncated,
+      final long started) {
+    long committed = 0;
+    long aborted = 0;
+    long unknown = 0;
+    long ops = 0;
+    for (int t = 1; t < h.size(); t++) {
+      final TxnStatus s = h.txns[t].status();
+      if (res.counted[t]) {
+        committed++;
+      }
+      if (s == TxnStatus.ABORTED) {
+        aborted++;
+      } else if (s == TxnStatus.UNKNOWN) {
+        unknown++;
+      }
+      ops += h.txns[t].ops().size();
+    }
+    final double seconds = (System.nanoTime() - started) / 1e9;
+    return new CheckStats(history.size(), committed, aborted, res.promoted, unknown - res.promoted,
+        h.sessionNames.length, h.keys(), ops, res.longRmw, res.largeReadOnly, dg.edges.size(), counts,
+        truncated, seconds);
   }
 }

@@ -23,7 +23,10 @@ public record Finding(
     List<Integer> lines,
     String message) {
   public Finding {
-    levels = Set.copyOf(levels);
+    // Ordered strongest level first (SSER, SER, SI), for stable output.
+    final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);
+    ordered.addAll(levels);
+    levels = java.util.Collections.unmodifiableSet(ordered);
     txns = List.copyOf(txns);
     lines = List.copyOf(lines);
   }

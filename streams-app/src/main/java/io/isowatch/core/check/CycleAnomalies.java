@@ -1,0 +1,95 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns a cycle of steps into a typed, explained {@link Anomaly}. */
+final class CycleAnomalies {
+  private final DependencyGraph dg;
+  private final EdgeTable edges;
+  private final Explainer explainer;
+
+  CycleAnomalies(final DependencyGraph dg, final Explainer explainer) {
+    this.dg = dg;
+    this.edges = dg.edges;
+    this.explainer = explainer;
+  }
+
+  Anomaly anomaly(final List<CycleStep> steps) {
+    final CycleClassifier.Classification c = CycleClassifier.classify(steps, this::firstRead, new CycleClassifier.StepKeys() {
+      @Override
+      public int wrKey(final CycleStep step) {
+        return keyOfFirst(step, EdgeKind.WR);
+      }
+
+      @Override
+      public int rwKey(final CycleStep step) {
+        return keyOfFirst(step, EdgeKind.RW);
+      }
+    });
+    final boolean writeOrder = c.type().startsWith("G0");
+    final List<Integer> representative = new ArrayList<>(steps.size());
+    final List<Edge> cycle = new ArrayList<>(steps.size());
+    final List<Transaction> txns = new ArrayList<>(steps.size());
+    for (final CycleStep s : steps) {
+      final int id = representative(s, writeOrder);
+      representative.add(id);
+      cycle.add(toEdge(s, id));
+      txns.add(dg.h.txns[s.from()]);
+    }
+    return new Anomaly(c.type(), c.name(), c.violates(), txns, cycle, explainer.cycle(steps, representative, c));
+  }
+
+  /** The edge shown for a step: the most telling dependency; -1 when only real time holds. */
+  private int representative(final CycleStep s, final boolean writeOrder) {
+    final EdgeKind[] preference = writeOrder
+        ? new EdgeKind[] {EdgeKind.WW, EdgeKind.SO, EdgeKind.WR, EdgeKind.RW}
+        : new EdgeKind[] {EdgeKind.WR, EdgeKind.WW, EdgeKind.SO, EdgeKind.RW};
+    if (s.needsRealTime()) {
+      return -1;
+    }
+    for (final EdgeKind k : preference) {
+      for (final int id : s.edgeIds()) {
+        if (edges.kind(id) == k) {
+          return id;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private Edge toEdge(final CycleStep s, final int id) {
+    final String from = dg.h.id(s.from());
+    final String to = dg.h.id(s.to());
+    if (id < 0) {
+      return new Edge(from, to, EdgeKind.RT, null, null);
+    }
+    final EdgeKind kind = edges.kind(id);
+    if (kind == EdgeKind.SO) {
+      return new Edge(from, to, EdgeKind.SO, null, null);
+    }
+    return new Edge(from, to, kind, dg.h.keyNames[edges.key(id)], dg.res.valueOfVersion(edges.version(id)));
+  }
+
+  private int keyOfFirst(final CycleStep s, final EdgeKind kind) {
+    for (final int id : s.edgeIds()) {
+      if (edges.kind(id) == kind) {
+        return edges.key(id);
+      }
+    }
+    return -1;
+  }
+
+  private int firstRead(final int txn, final int key) {
+    final List<Op> ops = dg.h.txns[txn].ops();
+    final int[] keys = dg.h.opKeys[txn];
+    for (int j = 0; j < ops.size(); j++) {
+      if (keys[j] == key && ops.get(j).isRead()) {
+        return j;
+      }
+    }
+    return Integer.MAX_VALUE;
+  }
+}

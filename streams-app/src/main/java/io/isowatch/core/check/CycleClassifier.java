@@ -1,0 +1,123 @@
+package io.isowatch.core.check;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Names a cycle three ways: its Adya class (Adya 1999; Elle's -process and -realtime variants),
+ * the MTC Table I pattern it matches, if any, and the levels it violates.
+ *
+ * <ul>
+ *   <li>G0: every step is a write dependency (or session/real-time order), at least one WW.
+ *   <li>G1c: every step is a dependency other than RW.
+ *   <li>G-single: exactly one step is only an anti-dependency (RW); G2-item: two or more.
+ * </ul>
+ *
+ * <p>Levels (MTC Definitions 4-6): every cycle violates SSER; SER unless a step needs real time;
+ * SI unless a step needs real time or two RW-only steps are adjacent (SI allows (SO ∪ WR ∪ WW) ;
+ * RW? steps only).
+ */
+final class CycleClassifier {
+  private CycleClassifier() {}
+
+  record Classification(String type, String name, Set<Level> violates) {}
+
+  /** Finds where, in a transaction's program order, it first read a key (or -1). */
+  interface ReadPosition {
+    int firstRead(int txn, int key);
+  }
+
+  /** Key of a step's first WR edge, and key of a step's first RW edge; -1 if none. */
+  interface StepKeys {
+    int wrKey(CycleStep step);
+
+    int rwKey(CycleStep step);
+  }
+
+  static Classification classify(final List<CycleStep> steps, final ReadPosition pos, final StepKeys keys) {
+    final int n = steps.size();
+    int rwOnly = 0;
+    boolean realTime = false;
+    boolean session = false;
+    boolean allWriteOrder = true;
+    boolean anyWw = false;
+    boolean adjacentRw = false;
+    for (int i = 0; i < n; i++) {
+      final CycleStep s = steps.get(i);
+      if (s.rwOnly()) {
+        rwOnly++;
+        if (steps.get((i + 1) % n).rwOnly()) {
+          adjacentRw = true;
+        }
+      }
+      realTime |= s.needsRealTime();
+      session |= s.needsSession();
+      allWriteOrder &= s.has(CycleStep.WW | CycleStep.SO | CycleStep.RT);
+      anyWw |= s.has(CycleStep.WW);
+    }
+    final String base;
+    if (allWriteOrder && anyWw) {
+      base = "G0";
+    } else if (rwOnly == 0) {
+      base = "G1c";
+    } else if (rwOnly == 1) {
+      base = "G-single";
+    } else {
+      base = "G2-item";
+    }
+    final String type = base + (realTime ? "-realtime" : session ? "-process" : "");
+    final Set<Level> levels = EnumSet.of(Level.SSER);
+    if (!realTime) {
+      levels.add(Level.SER);
+      if (!adjacentRw && rwOnly < n) {
+        levels.add(Level.SI);
+      }
+    }
+    return new Classification(type, name(steps, rwOnly, pos, keys), levels);
+  }
+
+  private static String name(
+      final List<CycleStep> steps, final int rwOnly, final ReadPosition pos, final StepKeys keys) {
+    final int n = steps.size();
+    final boolean othersCausal = steps.stream()
+        .allMatch(s -> s.rwOnly() || s.has(CycleStep.WR | CycleStep.SO));
+    if (n == 2 && rwOnly == 2) {
+      return "WriteSkew";
+    }
+    if (rwOnly == 1 && steps.stream().allMatch(s -> s.rwOnly() || s.needsSession())) {
+      return "SessionGuaranteeViolation";
+    }
+    if (rwOnly == 1 && n == 2) {
+      final CycleStep dep = steps.get(0).rwOnly() ? steps.get(1) : steps.get(0);
+      final CycleStep anti = steps.get(0).rwOnly() ? steps.get(0) : steps.get(1);
+      final int newKey = keys.wrKey(dep);
+      final int oldKey = keys.rwKey(anti);
+      if (newKey >= 0 && oldKey >= 0 && newKey != oldKey) {
+        // The reader is where the dependency ends and the anti-dependency starts.
+        final int reader = dep.to();
+        return pos.firstRead(reader, newKey) < pos.firstRead(reader, oldKey)
+            ? "NonMonotonicRead" : "FracturedRead";
+      }
+      return null;
+    }
+    final boolean anyWr = steps.stream().anyMatch(s -> s.has(CycleStep.WR));
+    if (rwOnly == 1 && n >= 3 && othersCausal && anyWr) {
+      return "CausalityViolation";
+    }
+    if (rwOnly == 2 && othersCausal && !adjacentRwOnly(steps)) {
+      return "LongFork";
+    }
+    return null;
+  }
+
+  private static boolean adjacentRwOnly(final List<CycleStep> steps) {
+    final int n = steps.size();
+    for (int i = 0; i < n; i++) {
+      if (steps.get(i).rwOnly() && steps.get((i + 1) % n).rwOnly()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,217 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.graph.IntList;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds SO, WR, WW and RW for the counted transactions (MTC Algorithm 1, BuildDependency, without
+ * the transitive closure of WW per Section IV-C).
+ *
+ * <p>WR comes from unique values. WW links the version a transaction read to the version it then
+ * wrote on the same key: in any dependency graph that is not already cyclic, a read-modify-write
+ * installs the version right after the one it read. RW links every other reader of a version to
+ * the transaction that overwrote it. A version with two or more such successors is an instance of
+ * the Divergence pattern (MTC Definition 10, a lost update).
+ *
+ * <p>Blind writes (no earlier read of the key in the transaction) start a new chain whose place in
+ * the version order the history does not fix. Every chain is contiguous in any acyclic graph, and
+ * the initial chain comes first, so one blind chain per key is still determined: it follows the
+ * tail of the initial chain. With two or more, or with ambiguous values, the key is undetermined
+ * and levels with no certain violation become UNKNOWN. Only edges that hold in every candidate
+ * graph are built, so every cycle found is a certain violation.
+ */
+final class DependencyGraph {
+  final ReadResolution res;
+  final IndexedHistory h;
+  final EdgeTable edges = new EdgeTable();
+  final List<int[]> divergences = new ArrayList<>();
+  /** Keys whose version order the history leaves open, with the reason. */
+  final List<String> undeterminedReasons = new ArrayList<>();
+  long blindWrites;
+  long undeterminedKeys;
+
+  // Per version id: linked lists of successors (installed rows) and of readers (read rows).
+  private final int[] succHead;
+  private final IntList succNext = new IntList();
+  private final IntList succRow = new IntList();
+  private final int[] readHead;
+  private final int[] readNext;
+
+  private DependencyGraph(final ReadResolution res) {
+    this.res = res;
+    this.h = res.h;
+    final int versionIds = res.versions.capacity() + h.keys();
+    succHead = new int[versionIds];
+    readHead = new int[versionIds];
+    java.util.Arrays.fill(succHead, -1);
+    java.util.Arrays.fill(readHead, -1);
+    readNext = new int[res.readTxn.size()];
+  }
+
+  static DependencyGraph build(final ReadResolution res) {
+    final DependencyGraph g = new DependencyGraph(res);
+    g.indexReads();
+    g.addSessionOrder();
+    g.addWriteRead();
+    g.linkSuccessors();
+    g.attachBlindChains();
+    g.addWriteWriteAndReadWrite();
+    return g;
+  }
+
+  private void indexReads() {
+    for (int r = res.readTxn.size() - 1; r >= 0; r--) {
+      final int ver = res.readVersion.get(r);
+      if (ver >= 0) {
+        readNext[r] = readHead[ver];
+        readHead[ver] = r;
+      }
+    }
+  }
+
+  private void addSessionOrder() {
+    int prev = -1;
+    for (int t = 1; t < h.size(); t++) {
+      if (!res.counted[t]) {
+        continue;
+      }
+      if (prev > 0 && h.sessionOf[prev] == h.sessionOf[t]) {
+        edges.add(prev, t, EdgeKind.SO, -1, -1);
+      }
+      prev = t;
+    }
+  }
+
+  private void addWriteRead() {
+    for (int r = 0; r < res.readTxn.size(); r++) {
+      final int ver = res.readVersion.get(r);
+      if (ver >= 0) {
+        edges.add(res.writerOfVersion(ver), res.readTxn.get(r), EdgeKind.WR, res.readKey.get(r), ver);
+      }
+    }
+  }
+
+  private void linkSuccessors() {
+    for (int row = 0; row < res.instTxn.size(); row++) {
+      final int pred = res.instPred.get(row);
+      if (pred >= 0) {
+        addSuccessor(pred, row);
+      }
+    }
+  }
+
+  private void addSuccessor(final int version, final int row) {
+    succNext.add(succHead[version]);
+    succRow.add(row);
+    succHead[version] = succRow.size() - 1;
+  }
+
+  /** Places each key's single blind chain after the initial chain; marks other keys undetermined. */
+  private void attachBlindChains() {
+    final int keys = h.keys();
+    final int[] heads = new int[keys];
+    final int[] headRow = new int[keys];
+    final boolean[] ambiguous = new boolean[keys];
+    for (int row = 0; row < res.instTxn.size(); row++) {
+      final int k = res.instKey.get(row);
+      if (res.versions.writeCount(res.instVersion.get(row)) > 1) {
+        ambiguous[k] = true;
+      }
+      if (res.instBlind.get(row) == 1) {
+        blindWrites++;
+      }
+      if (res.instPred.get(row) < 0) {
+        heads[k]++;
+        headRow[k] = row;
+        if (res.instBlind.get(row) == 0) {
+          ambiguous[k] |= res.instPred.get(row) == ReadResolution.AMBIGUOUS;
+        }
+      }
+    }
+    for (int r = 0; r < res.readTxn.size(); r++) {
+      if (res.readVersion.get(r) == ReadResolution.AMBIGUOUS) {
+        ambiguous[res.readKey.get(r)] = true;
+      }
+    }
+    for (int k = 0; k < keys; k++) {
+      if (ambiguous[k]) {
+        undetermined(k, "values written to " + h.keyNames[k] + " are not unique, so its reads cannot be attributed");
+      } else if (heads[k] == 1 && res.instBlind.get(headRow[k]) == 1) {
+        final int tail = initialChainTail(k);
+        if (tail >= 0) {
+          addSuccessor(tail, headRow[k]);
+        } else {
+          undetermined(k, "the initial chain of " + h.keyNames[k] + " forks, so its blind write has no determined place");
+        }
+      } else if (heads[k] > 1) {
+        undetermined(k, heads[k] + " chains of " + h.keyNames[k]
+            + " start without a read of it (blind writes or unattributable reads), so their order is open");
+      }
+    }
+  }
+
+  private void undetermined(final int key, final String reason) {
+    undeterminedKeys++;
+    if (undeterminedReasons.size() < 3) {
+      undeterminedReasons.add(reason);
+    }
+  }
+
+  /** The last version of the chain that starts at the key's initial value, or -1 if it forks. */
+  private int initialChainTail(final int key) {
+    int ver = res.initVersion(key);
+    while (true) {
+      final int s = succHead[ver];
+      if (s < 0) {
+        return ver;
+      }
+      if (succNext.get(s) >= 0) {
+        return -1;
+      }
+      ver = res.instVersion.get(succRow.get(s));
+    }
+  }
+
+  private void addWriteWriteAndReadWrite() {
+    final int versionIds = succHead.length;
+    for (int ver = 0; ver < versionIds; ver++) {
+      if (succHead[ver] < 0) {
+        continue;
+      }
+      final int writer = res.writerOfVersion(ver);
+      final int key = res.keyOfVersion(ver);
+      final IntList succ = new IntList(2);
+      for (int s = succHead[ver]; s >= 0; s = succNext.get(s)) {
+        succ.add(res.instTxn.get(succRow.get(s)));
+      }
+      sortAscending(succ);
+      for (int i = 0; i < succ.size(); i++) {
+        edges.add(writer, succ.get(i), EdgeKind.WW, key, ver);
+        for (int j = i + 1; j < succ.size(); j++) {
+          divergences.add(new int[] {ver, succ.get(i), succ.get(j)});
+        }
+      }
+      for (int r = readHead[ver]; r >= 0; r = readNext[r]) {
+        final int reader = res.readTxn.get(r);
+        for (int i = 0; i < succ.size(); i++) {
+          if (succ.get(i) != reader) {
+            edges.add(reader, succ.get(i), EdgeKind.RW, key, ver);
+          }
+        }
+      }
+    }
+  }
+
+  private static void sortAscending(final IntList list) {
+    for (int i = 1; i < list.size(); i++) {
+      final int v = list.get(i);
+      int j = i - 1;
+      while (j >= 0 && list.get(j) > v) {
+        list.set(j + 1, list.get(j));
+        j--;
+      }
+      list.set(j + 1, v);
+    }
+  }
+}

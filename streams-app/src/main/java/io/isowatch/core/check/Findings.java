@@ -1,0 +1,93 @@
+package io.isowatch.core.check;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Collects input findings, aggregated per (kind, key): a history with a million blind writes gets
+ * one finding per key with a count and a few examples, not a million lines.
+ */
+final class Findings {
+  private static final int EXAMPLES = 5;
+
+  private final Map<String, Acc> byKindAndKey = new LinkedHashMap<>();
+
+  private static final class Acc {
+    final FindingKind kind;
+    final String key;
+    final String firstMessage;
+    final Set<Level> levels;
+    long count;
+    final List<String> txns = new ArrayList<>();
+    final List<Integer> lines = new ArrayList<>();
+
+    Acc(final FindingKind kind, final String key, final String firstMessage, final Set<Level> levels) {
+      this.kind = kind;
+      this.key = key;
+      this.firstMessage = firstMessage;
+      this.levels = levels;
+    }
+  }
+
+  void add(final FindingKind kind, final String key, final String txn, final int line, final String message) {
+    add(kind, key, txn, line, message, defaultLevels(kind));
+  }
+
+  void add(
+      final FindingKind kind,
+      final String key,
+      final String txn,
+      final int line,
+      final String message,
+      final Set<Level> levels) {
+    final Acc acc = byKindAndKey.computeIfAbsent(kind + "\u0000" + Objects.toString(key, ""),
+        k -> new Acc(kind, key, message, levels));
+    acc.count++;
+    if (acc.txns.size() < EXAMPLES && txn != null) {
+      acc.txns.add(txn);
+      if (line > 0) {
+        acc.lines.add(line);
+      }
+    }
+  }
+
+  boolean has(final FindingKind kind) {
+    return byKindAndKey.values().stream().anyMatch(a -> a.kind == kind);
+  }
+
+  /** Levels made undecidable by some finding, each with the first reason found. */
+  Map<Level, String> undecidable() {
+    final Map<Level, String> reasons = new LinkedHashMap<>();
+    for (final Acc a : byKindAndKey.values()) {
+      if (a.kind.severity() == FindingKind.Severity.UNDECIDABLE) {
+        for (final Level l : a.levels) {
+          reasons.putIfAbsent(l, a.kind + ": " + a.firstMessage);
+        }
+      }
+    }
+    return reasons;
+  }
+
+  List<Finding> toList() {
+    final List<Finding> out = new ArrayList<>();
+    for (final Acc a : byKindAndKey.values()) {
+      final String message = a.count == 1 ? a.firstMessage
+          : a.firstMessage + " (" + a.count + " instances; first shown)";
+      out.add(new Finding(a.kind, a.levels, a.key, a.count, a.txns, a.lines, message));
+    }
+    return out;
+  }
+
+  private static Set<Level> defaultLevels(final FindingKind kind) {
+    return switch (kind) {
+      case NON_UNIQUE_WRITE, BLIND_WRITE -> EnumSet.allOf(Level.class);
+      case MISSING_TIMESTAMPS -> EnumSet.of(Level.SSER);
+      default -> EnumSet.noneOf(Level.class);
+    };
+  }
+}

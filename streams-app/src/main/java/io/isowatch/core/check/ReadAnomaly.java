@@ -1,0 +1,38 @@
+package io.isowatch.core.check;
+
+/**
+ * A non-cycle anomaly found while resolving reads: the read at {@code opIndex} of transaction
+ * {@code reader} on {@code key} returned {@code value}.
+ *
+ * @param kind which anomaly (MTC Table I (a)-(g))
+ * @param reader the reading transaction
+ * @param writer the transaction the value came from, or -1 when there is none
+ * @param key key id
+ * @param value the value read (null: absent)
+ * @param expected what a correct read would have returned, where defined (own last write, first
+ *     read); null otherwise
+ * @param opIndex position of the offending read in the reader's ops
+ */
+record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value, Long expected, int opIndex) {
+
+  /** The seven non-cycle anomalies, with their Adya/Elle type. */
+  enum Kind {
+    ThinAirRead("thin-air"),
+    AbortedRead("G1a"),
+    IntermediateRead("G1b"),
+    FutureRead("internal"),
+    NotMyOwnWrite("internal"),
+    NotMyLastWrite("internal"),
+    NonRepeatableReads("internal");
+
+    private final String type;
+
+    Kind(final String type) {
+      this.type = type;
+    }
+
+    String type() {
+      return type;
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.isowatch.core.check;
+
+import static io.isowatch.core.testkit.HistoryDsl.history;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Engine-level behaviour: graph encodings, blind chains, caps. Table I lives in its own test. */
+class CheckerEngineTest {
+
+  private static CheckResult check(final String dsl) {
+    return new Checker(CheckOptions.defaults()).check(history(dsl));
+  }
+
+  private static List<String> names(final CheckResult r) {
+    return r.anomalies().stream().map(Anomaly::displayName).sorted().toList();
+  }
+
+  @Test
+  void shouldSatisfyEveryLevelWhenHistoryIsSerialWithTimes() {
+    // Given: three transactions run one after another
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1) @1..2
+        T2 s2 r(x,1) w(x,2) r(y,0) w(y,1) @3..4
+        T3 s1 r(y,1) r(x,2) @5..6
+        """);
+    // Then
+    assertEquals(Map.of(Level.SSER, Verdict.SATISFIED, Level.SER, Verdict.SATISFIED, Level.SI, Verdict.SATISFIED),
+        r.verdicts());
+    assertEquals(List.of(), r.anomalies());
+  }
+
+  @Test
+  void shouldFindRealTimeCycleWhenStaleReadFollowsCommittedWrite() {
+    // Given: T2 starts after T1 ended but still reads the initial x
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1) @1..2
+        T2 s2 r(x,0) @5..6
+        """);
+    // Then: SER and SI hold, SSER does not
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER));
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SSER));
+    final Anomaly a = r.anomalies().get(0);
+    assertEquals("G-single-realtime", a.type());
+    assertEquals(Set.of(Level.SSER), a.violates());
+    assertEquals(EnumSet.of(EdgeKind.RT, EdgeKind.RW), EnumSet.copyOf(a.cycle().stream().map(Edge::kind).toList()));
+  }
+
+  @Test
+  void shouldDropRealTimeEdgeWhenWithinSkewTolerance() {
+    // Given: the same stale read, but only 3 µs apart
+    final CheckResult r = new Checker(CheckOptions.defaults().withRtSkewMicros(5)).check(history("""
+        T1 s1 r(x,0) w(x,1) @1..2
+        T2 s2 r(x,0) @5..6
+        """));
+    // Then
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SSER));
+  }
+
+  @Test
+  void shouldReportSserUnknownWhenTimesMissingButViolatedWhenSerIs() {
+    final CheckResult ok = check("T1 s1 r(x,0) w(x,1)\nT2 s2 r(x,1)");
+    assertEquals(Verdict.UNKNOWN, ok.verdicts().get(Level.SSER));
+    assertEquals(Verdict.SATISFIED, ok.verdicts().get(Level.SER));
+    assertTrue(ok.reasons().get(Level.SSER).contains("real-time"));
+    final CheckResult bad = check("T1 s1 r(x,0) r(y,0) w(x,1)\nT2 s2 r(x,0) r(y,0) w(y,2)");
+    assertEquals(Verdict.VIOLATED, bad.verdicts().get(Level.SSER));
+    assertEquals(Verdict.SATISFIED, bad.verdicts().get(Level.SI));
+    assertEquals(List.of("WriteSkew"), names(bad));
+  }
+
+  @Test
+  void shouldPlaceSingleBlindChainAfterInitialChain() {
+    // Given: one blind write of x; T3 reads the initial x after T2 saw the blind version
+    final CheckResult r = check("""
+        T1 s1 w(x,1)
+        T2 s2 r(x,1) r(y,0) w(y,1)
+        T3 s3 r(y,1) r(x,0)
+        """);
+    // Then: the order of x is determined (init, then T1), so the causality violation is certain
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SER));
+    assertEquals(List.of("CausalityViolation"), names(r));
+    assertTrue(r.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE && f.levels().isEmpty()));
+  }
+
+  @Test
+  void shouldBeUnknownWhenTwoBlindWritesLeaveOrderOpen() {
+    final CheckResult r = check("T1 s1 w(x,1)\nT2 s2 w(x,2)\nT3 s3 r(x,1)");
+    assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SER));
+    assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SI));
+    assertTrue(r.reasons().get(Level.SER).contains("x"));
+  }
+
+  @Test
+  void shouldReportEveryDivergenceAsLostUpdate() {
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(x,0) w(x,2)
+        T3 s3 r(y,0) w(y,1)
+        T4 s4 r(y,0) w(y,2)
+        """);
+    assertEquals(List.of("LostUpdate", "LostUpdate"), names(r));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SI));
+    final Anomaly a = r.anomalies().get(0);
+    assertEquals("G-single", a.type());
+    assertEquals(List.of("T1", "T2"), a.txnIds());
+    assertEquals(List.of(new Edge("T1", "T2", EdgeKind.WW, "x", 1L), new Edge("T2", "T1", EdgeKind.RW, "x", 0L)),
+        a.cycle());
+  }
+
+  @Test
+  void shouldCapListedAnomaliesButCountAll() {
+    final StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      sb.append("A").append(i).append(" a").append(i).append(" r(k").append(i).append(",0) w(k").append(i).append(",1)\n");
+      sb.append("B").append(i).append(" b").append(i).append(" r(k").append(i).append(",0) w(k").append(i).append(",2)\n");
+    }
+    final CheckResult r = new Checker(CheckOptions.defaults().withMaxAnomalies(2)).check(history(sb.toString()));
+    assertEquals(2, r.anomalies().size());
+    assertEquals(5L, r.stats().anomaliesByName().get("LostUpdate"));
+    assertTrue(r.stats().anomaliesTruncated());
+  }
+
+  @Test
+  void shouldFindSnapshotCycleThroughLargeReadOnlyTransaction() {
+    // Given: a long fork whose readers read many keys
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(y,0) w(y,1)
+        T3 s3 r(x,1) r(y,0) r(a,0) r(b,0) r(c,0)
+        T4 s4 r(y,1) r(x,0) r(a,0) r(b,0) r(c,0)
+        """);
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SI));
+    assertEquals(List.of("LongFork"), names(r));
+    assertEquals(2, r.stats().largeReadOnlyTransactions());
+  }
+
+  @Test
+  void shouldPromoteUnknownTransactionOnlyWhenRead() {
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1) unknown
+        T2 s2 r(x,1)
+        T3 s3 r(y,0) w(y,1) unknown
+        """);
+    assertEquals(1, r.stats().unknownPromoted());
+    assertEquals(1, r.stats().unknownIgnored());
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER));
+  }
+}
