@@ -16,9 +16,9 @@ public enum InjectedKind {
   LOST_UPDATE("LostUpdate", 2, EnumSet.allOf(Level.class)),
   /** MTC 5(n): both read x and y; one writes x, the other y. Allowed by SI. */
   WRITE_SKEW("WriteSkew", 2, EnumSet.of(Level.SSER, Level.SER)),
-  /** MTC 5(j): T1 writes x and y; T2 sees T1's x but the older y. */
+  /** MTC 5(j): T1 writes x and y; T2 reads the older y, then T1's x. */
   FRACTURED_READ("FracturedRead", 2, EnumSet.allOf(Level.class)),
-  /** MTC 5(i): T3 reads y from T2, then x from T1, though T2 overwrote T1's x. */
+  /** MTC 5(i): T3 reads y from T2, then the older x from T1, though T2 overwrote T1's x. */
   NON_MONOTONIC_READ("NonMonotonicRead", 3, EnumSet.allOf(Level.class)),
   /** MTC 5(k): T2 saw T1's x and wrote y; T3 sees T2's y but misses T1's x. */
   CAUSALITY_VIOLATION("CausalityViolation", 3, EnumSet.allOf(Level.class)),

@@ -24,7 +24,7 @@ class AnomalyInjectionTest {
           inj1-b-0 inj1-b r(inj1-x,0) r(inj1-y,0) w(inj1-y,1)""",
       InjectedKind.FRACTURED_READ, """
           inj1-a-0 inj1-a r(inj1-x,0) r(inj1-y,0) w(inj1-x,1) w(inj1-y,1)
-          inj1-b-0 inj1-b r(inj1-x,1) r(inj1-y,0)""",
+          inj1-b-0 inj1-b r(inj1-y,0) r(inj1-x,1)""",
       InjectedKind.NON_MONOTONIC_READ, """
           inj1-a-0 inj1-a r(inj1-x,0) w(inj1-x,1)
           inj1-b-0 inj1-b r(inj1-x,1) r(inj1-y,0) w(inj1-x,2) w(inj1-y,1)
