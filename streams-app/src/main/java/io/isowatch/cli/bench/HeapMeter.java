@@ -31,6 +31,8 @@ import javax.management.openmbean.CompositeData;
  */
 public final class HeapMeter implements NotificationListener, AutoCloseable {
   private static final long NOTIFICATION_WAIT_NANOS = 2_000_000_000L;
+  private static final int MAX_SETTLING_COLLECTIONS = 6;
+  private static final long SETTLED_BYTES = 1L << 20;
 
   private final List<MemoryPoolMXBean> heapPools;
   private final Set<String> heapPoolNames;
@@ -51,12 +53,20 @@ public final class HeapMeter implements NotificationListener, AutoCloseable {
     }
   }
 
-  /** Heap in use after full collections. */
+  /** Heap in use after full collections, once two in a row agree within 1 MiB (at most 6). */
   public static long liveBytes() {
-    // Twice: objects freed by the first collection's reference processing go in the second.
-    System.gc();
-    System.gc();
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    // One collection can leave work for the next (reference processing, finalizable objects), and
+    // a stray allocation between them can skew one reading: collect until readings settle.
+    long previous = Long.MAX_VALUE;
+    for (int i = 0; i < MAX_SETTLING_COLLECTIONS; i++) {
+      System.gc();
+      final long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      if (Math.abs(previous - used) < SETTLED_BYTES) {
+        return Math.min(previous, used);
+      }
+      previous = used;
+    }
+    return previous;
   }
 
   /** Collects, resets the pools' peaks and starts watching collections. */
