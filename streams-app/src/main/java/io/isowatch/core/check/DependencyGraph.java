@@ -115,7 +115,7 @@ final class DependencyGraph {
     final boolean[] ambiguous = new boolean[keys];
     for (int row = 0; row < res.instTxn.size(); row++) {
       final int k = res.instKey.get(row);
-      if (res.versions.writeCount(res.instVersion.get(row)) > 1) {
+      if (res.versions.isMultiplyWritten(res.instVersion.get(row))) {
         ambiguous[k] = true;
       }
       if (res.instBlind.get(row) == 1) {

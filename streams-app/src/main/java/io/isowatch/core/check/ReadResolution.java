@@ -108,8 +108,7 @@ final class ReadResolution {
               "transaction " + txn.id() + " writes " + op.key() + "=" + v
                   + ", the initial value; every written value must differ from it");
         }
-        final int slot = index.record(keys[j], v, t, isLastWriteOf(ops, keys, j));
-        if (index.writeCount(slot) == 2) {
+        if (index.recordIsRepeat(keys[j], v, t, isLastWriteOf(ops, keys, j))) {
           h.findings.add(FindingKind.NON_UNIQUE_WRITE, null, txn.id(), txn.line(),
               "value " + v + " is written to " + op.key() + " more than once (again by " + txn.id()
                   + "); reads of it cannot be attributed");
@@ -255,7 +254,7 @@ final class ReadResolution {
       anomalies.add(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, t, -1, st.key, v, null, st.firstReadOp));
       return ANOMALOUS;
     }
-    if (versions.writeCount(slot) > 1) {
+    if (versions.isMultiplyWritten(slot)) {
       return AMBIGUOUS; // reported as NON_UNIQUE_WRITE; guessing the writer would be unsound
     }
     final int w = versions.writer(slot);

@@ -1,11 +1,25 @@
 package io.isowatch.core.format;
 
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
 import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Entry point for reading and writing history files in every supported format. */
+/**
+ * Entry point for reading and writing history files in every supported format. Files may be
+ * gzip-compressed (detected by content, not by name); text is UTF-8.
+ *
+ * <p>Formats and their readers: {@link HistoryFormat#JSONL} {@link JsonlHistoryReader}, {@link
+ * HistoryFormat#TEXT} {@link TextHistoryReader}, {@link HistoryFormat#ELLE} {@link
+ * ElleHistoryReader}, {@link HistoryFormat#AION} {@link AionHistoryReader}; {@link
+ * HistoryFormat#AUTO} sniffs the content (see {@link #detect(Path)}). JSONL and TEXT can be
+ * written.
+ */
 public final class HistoryIO {
   private HistoryIO() {}
 
@@ -16,17 +30,85 @@ public final class HistoryIO {
    */
   public static History read(final Path file, final HistoryFormat format)
       throws IOException, InvalidHistoryException {
-    throw new UnsupportedOperationException("formats land next");
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(in, format, file.toString());
+    }
   }
 
-  /** Detects the format of a file from its content. */
+  /**
+   * Reads a history from a stream (e.g. standard input), which is consumed but not closed. {@link
+   * HistoryFormat#AUTO} sniffs the content.
+   */
+  public static History read(final InputStream in, final HistoryFormat format)
+      throws IOException, InvalidHistoryException {
+    return read(in, format, "the input");
+  }
+
+  private static History read(final InputStream raw, final HistoryFormat format, final String source)
+      throws IOException, InvalidHistoryException {
+    final BufferedInputStream in = HistoryInputs.plain(raw);
+    final HistoryFormat actual =
+        format == HistoryFormat.AUTO ? FormatDetector.detect(HistoryInputs.prefix(in), source) : format;
+    final Reader text = HistoryInputs.utf8(in);
+    return switch (actual) {
+      case JSONL -> new JsonlHistoryReader().read(text);
+      case TEXT -> new TextHistoryReader().read(text);
+      case ELLE -> new ElleHistoryReader().read(text);
+      case AION -> new AionHistoryReader().read(text);
+      case AUTO -> throw new IllegalStateException("AUTO is resolved above");
+    };
+  }
+
+  /**
+   * Detects the format of a file from its content: JSONL (first line a JSON object with {@code
+   * ops}/{@code txn}/{@code session}), AION (JSON array of objects with {@code tid}/{@code sts}),
+   * ELLE (JSON objects with {@code type} and {@code process}/{@code value}, or EDN with {@code
+   * :type}) or TEXT (lines {@code r(…)}/{@code w(…)}). An empty file is an empty JSONL history.
+   *
+   * @throws InvalidHistoryException when the content matches none of them
+   */
   public static HistoryFormat detect(final Path file) throws IOException, InvalidHistoryException {
-    throw new UnsupportedOperationException("formats land next");
+    try (InputStream in = Files.newInputStream(file)) {
+      return FormatDetector.detect(HistoryInputs.prefix(HistoryInputs.plain(in)), file.toString());
+    }
   }
 
-  /** Writes a history in a writable format (JSONL or TEXT). */
+  /**
+   * Writes a history in a writable format (JSONL or TEXT), flushing but not closing {@code out}.
+   * TEXT drops what it cannot represent; use {@link #writeWithReport} to learn what.
+   *
+   * @throws UnwritableHistoryException when TEXT cannot represent the history at all
+   */
   public static void write(final History history, final HistoryFormat format, final Writer out)
       throws IOException {
-    throw new UnsupportedOperationException("formats land next");
+    writeWithReport(history, format, out);
+  }
+
+  /**
+   * Writes a history in a writable format and reports what the format could not carry (always
+   * lossless for JSONL; see {@link TextHistoryWriter} for TEXT). Flushes but does not close {@code
+   * out}.
+   *
+   * @throws UnwritableHistoryException when TEXT cannot represent the history at all
+   * @throws IllegalArgumentException for a format that cannot be written
+   */
+  public static WriteReport writeWithReport(final History history, final HistoryFormat format, final Writer out)
+      throws IOException {
+    return switch (format) {
+      case JSONL -> writeJsonl(history, out);
+      case TEXT -> new TextHistoryWriter().write(history, out);
+      case AUTO, ELLE, AION -> throw new IllegalArgumentException(
+          "cannot write " + format + " histories; writable formats are JSONL and TEXT");
+    };
+  }
+
+  private static WriteReport writeJsonl(final History history, final Writer out) throws IOException {
+    // Not closed: closing would close the caller's writer.
+    final JsonlHistoryWriter writer = new JsonlHistoryWriter(out);
+    for (final Transaction t : history.transactions()) {
+      writer.write(t);
+    }
+    writer.flush();
+    return WriteReport.lossless(history.size());
   }
 }

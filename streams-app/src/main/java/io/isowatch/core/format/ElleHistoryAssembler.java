@@ -1,0 +1,177 @@
+package io.isowatch.core.format;
+
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the op maps of a Jepsen/Elle rw-register history, in file order, into transactions.
+ *
+ * <ul>
+ *   <li>Pairing: each {@code :invoke} is completed by the next {@code :ok}, {@code :fail} or
+ *       {@code :info} of the same {@code :process} (Jepsen never lets a process have two ops
+ *       outstanding; an invoke while one is outstanding is an error). A completion without an
+ *       invoke stands alone (histories of completions only). An invoke never completed is of
+ *       unknown outcome.
+ *   <li>Session = process ({@code p<process>}); transaction id = {@code p<process>-<index>}, the
+ *       {@code :index} of the invoke (of the completion if there is no invoke; the op's 0-based
+ *       position in the file if there is no {@code :index}).
+ *   <li>Status: ok is committed, fail aborted, info (and no completion) unknown.
+ *   <li>Ops: the completion's {@code :value} (the invoke's if the completion has none), in order;
+ *       keys (keywords, integers or strings) become strings ({@code :x} is {@code x}). In an ok
+ *       completion a nil read is a read of an absent key (null). In fail, info and uncompleted
+ *       transactions a nil read is the invocation's placeholder, not an observation, and is dropped
+ *       (Elle likewise infers nothing from reads of failed or crashed transactions).
+ *   <li>Times: {@code :time} is in nanoseconds since the test started. start = invoke time
+ *       rounded down to microseconds; end = completion time rounded up, for ok and fail only: an
+ *       info op may still take effect after the client gave up, so its end is {@link
+ *       Transaction#NO_TIME}, as is the start of a completion without invoke.
+ *   <li>Ops whose {@code :f} is not {@code :txn} (nemesis, other workloads) and ops of the {@code
+ *       :nemesis} process are skipped and logged.
+ * </ul>
+ */
+final class ElleHistoryAssembler {
+  private static final Logger LOG = LoggerFactory.getLogger(ElleHistoryAssembler.class);
+
+  private final StringInterner strings = new StringInterner();
+  private final List<Slot> slots = new ArrayList<>();
+  private final Map<String, Slot> outstanding = new HashMap<>();
+  private int skipped;
+
+  /** Takes the next op of the history. */
+  void accept(final JepsenOp op) throws InvalidHistoryException {
+    if ((op.f() != null && !op.f().equals("txn")) || "nemesis".equals(op.process())) {
+      skipped++;
+      return;
+    }
+    if (op.process() == null) {
+      throw new InvalidHistoryException(op.line(), "op has no :process, so it cannot be paired or given a session");
+    }
+    switch (op.type()) {
+      case "invoke" -> {
+        final Slot open = outstanding.get(op.process());
+        if (open != null) {
+          throw new InvalidHistoryException(op.line(), "process " + op.process() + " invokes again while its invoke at line "
+              + open.invoke.line() + " has not completed");
+        }
+        final Slot slot = new Slot(op);
+        slots.add(slot);
+        outstanding.put(op.process(), slot);
+      }
+      case "ok", "fail", "info" -> {
+        Slot slot = outstanding.remove(op.process());
+        if (slot == null) {
+          slot = new Slot(null);
+          slots.add(slot);
+        }
+        slot.completion = op;
+      }
+      default -> throw new InvalidHistoryException(op.line(), "unknown :type :" + op.type()
+          + " (expected :invoke, :ok, :fail or :info)");
+    }
+  }
+
+  History build() throws InvalidHistoryException {
+    if (skipped > 0) {
+      LOG.info("Skipped ops that are not transactions count=[{}]", skipped);
+    }
+    final HistoryAccumulator acc = new HistoryAccumulator();
+    for (final Slot slot : slots) {
+      acc.add(transaction(slot));
+    }
+    return acc.build();
+  }
+
+  private Transaction transaction(final Slot slot) throws InvalidHistoryException {
+    final JepsenOp first = slot.invoke != null ? slot.invoke : slot.completion;
+    final JepsenOp done = slot.completion;
+    final TxnStatus status = done == null ? TxnStatus.UNKNOWN : switch (done.type()) {
+      case "ok" -> TxnStatus.COMMITTED;
+      case "fail" -> TxnStatus.ABORTED;
+      default -> TxnStatus.UNKNOWN;
+    };
+    final JepsenOp source = done != null && done.value() != null ? done : slot.invoke;
+    if (source == null || source.value() == null) {
+      throw new InvalidHistoryException(first.line(), "op has no :value");
+    }
+    final List<Op> ops = ops(source, status == TxnStatus.COMMITTED);
+    final long index = first.index() != null ? first.index() : first.ordinal();
+    final String session = strings.intern("p" + first.process());
+    final long start = slot.invoke != null && slot.invoke.time() != null
+        ? Micros.floor(slot.invoke.time(), TimeUnit.NANOSECONDS)
+        : Transaction.NO_TIME;
+    final long end = done != null && status != TxnStatus.UNKNOWN && done.time() != null
+        ? Micros.ceil(done.time(), TimeUnit.NANOSECONDS)
+        : Transaction.NO_TIME;
+    return new Transaction(session + "-" + index, session, Transaction.NO_SEQ, status, start, end, ops, null, null,
+        first.line());
+  }
+
+  private List<Op> ops(final JepsenOp source, final boolean observed) throws InvalidHistoryException {
+    if (!(source.value() instanceof List<?> mops)) {
+      throw new InvalidHistoryException(source.line(), ":value must be a vector of micro-ops like [[:r :x nil] [:w :x 1]], got "
+          + ElleNames.show(source.value()));
+    }
+    final List<Op> ops = new ArrayList<>(mops.size());
+    for (final Object mop : mops) {
+      if (!(mop instanceof List<?> m) || m.size() != 3) {
+        throw new InvalidHistoryException(source.line(), "micro-op " + ElleNames.show(mop)
+            + " must be [f k v], e.g. [:r :x 1] or [:w :x 2]");
+      }
+      final String f = ElleNames.name(m.get(0));
+      final String key = strings.intern(key(m.get(1), m, source.line()));
+      final Long value = value(m.get(2), m, source.line());
+      switch (f) {
+        case "r" -> {
+          if (value != null || observed) {
+            ops.add(Op.read(key, value));
+          }
+        }
+        case "w" -> {
+          if (value == null) {
+            throw new InvalidHistoryException(source.line(), "micro-op " + ElleNames.show(m) + " writes nil");
+          }
+          ops.add(Op.write(key, value));
+        }
+        default -> throw new InvalidHistoryException(source.line(), "micro-op " + ElleNames.show(m)
+            + ": only :r and :w (rw-register) are supported, not :" + f);
+      }
+    }
+    return ops;
+  }
+
+  private static String key(final Object k, final List<?> mop, final int line) throws InvalidHistoryException {
+    if (k instanceof EdnReader.Keyword || k instanceof String || k instanceof Long || k instanceof BigInteger) {
+      return ElleNames.name(k);
+    }
+    throw new InvalidHistoryException(line, "micro-op " + ElleNames.show(mop)
+        + ": the key must be a keyword, an integer or a string");
+  }
+
+  private static Long value(final Object v, final List<?> mop, final int line) throws InvalidHistoryException {
+    if (v == null || v instanceof Long) {
+      return (Long) v;
+    }
+    throw new InvalidHistoryException(line, "micro-op " + ElleNames.show(mop)
+        + ": the value must be a 64-bit integer or nil (list-append histories are not rw-register histories)");
+  }
+
+  /** An invoke and its completion, either of which may be missing. */
+  private static final class Slot {
+    final JepsenOp invoke;
+    JepsenOp completion;
+
+    Slot(final JepsenOp invoke) {
+      this.invoke = invoke;
+    }
+  }
+}

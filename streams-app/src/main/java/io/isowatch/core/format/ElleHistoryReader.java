@@ -1,0 +1,125 @@
+package io.isowatch.core.format;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.isowatch.core.history.History;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+
+/**
+ * Reads Elle/Jepsen rw-register histories, in EDN (Jepsen's {@code history.edn}: op maps one after
+ * another, or one vector of them) or in JSON (an array of op objects, or one object per line, as
+ * elle-cli takes them: {@code {"type":"ok","f":"txn","process":0,"value":[["r","x",1]]}}). How ops
+ * become transactions is described in {@link ElleHistoryAssembler}; EDN parsing in {@link
+ * EdnReader}.
+ *
+ * <p>Reads of absent keys are null, as Elle writes them ({@code nil}): check these histories with
+ * an initial value of null.
+ */
+public final class ElleHistoryReader {
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final int SNIFF_CHARS = 1 << 12;
+
+  /** Reads a whole history. The reader is consumed but not closed. */
+  public History read(final Reader in) throws IOException, InvalidHistoryException {
+    final BufferedReader buffered = in instanceof BufferedReader b ? b : new BufferedReader(in, 1 << 16);
+    return isJson(buffered) ? readJson(buffered) : readEdn(buffered);
+  }
+
+  /**
+   * JSON when the first op's first key is a JSON string ({@code {"type"…} or [{"type"…}}),
+   * EDN otherwise ({@code {:type…}}, comments, tagged literals).
+   */
+  private static boolean isJson(final BufferedReader in) throws IOException {
+    in.mark(SNIFF_CHARS);
+    try {
+      final char[] head = new char[SNIFF_CHARS];
+      final int n = in.read(head, 0, head.length);
+      int seen = 0;
+      for (int i = 0; i < n; i++) {
+        final char c = head[i];
+        if (Character.isWhitespace(c)) {
+          continue;
+        }
+        if (seen == 0 && (c == '[' || c == '{')) {
+          seen = c == '{' ? 2 : 1;
+          continue;
+        }
+        if (seen == 1 && c == '{') {
+          seen = 2;
+          continue;
+        }
+        return (seen == 2 && c == '"') || (seen == 1 && c == ']');
+      }
+      return false;
+    } finally {
+      in.reset();
+    }
+  }
+
+  private static History readEdn(final Reader in) throws IOException, InvalidHistoryException {
+    final ElleHistoryAssembler assembler = new ElleHistoryAssembler();
+    final EdnReader edn = new EdnReader(in);
+    long ordinal = 0;
+    final int first = edn.peekSignificant();
+    if (first == '[' || first == '(') {
+      // One collection holding every op.
+      final int openLine = edn.line();
+      final char close = first == '[' ? ']' : ')';
+      edn.skipChar();
+      while (true) {
+        final int c = edn.peekSignificant();
+        if (c == close) {
+          edn.skipChar();
+          break;
+        }
+        if (c == -1) {
+          throw new InvalidHistoryException(openLine, "EDN: the history opened here is not closed");
+        }
+        final int line = edn.line();
+        assembler.accept(JepsenOp.decode(edn.read(), line, ordinal++));
+      }
+      if (edn.peekSignificant() != -1) {
+        throw new InvalidHistoryException(edn.line(), "EDN: unexpected content after the history vector");
+      }
+    } else {
+      while (edn.peekSignificant() != -1) {
+        final int line = edn.line();
+        assembler.accept(JepsenOp.decode(edn.read(), line, ordinal++));
+      }
+    }
+    return assembler.build();
+  }
+
+  private static History readJson(final Reader in) throws IOException, InvalidHistoryException {
+    final ElleHistoryAssembler assembler = new ElleHistoryAssembler();
+    long ordinal = 0;
+    int line = 1;
+    try (JsonParser p = FACTORY.createParser(in)) {
+      JsonToken t = p.nextToken();
+      final boolean array = t == JsonToken.START_ARRAY;
+      if (array) {
+        t = p.nextToken();
+      }
+      while (t != null && t != JsonToken.END_ARRAY) {
+        line = p.currentTokenLocation().getLineNr();
+        if (t != JsonToken.START_OBJECT) {
+          throw new InvalidHistoryException(line, "expected an op object like {\"type\":\"ok\",\"process\":0,...}");
+        }
+        assembler.accept(JepsenOp.decode(JsonValues.read(p), line, ordinal++));
+        t = p.nextToken();
+      }
+      if (array && (t == null || p.nextToken() != null)) {
+        line = p.currentLocation().getLineNr();
+        throw new InvalidHistoryException(line, t == null ? "the JSON array is not closed" : "unexpected content after the JSON array");
+      }
+    } catch (final JsonProcessingException e) {
+      final int at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
+      throw new InvalidHistoryException(at, "malformed JSON: " + e.getOriginalMessage(), e);
+    }
+    return assembler.build();
+  }
+}

@@ -1,0 +1,265 @@
+package io.isowatch.core.format;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.OpType;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the native JSON Lines format, IsoWatch's public contract: one transaction per line, e.g.
+ *
+ * <pre>
+ * {"session":"s1","txn":"s1-7","status":"committed","start":1732180000000123,"end":1732180000000456,
+ *  "ops":[{"t":"r","k":"x","v":0},{"t":"w","k":"x","v":1017}]}
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code session} (string, required): the client session.
+ *   <li>{@code txn} (string, required): the transaction id, unique in the history.
+ *   <li>{@code seq} (integer &ge; 0, optional): index in the session from 0; absent means {@link
+ *       Transaction#NO_SEQ} (file order within the session is session order).
+ *   <li>{@code status} (required): {@code committed}, {@code aborted} or {@code unknown}.
+ *   <li>{@code start}, {@code end} (integers, optional): client-side microseconds since the
+ *       epoch; absent or null means {@link Transaction#NO_TIME}.
+ *   <li>{@code ops} (array, required): operations in program order, each {@code {"t":"r"|"w",
+ *       "k":<string>, "v":<64-bit integer or null>}}; {@code null} (or an absent {@code v}) is
+ *       valid only for a read of an absent key.
+ *   <li>{@code tenant}, {@code level} (strings, optional): carried into the transaction.
+ * </ul>
+ *
+ * <p>Unknown fields are ignored (forward compatibility); blank lines are skipped. Any other
+ * deviation is an {@link InvalidHistoryException} naming the line. Parsing uses Jackson's
+ * streaming parser and interns keys, sessions, tenants and levels, so an instance must not be
+ * shared between threads.
+ */
+public final class JsonlHistoryReader {
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final int BUFFER_CHARS = 1 << 16;
+
+  private final StringInterner strings = new StringInterner();
+
+  /** Reads a whole JSONL history. The reader is consumed but not closed. */
+  public History read(final Reader in) throws IOException, InvalidHistoryException {
+    final BufferedReader lines =
+        in instanceof BufferedReader b ? b : new BufferedReader(in, BUFFER_CHARS);
+    final HistoryAccumulator acc = new HistoryAccumulator();
+    int lineNo = 0;
+    String line;
+    while ((line = lines.readLine()) != null) {
+      lineNo++;
+      if (!line.isBlank()) {
+        acc.add(parseLine(line, lineNo));
+      }
+    }
+    return acc.build();
+  }
+
+  /**
+   * Parses one non-blank line into a transaction, e.g. for a record that arrived on its own. The
+   * line number only labels messages and {@link Transaction#line()}.
+   */
+  public Transaction parseLine(final String line, final int lineNo) throws InvalidHistoryException {
+    try (JsonParser p = FACTORY.createParser(line)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new InvalidHistoryException(lineNo, "expected a JSON object (one transaction per line)");
+      }
+      final Transaction txn = new LineParser(p, lineNo).transaction();
+      if (p.nextToken() != null) {
+        throw new InvalidHistoryException(lineNo, "unexpected content after the transaction object");
+      }
+      return txn;
+    } catch (final JsonProcessingException e) {
+      throw new InvalidHistoryException(lineNo, "malformed JSON: " + e.getOriginalMessage(), e);
+    } catch (final IOException e) {
+      // Parsing a String performs no I/O; anything else is a parser failure on this line.
+      throw new InvalidHistoryException(lineNo, "unreadable line: " + e.getMessage(), e);
+    }
+  }
+
+  /** Parses the fields of one transaction object; the parser stands on its START_OBJECT. */
+  private final class LineParser {
+    private final JsonParser p;
+    private final int lineNo;
+
+    LineParser(final JsonParser p, final int lineNo) {
+      this.p = p;
+      this.lineNo = lineNo;
+    }
+
+    Transaction transaction() throws IOException, InvalidHistoryException {
+      String session = null;
+      String txn = null;
+      TxnStatus status = null;
+      long seq = Transaction.NO_SEQ;
+      long start = Transaction.NO_TIME;
+      long end = Transaction.NO_TIME;
+      List<Op> ops = null;
+      String tenant = null;
+      String level = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = p.currentName();
+        final JsonToken value = p.nextToken();
+        switch (field) {
+          case "session" -> session = strings.intern(requiredString(field, value));
+          case "txn" -> txn = requiredString(field, value);
+          case "status" -> status = status(value);
+          case "seq" -> seq = seq(value);
+          case "start" -> start = time(field, value);
+          case "end" -> end = time(field, value);
+          case "ops" -> ops = ops(value);
+          case "tenant" -> tenant = strings.intern(optionalString(field, value));
+          case "level" -> level = strings.intern(optionalString(field, value));
+          default -> p.skipChildren(); // unknown fields are ignored: forward compatibility
+        }
+      }
+      requirePresent("session", session);
+      requirePresent("txn", txn);
+      requirePresent("status", status);
+      requirePresent("ops", ops);
+      return new Transaction(txn, session, seq, status, start, end, ops, tenant, level, lineNo);
+    }
+
+    private void requirePresent(final String field, final Object value) throws InvalidHistoryException {
+      if (value == null) {
+        throw new InvalidHistoryException(lineNo, "missing field '" + field + "'");
+      }
+    }
+
+    private String requiredString(final String field, final JsonToken t) throws IOException, InvalidHistoryException {
+      if (t != JsonToken.VALUE_STRING) {
+        throw new InvalidHistoryException(lineNo, "field '" + field + "' must be a string, got " + shown(t));
+      }
+      return p.getText();
+    }
+
+    private String optionalString(final String field, final JsonToken t) throws IOException, InvalidHistoryException {
+      return t == JsonToken.VALUE_NULL ? null : requiredString(field, t);
+    }
+
+    private TxnStatus status(final JsonToken t) throws IOException, InvalidHistoryException {
+      final String s = t == JsonToken.VALUE_STRING ? p.getText() : null;
+      if (s != null) {
+        switch (s) {
+          case "committed":
+            return TxnStatus.COMMITTED;
+          case "aborted":
+            return TxnStatus.ABORTED;
+          case "unknown":
+            return TxnStatus.UNKNOWN;
+          default:
+            break;
+        }
+      }
+      throw new InvalidHistoryException(
+          lineNo, "field 'status' must be committed, aborted or unknown, got " + shown(t));
+    }
+
+    private long seq(final JsonToken t) throws IOException, InvalidHistoryException {
+      if (t == JsonToken.VALUE_NULL) {
+        return Transaction.NO_SEQ;
+      }
+      final long seq = integer("seq", t, "an integer >= 0");
+      if (seq < 0) {
+        throw new InvalidHistoryException(lineNo, "field 'seq' must be an integer >= 0, got " + seq);
+      }
+      return seq;
+    }
+
+    private long time(final String field, final JsonToken t) throws IOException, InvalidHistoryException {
+      return t == JsonToken.VALUE_NULL
+          ? Transaction.NO_TIME
+          : integer(field, t, "an integer (microseconds since the epoch)");
+    }
+
+    private long integer(final String what, final JsonToken t, final String expected)
+        throws IOException, InvalidHistoryException {
+      if (t != JsonToken.VALUE_NUMBER_INT) {
+        throw new InvalidHistoryException(lineNo, "field '" + what + "' must be " + expected + ", got " + shown(t));
+      }
+      if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+        throw new InvalidHistoryException(lineNo, "field '" + what + "' is outside the 64-bit range: " + p.getText());
+      }
+      return p.getLongValue();
+    }
+
+    private List<Op> ops(final JsonToken t) throws IOException, InvalidHistoryException {
+      if (t != JsonToken.START_ARRAY) {
+        throw new InvalidHistoryException(lineNo, "field 'ops' must be an array, got " + shown(t));
+      }
+      final List<Op> ops = new ArrayList<>(4);
+      JsonToken next;
+      while ((next = p.nextToken()) != JsonToken.END_ARRAY) {
+        ops.add(op(next, ops.size()));
+      }
+      return ops;
+    }
+
+    private Op op(final JsonToken t, final int index) throws IOException, InvalidHistoryException {
+      final String where = "ops[" + index + "]";
+      if (t != JsonToken.START_OBJECT) {
+        throw new InvalidHistoryException(
+            lineNo, where + " must be an object like {\"t\":\"r\",\"k\":\"x\",\"v\":1}, got " + shown(t));
+      }
+      OpType type = null;
+      String key = null;
+      Long value = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = p.currentName();
+        final JsonToken v = p.nextToken();
+        switch (field) {
+          case "t" -> type = opType(where, v);
+          case "k" -> key = strings.intern(requiredString(where + ".k", v));
+          case "v" -> value = v == JsonToken.VALUE_NULL ? null : integer(where + ".v", v, "a 64-bit integer or null");
+          default -> p.skipChildren();
+        }
+      }
+      if (type == null) {
+        throw new InvalidHistoryException(lineNo, where + ": missing field 't'");
+      }
+      if (key == null) {
+        throw new InvalidHistoryException(lineNo, where + ": missing field 'k'");
+      }
+      if (type == OpType.WRITE && value == null) {
+        throw new InvalidHistoryException(
+            lineNo, where + ": a write needs an integer 'v' (null is only valid for a read of an absent key)");
+      }
+      return new Op(type, key, value);
+    }
+
+    private OpType opType(final String where, final JsonToken t) throws IOException, InvalidHistoryException {
+      if (t == JsonToken.VALUE_STRING) {
+        final String s = p.getText();
+        if ("r".equals(s)) {
+          return OpType.READ;
+        }
+        if ("w".equals(s)) {
+          return OpType.WRITE;
+        }
+      }
+      throw new InvalidHistoryException(lineNo, "field '" + where + ".t' must be r or w, got " + shown(t));
+    }
+
+    /** The offending value as a person would write it in the file. */
+    private String shown(final JsonToken t) throws IOException {
+      if (t == null) {
+        return "nothing";
+      }
+      return switch (t) {
+        case START_OBJECT -> "an object";
+        case START_ARRAY -> "an array";
+        case VALUE_STRING -> "'" + p.getText() + "'";
+        default -> p.getText();
+      };
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package io.isowatch.core.format;
+
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.OpType;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the text format of MTC, PolySI and Plume: one operation per line, {@code
+ * r(key,value,session,txn)} or {@code w(key,value,session,txn)}.
+ *
+ * <p>What the public tools do, and so what this reader does (learned from PolySI's and IsoVista's
+ * {@code TextHistoryLoader}, Plume's loader and AWDIT's {@code parse_plume_history}; MTC's own
+ * repository was not available to read):
+ *
+ * <ul>
+ *   <li>Keys, values, sessions and transaction ids are decimal integers (the public regex is {@code
+ *       ([rw])\((\d++),(\d++),(\d++),(-?\d++)\)}). Keys become their canonical decimal strings
+ *       ({@code 007} reads as key {@code 7}); this reader also accepts negative keys and values and
+ *       spaces around the numbers.
+ *   <li>Transaction ids are global, not per session: every loader looks a transaction up by its id
+ *       alone. A transaction's id is therefore kept as is ({@code "17"}). Lines of one transaction
+ *       are normally consecutive; non-consecutive lines with the same id join the same transaction,
+ *       as in the public loaders. An id seen again in another session is an error.
+ *   <li>Ops of a transaction are in program order; a session's transactions are in file order
+ *       (first appearance), which is session order.
+ *   <li>Every transaction is committed, without timestamps, except that Plume and IsoVista write
+ *       operations of aborted transactions with transaction id {@code -1}: consecutive {@code -1}
+ *       lines of one session are read as one aborted transaction with id {@code aborted-L<line of
+ *       its first op>}.
+ *   <li>There is an implicit initial transaction writing 0 to every key. Some files (IsoVista's)
+ *       also spell it out as their first transaction, made only of writes of 0; such a first
+ *       transaction is dropped (and logged), since the checker adds the implicit one and a second
+ *       writer of the initial value would be invalid.
+ * </ul>
+ *
+ * <p>Blank lines and lines starting with {@code #} are skipped (an IsoWatch extension, for
+ * comments in fixtures). Not thread-safe.
+ */
+public final class TextHistoryReader {
+  private static final Logger LOG = LoggerFactory.getLogger(TextHistoryReader.class);
+  private static final Pattern LINE =
+      Pattern.compile("\\s*([rw])\\(\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\)\\s*");
+  /** The transaction id Plume and IsoVista give to operations of aborted transactions. */
+  private static final long ABORTED_TXN = -1L;
+  private static final int BUFFER_CHARS = 1 << 16;
+
+  private final StringInterner strings = new StringInterner();
+
+  /** Reads a whole text history. The reader is consumed but not closed. */
+  public History read(final Reader in) throws IOException, InvalidHistoryException {
+    final BufferedReader lines = in instanceof BufferedReader b ? b : new BufferedReader(in, BUFFER_CHARS);
+    final List<Pending> order = new ArrayList<>();
+    final Map<Long, Pending> byId = new HashMap<>();
+    Pending aborted = null;
+    int lineNo = 0;
+    String line;
+    while ((line = lines.readLine()) != null) {
+      lineNo++;
+      final String trimmed = line.strip();
+      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+        continue;
+      }
+      final Parsed op = parse(line, lineNo);
+      if (op.txn == ABORTED_TXN) {
+        if (aborted == null || !aborted.session.equals(op.session)) {
+          aborted = new Pending("aborted-L" + lineNo, op.session, TxnStatus.ABORTED, lineNo);
+          order.add(aborted);
+        }
+        aborted.ops.add(op.op);
+        continue;
+      }
+      aborted = null;
+      Pending txn = byId.get(op.txn);
+      if (txn == null) {
+        txn = new Pending(Long.toString(op.txn), op.session, TxnStatus.COMMITTED, lineNo);
+        byId.put(op.txn, txn);
+        order.add(txn);
+      } else if (!txn.session.equals(op.session)) {
+        throw new InvalidHistoryException(
+            lineNo,
+            "transaction " + op.txn + " is in session " + txn.session + " (line " + txn.line
+                + ") but this line puts it in session " + op.session);
+      }
+      txn.ops.add(op.op);
+    }
+    return build(order);
+  }
+
+  private History build(final List<Pending> order) throws InvalidHistoryException {
+    final HistoryAccumulator acc = new HistoryAccumulator();
+    for (int i = 0; i < order.size(); i++) {
+      final Pending p = order.get(i);
+      if (i == 0 && isExplicitInitial(p)) {
+        LOG.info("Dropped the explicit initial transaction txn=[{}] line=[{}] writes=[{}]: the checker adds it",
+            p.id, p.line, p.ops.size());
+        continue;
+      }
+      acc.add(new Transaction(p.id, p.session, Transaction.NO_SEQ, p.status, Transaction.NO_TIME,
+          Transaction.NO_TIME, p.ops, null, null, p.line));
+    }
+    return acc.build();
+  }
+
+  private static boolean isExplicitInitial(final Pending p) {
+    if (p.status != TxnStatus.COMMITTED || p.ops.isEmpty()) {
+      return false;
+    }
+    for (final Op op : p.ops) {
+      if (!op.isWrite() || op.value() != 0L) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Parsed parse(final String line, final int lineNo) throws InvalidHistoryException {
+    final Matcher m = LINE.matcher(line);
+    if (!m.matches()) {
+      throw new InvalidHistoryException(
+          lineNo, "expected r(key,value,session,txn) or w(key,value,session,txn) with integers, got '" + line.strip() + "'");
+    }
+    final long key = number(m.group(2), "key", lineNo);
+    final long value = number(m.group(3), "value", lineNo);
+    final long session = number(m.group(4), "session", lineNo);
+    final long txn = number(m.group(5), "txn", lineNo);
+    if (txn < 0 && txn != ABORTED_TXN) {
+      throw new InvalidHistoryException(
+          lineNo, "txn must be >= 0, or -1 for an operation of an aborted transaction, got " + txn);
+    }
+    final String k = strings.intern(Long.toString(key));
+    final Op op = m.group(1).equals("r") ? new Op(OpType.READ, k, value) : new Op(OpType.WRITE, k, value);
+    return new Parsed(op, strings.intern(Long.toString(session)), txn);
+  }
+
+  private static long number(final String digits, final String what, final int lineNo) throws InvalidHistoryException {
+    try {
+      return Long.parseLong(digits);
+    } catch (final NumberFormatException e) {
+      throw new InvalidHistoryException(lineNo, what + " " + digits + " is outside the 64-bit range");
+    }
+  }
+
+  private record Parsed(Op op, String session, long txn) {}
+
+  /** A transaction whose ops are still being collected. */
+  private static final class Pending {
+    final String id;
+    final String session;
+    final TxnStatus status;
+    final int line;
+    final List<Op> ops = new ArrayList<>(4);
+
+    Pending(final String id, final String session, final TxnStatus status, final int line) {
+      this.id = id;
+      this.session = session;
+      this.status = status;
+      this.line = line;
+    }
+  }
+}
