@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchCommandTest {
   @Test
@@ -36,6 +39,45 @@ class BenchCommandTest {
       assertTrue(l.get("peakHeapBytesPerTxn").asDouble() > 0, l.toString());
     }
     assertTrue(run.err().contains("SER run 2/2"), run.err());
+  }
+
+  @Test
+  void shouldTimeParsingSeparatelyWhenGivenAFile(@TempDir final Path dir) throws Exception {
+    // Given
+    final Path file = dir.resolve("h.jsonl");
+    assertEquals(0, CliRun.of(new GenerateCommand(), "--txns", "3000", "--inject", "WriteSkew", "--out",
+        file.toString()).exitCode());
+
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--file", file.toString(), "--levels", "SI,SER", "--repeat",
+        "2", "--warmup", "0", "--json");
+
+    // Then
+    assertEquals(0, run.exitCode(), run.err());
+    final JsonNode doc = new ObjectMapper().readTree(run.out());
+    assertEquals(file.toString(), doc.at("/input/source").asText());
+    assertEquals("parse", doc.at("/input/loadStep").asText());
+    assertEquals(Files.size(file), doc.at("/input/fileBytes").asLong());
+    assertEquals(2, doc.at("/input/load/seconds").size());
+    assertEquals(3000, doc.at("/input/transactions").asLong());
+    assertEquals("SATISFIED", doc.at("/levels/0/verdict").asText());
+    assertEquals("VIOLATED", doc.at("/levels/1/verdict").asText());
+    assertEquals(1, doc.at("/levels/1/anomaliesByName/WriteSkew").asLong());
+    assertTrue(run.err().contains("parse run 2/2"), run.err());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheLineWhenTheFileIsInvalid(@TempDir final Path dir) throws Exception {
+    // Given
+    final Path file = dir.resolve("bad.jsonl");
+    Files.writeString(file, "{\"session\":\"s\",\"txn\":\"t\",\"status\":\"committed\",\"ops\":[]}\n{oops\n");
+
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--file", file.toString(), "--format", "jsonl");
+
+    // Then
+    assertEquals(2, run.exitCode());
+    assertTrue(run.err().startsWith("error: invalid history " + file + ": line 2"), run.err());
   }
 
   @Test
