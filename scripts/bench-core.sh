@@ -24,7 +24,8 @@ jar=streams-app/target/isowatch.jar
 if [[ ! -f "$jar" || ! -d streams-app/target/lib ]] \
     || [[ -n "$(find pom.xml streams-app/pom.xml streams-app/src/main schemas -newer "$jar" -type f -print -quit)" ]]; then
   echo "building streams-app (tests skipped) ..." >&2
-  mvn -q -B -o -DskipTests package -pl streams-app -am || mvn -q -B -DskipTests package -pl streams-app -am
+  # Build output goes to stderr: standard output may be a --json document.
+  { mvn -q -B -o -DskipTests package -pl streams-app -am || mvn -q -B -DskipTests package -pl streams-app -am; } >&2
 fi
 
 heap="${BENCH_HEAP:-4g}"

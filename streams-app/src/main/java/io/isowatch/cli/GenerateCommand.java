@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,6 +52,11 @@ public final class GenerateCommand implements Callable<Integer> {
 
   @Mixin
   GeneratorOptions options;
+
+  /** Runs the generator alone, without the rest of the CLI. */
+  public static void main(final String[] args) {
+    System.exit(new CommandLine(new GenerateCommand()).execute(args));
+  }
 
   @Override
   public Integer call() {
