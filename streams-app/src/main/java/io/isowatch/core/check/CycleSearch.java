@@ -164,6 +164,11 @@ final class CycleSearch {
         mask |= 1 << edges.kind(id).ordinal();
       }
     }
+    // Session order is a total order per session (MTC Definition 2), so it holds between any
+    // two transactions of one session, not only neighbours; canonical indices keep session order.
+    if (u != IndexedHistory.INIT && dg.h.sessionOf[u] == dg.h.sessionOf[v] && u < v) {
+      mask |= CycleStep.SO;
+    }
     if (u != IndexedHistory.INIT && LevelGraphs.realTime(dg.h.txns[u], dg.h.txns[v], skewMicros)) {
       mask |= CycleStep.RT;
     }

@@ -30,6 +30,8 @@ final class DependencyGraph {
   final List<String> undeterminedReasons = new ArrayList<>();
   long blindWrites;
   long undeterminedKeys;
+  /** Per key id: the history leaves its version order open. */
+  boolean[] undeterminedKey;
 
   // Per version id: linked lists of successors (installed rows) and of readers (read rows).
   private final int[] succHead;
@@ -110,6 +112,7 @@ final class DependencyGraph {
   /** Places each key's single blind chain after the initial chain; marks other keys undetermined. */
   private void attachBlindChains() {
     final int keys = h.keys();
+    undeterminedKey = new boolean[keys];
     final int[] heads = new int[keys];
     final int[] headRow = new int[keys];
     final boolean[] ambiguous = new boolean[keys];
@@ -153,6 +156,7 @@ final class DependencyGraph {
 
   private void undetermined(final int key, final String reason) {
     undeterminedKeys++;
+    undeterminedKey[key] = true;
     if (undeterminedReasons.size() < 3) {
       undeterminedReasons.add(reason);
     }

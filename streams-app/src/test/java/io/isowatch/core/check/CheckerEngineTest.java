@@ -4,6 +4,10 @@ import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -151,5 +155,30 @@ class CheckerEngineTest {
     assertEquals(1, r.stats().unknownPromoted());
     assertEquals(1, r.stats().unknownIgnored());
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER));
+  }
+
+  @Test
+  void shouldDecideSserWhenIndeterminateTransactionHasNoEnd() {
+    // Given: T1's commit outcome is unknown (no end), but T2 read its write; T3 started after T2 ended
+    final Transaction t1 = new Transaction("T1", "s1", Transaction.NO_SEQ, TxnStatus.UNKNOWN, 1, Transaction.NO_TIME,
+        List.of(Op.read("x", 0L), Op.write("x", 1)), null, null, 1);
+    final Transaction t2 = new Transaction("T2", "s2", Transaction.NO_SEQ, TxnStatus.COMMITTED, 2, 3,
+        List.of(Op.read("x", 1L)), null, null, 2);
+    final Transaction t3 = new Transaction("T3", "s3", Transaction.NO_SEQ, TxnStatus.COMMITTED, 5, 6,
+        List.of(Op.read("x", 0L)), null, null, 3);
+    // When
+    final CheckResult r = new Checker(CheckOptions.defaults()).check(new History(List.of(t1, t2, t3)));
+    // Then: no MISSING_TIMESTAMPS, and the stale read by T3 is a real-time violation
+    assertTrue(r.findings().stream().noneMatch(f -> f.kind() == FindingKind.MISSING_TIMESTAMPS));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SSER));
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER));
+  }
+
+  @Test
+  void shouldLeaveSserUnknownWhenCommittedTransactionHasNoEnd() {
+    final Transaction t1 = new Transaction("T1", "s1", Transaction.NO_SEQ, TxnStatus.COMMITTED, 1, Transaction.NO_TIME,
+        List.of(Op.read("x", 0L), Op.write("x", 1)), null, null, 1);
+    final CheckResult r = new Checker(CheckOptions.defaults()).check(new History(List.of(t1)));
+    assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SSER));
   }
 }
