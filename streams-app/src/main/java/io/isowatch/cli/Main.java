@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import java.lang.reflect.Constructor;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code isowatch} command. Each subcommand is one entry in {@code subcommands}; a subcommand
- * class with a public {@code (Services)} constructor gets the shared {@link Services}.
+ * class with a public {@code (Services)} constructor gets the shared {@link Services}. Modules
+ * that extend the command line register a {@link Subcommand} service instead.
  *
  * <p>Exit codes are those of {@link ExitCodes}: usage errors are 2 (with the usage on stderr),
  * {@link CliFailure}s are 2 with one line per problem on stderr, anything else is a bug: 3 with
@@ -31,6 +33,8 @@ import picocli.CommandLine.Spec;
       HelpCommand.class,
       CheckCommand.class,
       ConvertCommand.class,
+      GenerateCommand.class,
+      BenchCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
@@ -51,6 +55,10 @@ public final class Main implements Runnable {
   /** The configured command line; tests call this with their own services and writers. */
   public static CommandLine commandLine(final Services services) {
     final CommandLine cl = new CommandLine(new Main(), new ServicesFactory(services));
+    // Other modules on the class path (e.g. producer-agent's `agent`) contribute their commands.
+    for (final Subcommand contributed : ServiceLoader.load(Subcommand.class)) {
+      cl.addSubcommand(contributed.command());
+    }
     cl.setExecutionExceptionHandler(new FailureHandler());
     return cl;
   }

@@ -38,6 +38,17 @@ record CliRun(int exit, String out, String err) {
     return new CliRun(exit, out.toString(), err.toString());
   }
 
+  /** Runs one command object on its own (not through {@link Main}). */
+  static CliRun of(final Object command, final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine cl = new CommandLine(command);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new CliRun(exit, out.toString(), err.toString());
+  }
+
   /** Reads a stream written in the test history language. */
   static History dsl(final InputStream in) throws IOException {
     return HistoryDsl.history(new String(in.readAllBytes(), StandardCharsets.UTF_8));
