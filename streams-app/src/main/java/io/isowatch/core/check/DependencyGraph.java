@@ -24,7 +24,7 @@ import java.util.List;
 final class DependencyGraph {
   final ReadResolution res;
   final IndexedHistory h;
-  final EdgeTable edges = new EdgeTable();
+  final EdgeTable edges;
   final List<int[]> divergences = new ArrayList<>();
   /** Keys whose version order the history leaves open, with the reason. */
   final List<String> undeterminedReasons = new ArrayList<>();
@@ -43,6 +43,7 @@ final class DependencyGraph {
   private DependencyGraph(final ReadResolution res) {
     this.res = res;
     this.h = res.h;
+    this.edges = new EdgeTable(res::keyOfVersion);
     final int versionIds = res.versions.capacity() + h.keys();
     succHead = new int[versionIds];
     readHead = new int[versionIds];
@@ -79,7 +80,7 @@ final class DependencyGraph {
         continue;
       }
       if (prev > 0 && h.sessionOf[prev] == h.sessionOf[t]) {
-        edges.add(prev, t, EdgeKind.SO, -1, -1);
+        edges.add(prev, t, EdgeKind.SO, -1);
       }
       prev = t;
     }
@@ -89,7 +90,7 @@ final class DependencyGraph {
     for (int r = 0; r < res.readTxn.size(); r++) {
       final int ver = res.readVersion.get(r);
       if (ver >= 0) {
-        edges.add(res.writerOfVersion(ver), res.readTxn.get(r), EdgeKind.WR, res.readKey.get(r), ver);
+        edges.add(res.writerOfVersion(ver), res.readTxn.get(r), EdgeKind.WR, ver);
       }
     }
   }
@@ -184,14 +185,13 @@ final class DependencyGraph {
         continue;
       }
       final int writer = res.writerOfVersion(ver);
-      final int key = res.keyOfVersion(ver);
       final IntList succ = new IntList(2);
       for (int s = succHead[ver]; s >= 0; s = succNext.get(s)) {
         succ.add(res.instTxn.get(succRow.get(s)));
       }
       sortAscending(succ);
       for (int i = 0; i < succ.size(); i++) {
-        edges.add(writer, succ.get(i), EdgeKind.WW, key, ver);
+        edges.add(writer, succ.get(i), EdgeKind.WW, ver);
         for (int j = i + 1; j < succ.size(); j++) {
           divergences.add(new int[] {ver, succ.get(i), succ.get(j)});
         }
@@ -200,7 +200,7 @@ final class DependencyGraph {
         final int reader = res.readTxn.get(r);
         for (int i = 0; i < succ.size(); i++) {
           if (succ.get(i) != reader) {
-            edges.add(reader, succ.get(i), EdgeKind.RW, key, ver);
+            edges.add(reader, succ.get(i), EdgeKind.RW, ver);
           }
         }
       }
