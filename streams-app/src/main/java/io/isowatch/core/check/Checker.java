@@ -187,9 +187,8 @@ public final class Checker {
         final int key = res.instKey.get(row);
         final boolean open = dg.undeterminedKey[key];
         findings.add(FindingKind.BLIND_WRITE, dg.h.keyNames[key], t.id(), t.line(),
-            "transaction " + t.id() + " writes " + dg.h.keyNames[key] + " without reading it first" + (open
-                ? "; with other blind writes this leaves the version order of " + dg.h.keyNames[key] + " open"
-                : "; it is the key's only blind chain, so the version order is still determined"),
+            "transaction " + t.id() + " writes " + dg.h.keyNames[key] + " without reading it first"
+                + (open ? ", so the version order of " + dg.h.keyNames[key] + " is open" : ""),
             open ? Set.of(Level.values()) : Set.of());
       }
     }
