@@ -42,7 +42,7 @@ public final class BenchCommand implements Callable<Integer> {
   long transactions;
 
   @Option(names = "--levels", paramLabel = "LEVELS", split = ",", defaultValue = "SSER,SER,SI",
-      converter = LevelConverter.class, description = "Levels to time, each on its own (default: ${DEFAULT-VALUE}).")
+      converter = Converters.LevelConverter.class, description = "Levels to time, each on its own (default: ${DEFAULT-VALUE}).")
   List<Level> levels;
 
   @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
@@ -60,7 +60,7 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Check this history file instead of generating one; its parsing is timed too.")
   Path file;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "AUTO", converter = FormatConverter.class,
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "AUTO", converter = Converters.FormatConverter.class,
       description = "Format of --file: AUTO, JSONL, TEXT, ELLE or AION (default: ${DEFAULT-VALUE}).")
   HistoryFormat format;
 
@@ -126,30 +126,6 @@ public final class BenchCommand implements Callable<Integer> {
     } catch (final JsonProcessingException e) {
       // Records of numbers, strings, lists and maps always serialize; failing here is a bug.
       throw new IllegalStateException("cannot render the report as JSON", e);
-    }
-  }
-
-  /** Reads a format name, any case. */
-  static final class FormatConverter implements ITypeConverter<HistoryFormat> {
-    @Override
-    public HistoryFormat convert(final String value) {
-      try {
-        return HistoryFormat.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException("unknown format '" + value + "' (expected AUTO, JSONL, TEXT, ELLE or AION)");
-      }
-    }
-  }
-
-  /** Reads a level name. */
-  static final class LevelConverter implements ITypeConverter<Level> {
-    @Override
-    public Level convert(final String value) {
-      try {
-        return Level.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
     }
   }
 }
