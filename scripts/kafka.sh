@@ -78,6 +78,11 @@ format_storage() {
   "${JAVA_CMD[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >/dev/null
 }
 
+port_in_use() {
+  # bash's /dev/tcp connects only if something listens there.
+  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
+}
+
 running_pid() {
   [[ -f "$PID_FILE" ]] || return 1
   local pid
@@ -96,9 +101,16 @@ cmd_start() {
     printf '%s:%s\n' "$HOST" "$PORT"
     return 0
   fi
+  if port_in_use "$PORT"; then
+    log "port $HOST:$PORT is already taken by another process; set KAFKA_PORT"
+    return 1
+  fi
   ensure_jars
   write_config
   format_storage
+  # Truncated here, not by the child's redirection, so that the wait below can never see the
+  # "started" line of a previous run.
+  : >"$LOG_FILE"
   local t0
   t0="$(date +%s%N)"
   nohup "${JAVA_CMD[@]}" kafka.Kafka "$CONFIG" >"$LOG_FILE" 2>&1 </dev/null &
