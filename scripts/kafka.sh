@@ -25,6 +25,9 @@ readonly CONFIG="$RUN_DIR/kafka-server.properties"
 readonly PID_FILE="$RUN_DIR/kafka.pid"
 readonly LOG_FILE="$RUN_DIR/kafka.log"
 
+# shellcheck source=lib/service.sh
+source "$ROOT/scripts/lib/service.sh"
+
 log() { printf 'kafka: %s\n' "$*" >&2; }
 
 read -r -a HEAP_OPTS <<<"${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
@@ -78,27 +81,16 @@ format_storage() {
   "${JAVA_CMD[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >/dev/null
 }
 
-port_in_use() {
-  # bash's /dev/tcp connects only if something listens there.
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
-}
-
 running_pid() {
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid
-  pid="$(cat "$PID_FILE")"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guards against a recycled pid: it must still be our broker.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka $CONFIG" || return 1
-  printf '%s\n' "$pid"
+  service_pid "kafka.Kafka $CONFIG"
 }
 
 cmd_start() {
   local pid
   if pid="$(running_pid)"; then
+    # Report where the running broker listens, which may differ from this call's KAFKA_PORT.
     log "already running (pid $pid)"
-    printf '%s:%s\n' "$HOST" "$PORT"
+    sed -n 's|^advertised.listeners=PLAINTEXT://||p' "$CONFIG"
     return 0
   fi
   if port_in_use "$PORT"; then
@@ -111,26 +103,10 @@ cmd_start() {
   # Truncated here, not by the child's redirection, so that the wait below can never see the
   # "started" line of a previous run.
   : >"$LOG_FILE"
-  local t0
-  t0="$(date +%s%N)"
   nohup "${JAVA_CMD[@]}" kafka.Kafka "$CONFIG" >"$LOG_FILE" 2>&1 </dev/null &
   pid=$!
   printf '%s\n' "$pid" >"$PID_FILE"
-  local deadline=$((SECONDS + READY_TIMEOUT))
-  until grep -q "Kafka Server started" "$LOG_FILE"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      log "exited during start-up; last lines of $LOG_FILE:"
-      tail -n 20 "$LOG_FILE" >&2
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      log "not started after ${READY_TIMEOUT} s; see $LOG_FILE (still running as pid $pid)"
-      return 1
-    fi
-    sleep 0.2
-  done
-  log "started in $((($(date +%s%N) - t0) / 1000000)) ms (pid $pid, log $LOG_FILE)"
+  await_ready "$pid" "$READY_TIMEOUT" grep -q "Kafka Server started" "$LOG_FILE"
   printf '%s:%s\n' "$HOST" "$PORT"
 }
 
@@ -142,26 +118,14 @@ cmd_stop() {
     return 0
   fi
   # SIGTERM makes the broker shut down cleanly (controlled shutdown, flushed logs).
-  kill "$pid"
-  local deadline=$((SECONDS + 30))
-  while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
-      log "pid $pid ignored SIGTERM for 30 s; sending SIGKILL"
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-    sleep 0.2
-  done
-  rm -f "$PID_FILE"
-  log "stopped (pid $pid)"
+  stop_pid "$pid" 30
 }
 
 cmd_status() {
   local pid
   if pid="$(running_pid)"; then
-    local rss_kb
-    rss_kb="$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")"
-    log "running: pid $pid, RSS $((rss_kb / 1024)) MB, data $DATA_DIR"
-    printf '%s:%s\n' "$HOST" "$PORT"
+    log "running: pid $pid, RSS $(rss_mib "$pid") MB, data $DATA_DIR"
+    sed -n 's|^advertised.listeners=PLAINTEXT://||p' "$CONFIG"
   else
     log "not running"
     return 3

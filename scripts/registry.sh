@@ -22,6 +22,7 @@ readonly READY_TIMEOUT="${REGISTRY_READY_TIMEOUT:-60}"
 readonly RUN_DIR="${ISOWATCH_RUN_DIR:-$ROOT/.isowatch/run}"
 readonly PID_FILE="$RUN_DIR/registry.pid"
 readonly LOG_FILE="$RUN_DIR/registry.log"
+readonly URL_FILE="$RUN_DIR/registry.url"
 readonly URL="http://$HOST:$PORT"
 
 # The one artifact of Apicurio's build that the default repository lacks: the build-time half of
@@ -29,6 +30,9 @@ readonly URL="http://$HOST:$PORT"
 readonly CFG_INDEX_GA="io.apicurio:apicurio-common-app-components-config-index-deployment"
 readonly CFG_INDEX_HAVE="0.1.10.Final"
 readonly CFG_INDEX_WANT="0.1.18.Final"
+
+# shellcheck source=lib/service.sh
+source "$ROOT/scripts/lib/service.sh"
 
 log() { printf 'registry: %s\n' "$*" >&2; }
 
@@ -65,31 +69,20 @@ cmd_build() {
   log "built in $((SECONDS - t0)) s: $JAR"
 }
 
-port_in_use() {
-  # bash's /dev/tcp connects only if something listens there.
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
-}
-
 running_pid() {
-  # Prints the pid when the pid file names a live registry process of ours; fails otherwise.
-  [[ -f "$PID_FILE" ]] || return 1
-  local pid
-  pid="$(cat "$PID_FILE")"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  grep -q "apicurio-registry-runner.jar" "/proc/$pid/cmdline" 2>/dev/null || return 1
-  printf '%s\n' "$pid"
+  service_pid apicurio-registry-runner.jar
 }
 
 ready() {
-  curl -fs -o /dev/null --max-time 2 "$URL/health/ready" 2>/dev/null
+  curl -fs -o /dev/null --max-time 2 "${1:-$URL}/health/ready" 2>/dev/null
 }
 
 cmd_start() {
   local pid
   if pid="$(running_pid)"; then
+    # Report where the running registry listens, which may differ from this call's REGISTRY_PORT.
     log "already running (pid $pid)"
-    printf '%s\n' "$URL"
+    cat "$URL_FILE"
     return 0
   fi
   if port_in_use "$PORT"; then
@@ -98,29 +91,14 @@ cmd_start() {
   fi
   cmd_build
   mkdir -p "$RUN_DIR"
-  local t0
-  t0="$(date +%s%N)"
   # shellcheck disable=SC2086
   nohup java ${REGISTRY_JAVA_OPTS:--Xmx256m} \
     -Dquarkus.http.host="$HOST" -Dquarkus.http.port="$PORT" -Dquarkus.log.console.color=false \
     -jar "$JAR" >"$LOG_FILE" 2>&1 </dev/null &
   pid=$!
   printf '%s\n' "$pid" >"$PID_FILE"
-  local deadline=$((SECONDS + READY_TIMEOUT))
-  until ready; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      log "exited during start-up; last lines of $LOG_FILE:"
-      tail -n 20 "$LOG_FILE" >&2
-      return 1
-    fi
-    if ((SECONDS >= deadline)); then
-      log "not ready after ${READY_TIMEOUT} s; see $LOG_FILE (still running as pid $pid)"
-      return 1
-    fi
-    sleep 0.2
-  done
-  log "ready in $((($(date +%s%N) - t0) / 1000000)) ms (pid $pid, log $LOG_FILE)"
+  printf '%s\n' "$URL" >"$URL_FILE"
+  await_ready "$pid" "$READY_TIMEOUT" ready
   printf '%s\n' "$URL"
 }
 
@@ -131,30 +109,20 @@ cmd_stop() {
     log "not running"
     return 0
   fi
-  kill "$pid"
-  local deadline=$((SECONDS + 20))
-  while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
-      log "pid $pid ignored SIGTERM for 20 s; sending SIGKILL"
-      kill -9 "$pid" 2>/dev/null || true
-    fi
-    sleep 0.2
-  done
-  rm -f "$PID_FILE"
-  log "stopped (pid $pid)"
+  stop_pid "$pid" 20
 }
 
 cmd_status() {
   local pid
   if pid="$(running_pid)"; then
-    local rss_kb
-    rss_kb="$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")"
-    if ready; then
-      log "running and ready: pid $pid, RSS $((rss_kb / 1024)) MB"
+    local url
+    url="$(cat "$URL_FILE")"
+    if ready "$url"; then
+      log "running and ready: pid $pid, RSS $(rss_mib "$pid") MB"
     else
-      log "running, not ready: pid $pid, RSS $((rss_kb / 1024)) MB"
+      log "running, not ready: pid $pid, RSS $(rss_mib "$pid") MB"
     fi
-    printf '%s\n' "$URL"
+    printf '%s\n' "$url"
   else
     log "not running"
     return 3

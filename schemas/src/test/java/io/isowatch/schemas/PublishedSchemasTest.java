@@ -1,7 +1,7 @@
 package io.isowatch.schemas;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -80,7 +80,7 @@ class PublishedSchemasTest {
 
   private static List<Path> publishedFiles() throws IOException, URISyntaxException {
     final URL root = PublishedSchemasTest.class.getResource("/published");
-    assertFalse(root == null, "no published schemas on the test class path");
+    assertNotNull(root, "no published schemas on the test class path");
     try (Stream<Path> files = Files.walk(Path.of(root.toURI()))) {
       final List<Path> out = files.filter(p -> p.toString().endsWith(".avsc")).sorted().toList();
       assertTrue(out.size() >= 4, "published: " + out);
