@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
       ConvertCommand.class,
       GenerateCommand.class,
       BenchCommand.class,
+      io.isowatch.streams.TopicsCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;

@@ -30,10 +30,6 @@ public final class TopicsCommand {
   static final int EXIT_MISMATCH = 1;
   static final int EXIT_ERROR = 2;
 
-  public static void main(final String[] args) {
-    System.exit(commandLine().execute(args));
-  }
-
   /** The command with IsoWatch's exit-code conventions, for embedding in the main CLI. */
   public static CommandLine commandLine() {
     final CommandLine cmd = new CommandLine(new TopicsCommand());
@@ -103,10 +99,17 @@ public final class TopicsCommand {
       final Map<String, Object> config =
           Map.of(
               AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-              AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000));
+              AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000),
+              // The client refuses an API timeout below the request timeout: keep them equal.
+              AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000));
       final List<TopicReport> reports;
       try (Admin admin = Admin.create(config)) {
         reports = new TopicAdmin(admin, Duration.ofSeconds(timeoutSeconds)).ensure(topics.all());
+      } catch (final org.apache.kafka.common.KafkaException | java.util.concurrent.ExecutionException
+          | java.util.concurrent.TimeoutException e) {
+        // An unreachable or refusing cluster is an operational error, not a bug: one line, exit 2.
+        spec.commandLine().getErr().println("topics: cannot create topics on " + bootstrapServers + ": " + e);
+        return EXIT_ERROR;
       }
       final PrintWriter out = spec.commandLine().getOut();
       for (final TopicReport r : reports) {
