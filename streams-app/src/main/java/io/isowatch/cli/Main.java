@@ -1,7 +1,100 @@
 package io.isowatch.cli;
 
-public final class Main {
+import java.lang.reflect.Constructor;
+import java.util.ServiceLoader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IFactory;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code isowatch} command. Each subcommand is one entry in {@code subcommands}; a subcommand
+ * class with a public {@code (Services)} constructor gets the shared {@link Services}. Modules
+ * that extend the command line register a {@link Subcommand} service instead.
+ *
+ * <p>Exit codes are those of {@link ExitCodes}: usage errors are 2 (with the usage on stderr),
+ * {@link CliFailure}s are 2 with one line per problem on stderr, anything else is a bug: 3 with
+ * its stack trace.
+ */
+@Command(
+    name = "isowatch",
+    // Inherited: every subcommand gets -h/--help and -V/--version without declaring them.
+    scope = ScopeType.INHERIT,
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Checks database transaction histories for isolation anomalies (SSER, SER, SI).",
+    subcommands = {
+      HelpCommand.class,
+      CheckCommand.class,
+      ConvertCommand.class,
+      GenerateCommand.class,
+      BenchCommand.class,
+      io.isowatch.streams.TopicsCommand.class,
+    })
+public final class Main implements Runnable {
+  @Spec private CommandSpec spec;
+
+  /** The slf4j-simple property that sets the level of every logger without its own. */
+  static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+
   public static void main(final String[] args) {
-    System.out.println("isowatch");
+    // The report is the CLI's output; the core's INFO lines (e.g. ops a reader skipped) would only
+    // clutter the terminal. -Dorg.slf4j.simpleLogger.defaultLogLevel=info in ISOWATCH_JAVA_OPTS
+    // brings them back. Set before the first logger exists, which reads it once.
+    if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
+      System.setProperty(LOG_LEVEL_PROPERTY, "warn");
+    }
+    System.exit(commandLine(Services.real()).execute(args));
+  }
+
+  /** The configured command line; tests call this with their own services and writers. */
+  public static CommandLine commandLine(final Services services) {
+    final CommandLine cl = new CommandLine(new Main(), new ServicesFactory(services));
+    // Other modules on the class path (e.g. producer-agent's `agent`) contribute their commands.
+    for (final Subcommand contributed : ServiceLoader.load(Subcommand.class)) {
+      cl.addSubcommand(contributed.command());
+    }
+    cl.setExecutionExceptionHandler(new FailureHandler());
+    return cl;
+  }
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing subcommand");
+  }
+
+  /** Passes the services to commands that take them; everything else gets picocli's default. */
+  private record ServicesFactory(Services services) implements IFactory {
+    @Override
+    public <K> K create(final Class<K> cls) throws Exception {
+      for (final Constructor<?> c : cls.getConstructors()) {
+        if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == Services.class) {
+          return cls.cast(c.newInstance(services));
+        }
+      }
+      return CommandLine.defaultFactory().create(cls);
+    }
+  }
+
+  /** Turns a {@link CliFailure} into its lines on stderr and exit 2; any other exception is a bug. */
+  private static final class FailureHandler implements IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(final Exception ex, final CommandLine cmd, final ParseResult parsed) {
+      if (ex instanceof CliFailure) {
+        ex.getMessage().lines().forEach(l -> cmd.getErr().println("isowatch: " + l));
+        cmd.getErr().flush();
+        return ExitCodes.INVALID;
+      }
+      cmd.getErr().println("isowatch: internal error: " + ex);
+      ex.printStackTrace(cmd.getErr());
+      cmd.getErr().flush();
+      return ExitCodes.INTERNAL;
+    }
   }
 }

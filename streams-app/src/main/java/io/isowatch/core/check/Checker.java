@@ -7,7 +7,6 @@ import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,10 +40,9 @@ public final class Checker {
     reportBlindWrites(dg, findings);
 
     final Explainer explainer = new Explainer(dg, options.rtSkewMicros());
-    final Map<String, Long> counts = new LinkedHashMap<>();
-    final List<Anomaly> anomalies = new ArrayList<>();
-    boolean truncated = addReadAnomalies(res, explainer, anomalies, counts);
-    truncated |= addLostUpdates(dg, explainer, anomalies, counts);
+    final AnomalyList list = new AnomalyList(options.maxAnomalies());
+    addReadAnomalies(res, explainer, list);
+    addLostUpdates(dg, explainer, list);
 
     final CycleSearch search = new CycleSearch(dg, options.maxAnomalies());
     final Set<Level> cyclic = new HashSet<>();
@@ -53,8 +51,14 @@ public final class Checker {
         cyclic.add(level);
       }
     }
-    truncated |= search.truncated();
-    addCycles(dg, search, explainer, anomalies, counts);
+    final CycleAnomalies factory = new CycleAnomalies(dg, explainer);
+    for (final List<CycleStep> steps : search.cycles()) {
+      final Anomaly a = factory.anomaly(steps);
+      list.add(a.displayName(), () -> a);
+    }
+    final List<Anomaly> anomalies = list.select();
+    final Map<String, Long> counts = list.counts();
+    final boolean truncated = list.truncated() || search.truncated();
 
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
@@ -91,53 +95,40 @@ public final class Checker {
     return search.search(level, g, options.rtSkewMicros());
   }
 
-  private boolean addReadAnomalies(
-      final ReadResolution res, final Explainer explainer, final List<Anomaly> out, final Map<String, Long> counts) {
-    boolean truncated = false;
+  private void addReadAnomalies(final ReadResolution res, final Explainer explainer, final AnomalyList list) {
     final List<ReadAnomaly> sorted = new ArrayList<>(res.anomalies);
     sorted.sort((a, b) -> a.reader() != b.reader() ? Integer.compare(a.reader(), b.reader())
         : Integer.compare(a.opIndex(), b.opIndex()));
     for (final ReadAnomaly a : sorted) {
-      final String name = a.kind().name();
-      final long seen = counts.merge(name, 1L, Long::sum);
-      if (seen > options.maxAnomalies()) {
-        truncated = true;
-        continue;
-      }
-      final List<Transaction> txns = new ArrayList<>(2);
-      if (a.writer() > 0) {
-        txns.add(res.h.txns[a.writer()]);
-      }
-      txns.add(res.h.txns[a.reader()]);
-      out.add(new Anomaly(a.kind().type(), name, Set.of(Level.values()), txns, List.of(), explainer.read(a)));
+      list.add(a.kind().name(), () -> {
+        final List<Transaction> txns = new ArrayList<>(2);
+        if (a.writer() > 0 && a.writer() != a.reader()) {
+          txns.add(res.h.txns[a.writer()]);
+        }
+        txns.add(res.h.txns[a.reader()]);
+        return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(),
+            explainer.read(a));
+      });
     }
-    return truncated;
   }
 
-  private boolean addLostUpdates(
-      final DependencyGraph dg, final Explainer explainer, final List<Anomaly> out, final Map<String, Long> counts) {
-    boolean truncated = false;
+  private void addLostUpdates(final DependencyGraph dg, final Explainer explainer, final AnomalyList list) {
     final List<int[]> sorted = new ArrayList<>(dg.divergences);
     sorted.sort((x, y) -> x[1] != y[1] ? Integer.compare(x[1], y[1]) : Integer.compare(x[2], y[2]));
     final ReadResolution res = dg.res;
     for (final int[] d : sorted) {
-      final long seen = counts.merge("LostUpdate", 1L, Long::sum);
-      if (seen > options.maxAnomalies()) {
-        truncated = true;
-        continue;
-      }
-      final int version = d[0];
-      final int a = d[1];
-      final int b = d[2];
-      final String key = dg.h.keyNames[res.keyOfVersion(version)];
-      final Long read = res.valueOfVersion(version);
-      final List<Edge> cycle = List.of(
-          new Edge(dg.h.id(a), dg.h.id(b), EdgeKind.WW, key, lastWrite(dg, a, key)),
-          new Edge(dg.h.id(b), dg.h.id(a), EdgeKind.RW, key, read));
-      out.add(new Anomaly("G-single", "LostUpdate", Set.of(Level.values()),
-          List.of(dg.h.txns[a], dg.h.txns[b]), cycle, explainer.lostUpdate(version, a, b)));
+      list.add("LostUpdate", () -> {
+        final int version = d[0];
+        final int a = d[1];
+        final int b = d[2];
+        final String key = dg.h.keyNames[res.keyOfVersion(version)];
+        final List<Edge> cycle = List.of(
+            new Edge(dg.h.id(a), dg.h.id(b), EdgeKind.WW, key, lastWrite(dg, a, key)),
+            new Edge(dg.h.id(b), dg.h.id(a), EdgeKind.RW, key, res.valueOfVersion(version)));
+        return new Anomaly("G-single", "LostUpdate", Set.of(Level.values()),
+            List.of(dg.h.txns[a], dg.h.txns[b]), cycle, explainer.lostUpdate(version, a, b));
+      });
     }
-    return truncated;
   }
 
   private static Long lastWrite(final DependencyGraph dg, final int t, final String key) {
@@ -148,20 +139,6 @@ public final class Checker {
       }
     }
     return v;
-  }
-
-  private void addCycles(
-      final DependencyGraph dg,
-      final CycleSearch search,
-      final Explainer explainer,
-      final List<Anomaly> out,
-      final Map<String, Long> counts) {
-    final CycleAnomalies factory = new CycleAnomalies(dg, explainer);
-    for (final List<CycleStep> steps : search.cycles()) {
-      final Anomaly a = factory.anomaly(steps);
-      counts.merge(a.displayName(), 1L, Long::sum);
-      out.add(a);
-    }
   }
 
   private void reportTimingFindings(final IndexedHistory h, final ReadResolution res, final Findings findings) {
@@ -177,12 +154,12 @@ public final class Checker {
             "transaction " + txn.id() + " ends (" + txn.end() + ") before it starts (" + txn.start()
                 + "); its times are not used");
       }
-      if (!LevelGraphs.timed(txn)) {
+      if (!LevelGraphs.realTimeKnown(txn)) {
         if (options.levels().contains(Level.SSER)) {
           findings.add(FindingKind.MISSING_TIMESTAMPS, null, txn.id(), txn.line(),
               "transaction " + txn.id() + " has no usable start/end time, so SSER cannot be decided from real time");
         }
-      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.timed(prev)
+      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.endUsable(prev)
           && txn.start() + options.rtSkewMicros() < prev.end()) {
         findings.add(FindingKind.SESSION_TIME_OVERLAP, null, txn.id(), txn.line(),
             "transaction " + txn.id() + " starts before " + prev.id() + ", its predecessor in session "
@@ -204,15 +181,14 @@ public final class Checker {
       return;
     }
     final ReadResolution res = dg.res;
-    final boolean open = dg.undeterminedKeys > 0;
     for (int row = 0; row < res.instTxn.size(); row++) {
       if (res.instBlind.get(row) == 1) {
         final Transaction t = dg.h.txns[res.instTxn.get(row)];
-        findings.add(FindingKind.BLIND_WRITE, null, t.id(), t.line(),
-            "transaction " + t.id() + " writes " + dg.h.keyNames[res.instKey.get(row)]
-                + " without reading it first" + (open
-                    ? "; blind writes leave the version order of " + dg.undeterminedKeys + " key(s) open"
-                    : "; each such key has a single blind chain, so its version order is still determined"),
+        final int key = res.instKey.get(row);
+        final boolean open = dg.undeterminedKey[key];
+        findings.add(FindingKind.BLIND_WRITE, dg.h.keyNames[key], t.id(), t.line(),
+            "transaction " + t.id() + " writes " + dg.h.keyNames[key] + " without reading it first"
+                + (open ? ", so the version order of " + dg.h.keyNames[key] + " is open" : ""),
             open ? Set.of(Level.values()) : Set.of());
       }
     }

@@ -16,7 +16,8 @@ import java.util.Set;
  *
  * <p>Levels (MTC Definitions 4-6): every cycle violates SSER; SER unless a step needs real time;
  * SI unless a step needs real time or two RW-only steps are adjacent (SI allows (SO ∪ WR ∪ WW) ;
- * RW? steps only).
+ * RW? steps only). Steps carry every kind that holds between their transactions, with SO and RT
+ * transitive; when every step holds in SER's graph, RT is ignored.
  */
 final class CycleClassifier {
   private CycleClassifier() {}
@@ -35,7 +36,11 @@ final class CycleClassifier {
     int rwKey(CycleStep step);
   }
 
-  static Classification classify(final List<CycleStep> steps, final ReadPosition pos, final StepKeys keys) {
+  static Classification classify(final List<CycleStep> given, final ReadPosition pos, final StepKeys keys) {
+    // A cycle all of whose steps lie in SER's graph violates SER whatever real time adds, so it is
+    // read without RT (a step with RT and RW is an RW step); only a cycle that needs RT keeps it.
+    final List<CycleStep> steps = given.stream().allMatch(CycleStep::inSerGraph)
+        ? given.stream().map(CycleStep::withoutRealTime).toList() : given;
     final int n = steps.size();
     int rwOnly = 0;
     boolean realTime = false;

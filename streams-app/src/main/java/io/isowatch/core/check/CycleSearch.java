@@ -1,6 +1,7 @@
 package io.isowatch.core.check;
 
 import io.isowatch.core.graph.Digraph;
+import io.isowatch.core.graph.IntList;
 import io.isowatch.core.graph.ShortestPaths;
 import io.isowatch.core.graph.StronglyConnected;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ final class CycleSearch {
   private final Set<Long> divergencePairs = new HashSet<>();
   private final List<List<CycleStep>> found = new ArrayList<>();
   private final int max;
-  private Digraph lookup;
   private boolean truncated;
 
   CycleSearch(final DependencyGraph dg, final int max) {
@@ -75,7 +75,7 @@ final class CycleSearch {
         truncated = true;
         break;
       }
-      record(toSteps(g, cycle, skewMicros));
+      record(toSteps(level, g, cycle, skewMicros));
     }
     return true;
   }
@@ -126,7 +126,7 @@ final class CycleSearch {
   }
 
   /** Turns graph edges into transaction-level steps, collapsing real-time chains into RT steps. */
-  private List<CycleStep> toSteps(final Digraph g, final int[] cycle, final long skewMicros) {
+  private List<CycleStep> toSteps(final Level level, final Digraph g, final int[] cycle, final long skewMicros) {
     final List<CycleStep> steps = new ArrayList<>(cycle.length);
     // The first edge is always a table edge; only the SSER graph has unlabeled (chain) edges.
     int current = edges.from(g.label(cycle[0]));
@@ -135,14 +135,14 @@ final class CycleSearch {
       final int label = g.label(ge);
       final int target = g.target(ge);
       if (label >= 0) {
-        steps.add(step(edges.from(label), edges.to(label), skewMicros));
+        steps.add(step(level, g, edges.from(label), edges.to(label), skewMicros));
         current = edges.to(label);
       } else if (target >= n) {
         if (rtStart < 0) {
           rtStart = current;
         }
       } else {
-        steps.add(step(rtStart, target, skewMicros));
+        steps.add(step(level, g, rtStart, target, skewMicros));
         current = target;
         rtStart = -1;
       }
@@ -150,24 +150,51 @@ final class CycleSearch {
     return steps;
   }
 
-  /** Every dependency from u to v, with real time when the timestamps give it. */
-  CycleStep step(final int u, final int v, final long skewMicros) {
-    if (lookup == null) {
-      lookup = LevelGraphs.ser(dg);
+  /**
+   * Every dependency from u to v, read off this level's graph (so no second copy of the edges is
+   * needed), with session order and real time where they hold transitively.
+   */
+  private CycleStep step(final Level level, final Digraph g, final int u, final int v, final long skewMicros) {
+    final IntList ids = new IntList(4);
+    if (level == Level.SI) {
+      collect(g, u, v, ids);
+      collect(g, u, n + v, ids);
+      collect(g, n + u, v, ids);
+    } else {
+      collect(g, u, v, ids);
     }
     int mask = 0;
-    final List<Integer> ids = new ArrayList<>(2);
-    for (int x = lookup.firstEdge(u); x < lookup.endEdge(u); x++) {
-      if (lookup.target(x) == v) {
-        final int id = lookup.label(x);
-        ids.add(id);
-        mask |= 1 << edges.kind(id).ordinal();
-      }
+    for (int i = 0; i < ids.size(); i++) {
+      mask |= 1 << edges.kind(ids.get(i)).ordinal();
+    }
+    // Session order is a total order per session (MTC Definition 2), so it holds between any
+    // two transactions of one session, not only neighbours; canonical indices keep session order.
+    if (u != IndexedHistory.INIT && dg.h.sessionOf[u] == dg.h.sessionOf[v] && u < v) {
+      mask |= CycleStep.SO;
     }
     if (u != IndexedHistory.INIT && LevelGraphs.realTime(dg.h.txns[u], dg.h.txns[v], skewMicros)) {
       mask |= CycleStep.RT;
     }
-    return new CycleStep(u, v, mask, ids.stream().mapToInt(Integer::intValue).toArray());
+    return new CycleStep(u, v, mask, ids.toArray());
+  }
+
+  /** Adds the table edges from graph node {@code from} to node {@code to}, once each. */
+  private static void collect(final Digraph g, final int from, final int to, final IntList ids) {
+    for (int x = g.firstEdge(from); x < g.endEdge(from); x++) {
+      final int label = g.label(x);
+      if (g.target(x) == to && label >= 0 && !contains(ids, label)) {
+        ids.add(label);
+      }
+    }
+  }
+
+  private static boolean contains(final IntList list, final int v) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == v) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void record(final List<CycleStep> steps) {

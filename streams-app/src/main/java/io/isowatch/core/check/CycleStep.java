@@ -11,6 +11,16 @@ record CycleStep(int from, int to, int mask, int[] edgeIds) {
   static final int WW = 1 << EdgeKind.WW.ordinal();
   static final int RW = 1 << EdgeKind.RW.ordinal();
 
+  /** Some dependency of SER's graph holds: SO, WR, WW or RW. */
+  boolean inSerGraph() {
+    return has(SO | WR | WW | RW);
+  }
+
+  /** The same step with real time dropped. */
+  CycleStep withoutRealTime() {
+    return new CycleStep(from, to, mask & ~RT, edgeIds);
+  }
+
   boolean has(final int kinds) {
     return (mask & kinds) != 0;
   }

@@ -15,21 +15,23 @@ import java.util.List;
  * the Divergence pattern (MTC Definition 10, a lost update).
  *
  * <p>Blind writes (no earlier read of the key in the transaction) start a new chain whose place in
- * the version order the history does not fix. Every chain is contiguous in any acyclic graph, and
- * the initial chain comes first, so one blind chain per key is still determined: it follows the
- * tail of the initial chain. With two or more, or with ambiguous values, the key is undetermined
- * and levels with no certain violation become UNKNOWN. Only edges that hold in every candidate
- * graph are built, so every cycle found is a certain violation.
+ * the version order the history does not fix, and so do reads of a value written more than once:
+ * such keys are undetermined and levels with no certain violation become UNKNOWN. Only edges that
+ * hold in every candidate graph are built, so every cycle found is a certain violation. (A key's
+ * single blind chain must follow its initial chain, but inferring that needs to know no other
+ * blind write will come, which an online checker never knows; both engines leave it open.)
  */
 final class DependencyGraph {
   final ReadResolution res;
   final IndexedHistory h;
-  final EdgeTable edges = new EdgeTable();
+  final EdgeTable edges;
   final List<int[]> divergences = new ArrayList<>();
   /** Keys whose version order the history leaves open, with the reason. */
   final List<String> undeterminedReasons = new ArrayList<>();
   long blindWrites;
   long undeterminedKeys;
+  /** Per key id: the history leaves its version order open. */
+  boolean[] undeterminedKey;
 
   // Per version id: linked lists of successors (installed rows) and of readers (read rows).
   private final int[] succHead;
@@ -41,6 +43,7 @@ final class DependencyGraph {
   private DependencyGraph(final ReadResolution res) {
     this.res = res;
     this.h = res.h;
+    this.edges = new EdgeTable(res::keyOfVersion);
     final int versionIds = res.versions.capacity() + h.keys();
     succHead = new int[versionIds];
     readHead = new int[versionIds];
@@ -55,7 +58,7 @@ final class DependencyGraph {
     g.addSessionOrder();
     g.addWriteRead();
     g.linkSuccessors();
-    g.attachBlindChains();
+    g.markUndeterminedKeys();
     g.addWriteWriteAndReadWrite();
     return g;
   }
@@ -77,7 +80,7 @@ final class DependencyGraph {
         continue;
       }
       if (prev > 0 && h.sessionOf[prev] == h.sessionOf[t]) {
-        edges.add(prev, t, EdgeKind.SO, -1, -1);
+        edges.add(prev, t, EdgeKind.SO, -1);
       }
       prev = t;
     }
@@ -87,7 +90,7 @@ final class DependencyGraph {
     for (int r = 0; r < res.readTxn.size(); r++) {
       final int ver = res.readVersion.get(r);
       if (ver >= 0) {
-        edges.add(res.writerOfVersion(ver), res.readTxn.get(r), EdgeKind.WR, res.readKey.get(r), ver);
+        edges.add(res.writerOfVersion(ver), res.readTxn.get(r), EdgeKind.WR, ver);
       }
     }
   }
@@ -107,11 +110,11 @@ final class DependencyGraph {
     succHead[version] = succRow.size() - 1;
   }
 
-  /** Places each key's single blind chain after the initial chain; marks other keys undetermined. */
-  private void attachBlindChains() {
+  /** Marks the keys whose version order the history leaves open. */
+  private void markUndeterminedKeys() {
     final int keys = h.keys();
+    undeterminedKey = new boolean[keys];
     final int[] heads = new int[keys];
-    final int[] headRow = new int[keys];
     final boolean[] ambiguous = new boolean[keys];
     for (int row = 0; row < res.instTxn.size(); row++) {
       final int k = res.instKey.get(row);
@@ -123,7 +126,6 @@ final class DependencyGraph {
       }
       if (res.instPred.get(row) < 0) {
         heads[k]++;
-        headRow[k] = row;
         if (res.instBlind.get(row) == 0) {
           ambiguous[k] |= res.instPred.get(row) == ReadResolution.AMBIGUOUS;
         }
@@ -137,39 +139,19 @@ final class DependencyGraph {
     for (int k = 0; k < keys; k++) {
       if (ambiguous[k]) {
         undetermined(k, "values written to " + h.keyNames[k] + " are not unique, so its reads cannot be attributed");
-      } else if (heads[k] == 1 && res.instBlind.get(headRow[k]) == 1) {
-        final int tail = initialChainTail(k);
-        if (tail >= 0) {
-          addSuccessor(tail, headRow[k]);
-        } else {
-          undetermined(k, "the initial chain of " + h.keyNames[k] + " forks, so its blind write has no determined place");
-        }
-      } else if (heads[k] > 1) {
-        undetermined(k, heads[k] + " chains of " + h.keyNames[k]
-            + " start without a read of it (blind writes or unattributable reads), so their order is open");
+      } else if (heads[k] > 0) {
+        undetermined(k, heads[k] + " version(s) of " + h.keyNames[k]
+            + " were written without a read of the key first (blind writes or unattributable reads), so "
+            + "their place in its version order is open");
       }
     }
   }
 
   private void undetermined(final int key, final String reason) {
     undeterminedKeys++;
+    undeterminedKey[key] = true;
     if (undeterminedReasons.size() < 3) {
       undeterminedReasons.add(reason);
-    }
-  }
-
-  /** The last version of the chain that starts at the key's initial value, or -1 if it forks. */
-  private int initialChainTail(final int key) {
-    int ver = res.initVersion(key);
-    while (true) {
-      final int s = succHead[ver];
-      if (s < 0) {
-        return ver;
-      }
-      if (succNext.get(s) >= 0) {
-        return -1;
-      }
-      ver = res.instVersion.get(succRow.get(s));
     }
   }
 
@@ -180,14 +162,13 @@ final class DependencyGraph {
         continue;
       }
       final int writer = res.writerOfVersion(ver);
-      final int key = res.keyOfVersion(ver);
       final IntList succ = new IntList(2);
       for (int s = succHead[ver]; s >= 0; s = succNext.get(s)) {
         succ.add(res.instTxn.get(succRow.get(s)));
       }
       sortAscending(succ);
       for (int i = 0; i < succ.size(); i++) {
-        edges.add(writer, succ.get(i), EdgeKind.WW, key, ver);
+        edges.add(writer, succ.get(i), EdgeKind.WW, ver);
         for (int j = i + 1; j < succ.size(); j++) {
           divergences.add(new int[] {ver, succ.get(i), succ.get(j)});
         }
@@ -196,7 +177,7 @@ final class DependencyGraph {
         final int reader = res.readTxn.get(r);
         for (int i = 0; i < succ.size(); i++) {
           if (succ.get(i) != reader) {
-            edges.add(reader, succ.get(i), EdgeKind.RW, key, ver);
+            edges.add(reader, succ.get(i), EdgeKind.RW, ver);
           }
         }
       }

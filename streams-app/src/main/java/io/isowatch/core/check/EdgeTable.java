@@ -1,28 +1,38 @@
 package io.isowatch.core.check;
 
 import io.isowatch.core.graph.IntList;
+import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The dependency edges of one history, as parallel primitive arrays (millions of edges; no
- * objects). Each edge has a kind, and for WR/WW/RW the key and the version it is about (see {@link
- * Edge} for what the version means per kind).
+ * objects). Each edge has a kind, and for WR/WW/RW the version it is about (see {@link Edge} for
+ * what the version means per kind); the key is the version's key, so it is not stored again.
  */
 final class EdgeTable {
   static final EdgeKind[] KINDS = EdgeKind.values();
 
   private final IntList from = new IntList(1 << 14);
   private final IntList to = new IntList(1 << 14);
-  private final IntList kind = new IntList(1 << 14);
-  private final IntList key = new IntList(1 << 14);
   private final IntList version = new IntList(1 << 14);
+  private byte[] kind = new byte[1 << 14];
+  private final IntUnaryOperator keyOfVersion;
 
-  int add(final int u, final int v, final EdgeKind k, final int keyId, final int versionId) {
+  EdgeTable(final IntUnaryOperator keyOfVersion) {
+    this.keyOfVersion = keyOfVersion;
+  }
+
+  /** Adds an edge; {@code versionId} is -1 for SO. Returns its id. */
+  int add(final int u, final int v, final EdgeKind k, final int versionId) {
+    final int id = from.size();
+    if (id == kind.length) {
+      kind = Arrays.copyOf(kind, kind.length + (kind.length >> 1));
+    }
+    kind[id] = (byte) k.ordinal();
     from.add(u);
     to.add(v);
-    kind.add(k.ordinal());
-    key.add(keyId);
     version.add(versionId);
-    return from.size() - 1;
+    return id;
   }
 
   int size() {
@@ -38,11 +48,13 @@ final class EdgeTable {
   }
 
   EdgeKind kind(final int e) {
-    return KINDS[kind.get(e)];
+    return KINDS[kind[e]];
   }
 
+  /** The key id of a WR/WW/RW edge; -1 for SO. */
   int key(final int e) {
-    return key.get(e);
+    final int v = version.get(e);
+    return v < 0 ? -1 : keyOfVersion.applyAsInt(v);
   }
 
   int version(final int e) {

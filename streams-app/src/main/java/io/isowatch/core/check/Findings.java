@@ -14,6 +14,8 @@ import java.util.Set;
  */
 final class Findings {
   private static final int EXAMPLES = 5;
+  /** Distinct keys reported separately per kind; further keys share one finding with key null. */
+  private static final int KEYS_PER_KIND = 20;
 
   private final Map<String, Acc> byKindAndKey = new LinkedHashMap<>();
 
@@ -45,8 +47,14 @@ final class Findings {
       final int line,
       final String message,
       final Set<Level> levels) {
-    final Acc acc = byKindAndKey.computeIfAbsent(kind + "\u0000" + Objects.toString(key, ""),
-        k -> new Acc(kind, key, message, levels));
+    String slotKey = key;
+    if (key != null && !byKindAndKey.containsKey(kind + "\u0000" + key) && keyedCount(kind) >= KEYS_PER_KIND) {
+      slotKey = null;
+    }
+    final String bucketKey = slotKey;
+    final Acc acc = byKindAndKey.computeIfAbsent(kind + "\u0000" + Objects.toString(bucketKey, ""),
+        k -> new Acc(kind, bucketKey, bucketKey == null && key != null
+            ? message + " (and more keys beyond the first " + KEYS_PER_KIND + ")" : message, levels));
     acc.count++;
     if (acc.txns.size() < EXAMPLES && txn != null) {
       acc.txns.add(txn);
@@ -54,6 +62,10 @@ final class Findings {
         acc.lines.add(line);
       }
     }
+  }
+
+  private long keyedCount(final FindingKind kind) {
+    return byKindAndKey.values().stream().filter(a -> a.kind == kind && a.key != null).count();
   }
 
   boolean has(final FindingKind kind) {

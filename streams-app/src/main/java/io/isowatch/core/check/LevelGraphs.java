@@ -16,7 +16,9 @@ import java.util.Arrays;
  *       (n+v)→w. A cycle through transaction nodes is exactly a cycle of the composed relation.
  *   <li>SSER: SER's edges plus real time in O(n) edges: one node per distinct end time, chained in
  *       time order; t→P(end(t)) and P(j)→t for the latest end time P(j) with end + skew <
- *       start(t). Then t1 reaches t2 through the chain iff t1 ended before t2 started.
+ *       start(t). Then t1 reaches t2 through the chain iff t1 ended before t2 started. A
+ *       transaction without an end gets no outgoing real-time edge, one without a start no
+ *       incoming one.
  * </ul>
  */
 final class LevelGraphs {
@@ -58,14 +60,14 @@ final class LevelGraphs {
     final Transaction[] txns = dg.h.txns;
     int timed = 0;
     for (int t = 1; t < n; t++) {
-      if (counted[t] && timed(txns[t])) {
+      if (counted[t] && endUsable(txns[t])) {
         timed++;
       }
     }
     final long[] ends = new long[timed];
     int i = 0;
     for (int t = 1; t < n; t++) {
-      if (counted[t] && timed(txns[t])) {
+      if (counted[t] && endUsable(txns[t])) {
         ends[i++] = txns[t].end();
       }
     }
@@ -80,13 +82,17 @@ final class LevelGraphs {
       b.add(n + p, n + p + 1, ENCODING, 0);
     }
     for (int t = 1; t < n; t++) {
-      if (!counted[t] || !timed(txns[t])) {
+      if (!counted[t]) {
         continue;
       }
-      b.add(t, n + Arrays.binarySearch(points, txns[t].end()), ENCODING, 1);
-      final int latest = latestBefore(points, txns[t].start() - skewMicros);
-      if (latest >= 0) {
-        b.add(n + latest, t, ENCODING, 0);
+      if (endUsable(txns[t])) {
+        b.add(t, n + Arrays.binarySearch(points, txns[t].end()), ENCODING, 1);
+      }
+      if (startUsable(txns[t])) {
+        final int latest = latestBefore(points, txns[t].start() - skewMicros);
+        if (latest >= 0) {
+          b.add(n + latest, t, ENCODING, 0);
+        }
       }
     }
     return b.build();
@@ -94,12 +100,30 @@ final class LevelGraphs {
 
   /** Whether t1 precedes t2 in real time under the skew tolerance. */
   static boolean realTime(final Transaction t1, final Transaction t2, final long skewMicros) {
-    return timed(t1) && timed(t2) && t1.end() + skewMicros < t2.start();
+    return endUsable(t1) && startUsable(t2) && t1.end() + skewMicros < t2.start();
   }
 
-  /** Both times are known and consistent; a transaction ending before it starts has no usable times. */
-  static boolean timed(final Transaction t) {
-    return t.hasTimes() && t.end() >= t.start();
+  /**
+   * The end time can order this transaction before others. A transaction whose client never saw
+   * it finish (no end, as for an indeterminate one) precedes nothing in real time, exactly as a
+   * pending operation in linearizability; one ending before it starts has no usable times.
+   */
+  static boolean endUsable(final Transaction t) {
+    return t.end() != Transaction.NO_TIME && (t.start() == Transaction.NO_TIME || t.end() >= t.start());
+  }
+
+  /** The start time can order others before this transaction. */
+  static boolean startUsable(final Transaction t) {
+    return t.start() != Transaction.NO_TIME && (t.end() == Transaction.NO_TIME || t.end() >= t.start());
+  }
+
+  /**
+   * Real time is fully known for this transaction: it has a usable start, and a usable end unless
+   * it is indeterminate (then no end is the truth, not a gap). Otherwise SSER cannot be decided
+   * without guessing when it ran.
+   */
+  static boolean realTimeKnown(final Transaction t) {
+    return startUsable(t) && (endUsable(t) || t.status() == io.isowatch.core.history.TxnStatus.UNKNOWN);
   }
 
   private static long[] distinct(final long[] sorted) {

@@ -109,7 +109,7 @@ final class ReadResolution {
                   + ", the initial value; every written value must differ from it");
         }
         if (index.recordIsRepeat(keys[j], v, t, isLastWriteOf(ops, keys, j))) {
-          h.findings.add(FindingKind.NON_UNIQUE_WRITE, null, txn.id(), txn.line(),
+          h.findings.add(FindingKind.NON_UNIQUE_WRITE, op.key(), txn.id(), txn.line(),
               "value " + v + " is written to " + op.key() + " more than once (again by " + txn.id()
                   + "); reads of it cannot be attributed");
         }

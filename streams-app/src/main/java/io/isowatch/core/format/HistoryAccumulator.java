@@ -20,10 +20,6 @@ final class HistoryAccumulator {
     builder.add(txn);
   }
 
-  int size() {
-    return builder.size();
-  }
-
   History build() {
     return builder.build();
   }

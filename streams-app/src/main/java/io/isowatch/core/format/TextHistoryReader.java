@@ -54,7 +54,7 @@ public final class TextHistoryReader {
   private static final Pattern LINE =
       Pattern.compile("\\s*([rw])\\(\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\)\\s*");
   /** The transaction id Plume and IsoVista give to operations of aborted transactions. */
-  static final long ABORTED_TXN = -1L;
+  private static final long ABORTED_TXN = -1L;
   private static final int BUFFER_CHARS = 1 << 16;
 
   private final StringInterner strings = new StringInterner();

@@ -18,14 +18,19 @@ import java.util.regex.Pattern;
  *   T3 s1 r(x,0) w(x,2) @10..20
  * </pre>
  *
- * <p>Each line is {@code <txn> <session> <ops…> [committed|aborted|unknown] [@start..end]}; ops
- * are {@code r(key,value)} and {@code w(key,value)}, and a read may return {@code null}. Blank
- * lines and {@code #} comments are skipped. The status defaults to committed; times default to
- * none.
+ * <p>Each line is {@code <txn> <session> <ops…> [committed|aborted|unknown] [@start..end]
+ * [seq=N]}; ops are {@code r(key,value)} and {@code w(key,value)}, and a read may return {@code
+ * null}. Blank lines and {@code #} comments are skipped. The status defaults to committed; times
+ * and seq default to none (then line order within a session is session order). Either time may be
+ * left out, e.g. {@code @10..} for a transaction whose end the client never saw.
+ *
+ * <p>{@link #format(History)} writes a history back in this language, so that a generated history
+ * can be printed and pasted into a test.
  */
 public final class HistoryDsl {
   private static final Pattern OP = Pattern.compile("([rw])\\(([^,()\\s]+),\\s*(-?\\d+|null)\\)");
-  private static final Pattern TIME = Pattern.compile("@(-?\\d+)\\.\\.(-?\\d+)");
+  private static final Pattern TIME = Pattern.compile("@(-?\\d+)?\\.\\.(-?\\d+)?");
+  private static final Pattern SEQ = Pattern.compile("\\bseq=(\\d+)");
 
   private HistoryDsl() {}
 
@@ -65,9 +70,44 @@ public final class HistoryDsl {
     long end = Transaction.NO_TIME;
     final Matcher t = TIME.matcher(rest);
     if (t.find()) {
-      start = Long.parseLong(t.group(1));
-      end = Long.parseLong(t.group(2));
+      start = t.group(1) == null ? Transaction.NO_TIME : Long.parseLong(t.group(1));
+      end = t.group(2) == null ? Transaction.NO_TIME : Long.parseLong(t.group(2));
     }
-    return new Transaction(head[0], head[1], Transaction.NO_SEQ, status, start, end, ops, null, null, lineNo);
+    long seq = Transaction.NO_SEQ;
+    final Matcher q = SEQ.matcher(rest);
+    if (q.find()) {
+      seq = Long.parseLong(q.group(1));
+    }
+    return new Transaction(head[0], head[1], seq, status, start, end, ops, null, null, lineNo);
+  }
+
+  /**
+   * Writes a history in this language, one transaction per line in source order. Parsing the
+   * text gives back an equal history except for {@link Transaction#line()}, tenant and level.
+   */
+  public static String format(final History history) {
+    final StringBuilder sb = new StringBuilder();
+    for (final Transaction t : history.transactions()) {
+      sb.append(formatTxn(t)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String formatTxn(final Transaction t) {
+    final StringBuilder sb = new StringBuilder().append(t.id()).append(' ').append(t.session());
+    for (final Op op : t.ops()) {
+      sb.append(' ').append(op);
+    }
+    if (t.status() != TxnStatus.COMMITTED) {
+      sb.append(' ').append(t.status().wire());
+    }
+    if (t.start() != Transaction.NO_TIME || t.end() != Transaction.NO_TIME) {
+      sb.append(" @").append(t.start() == Transaction.NO_TIME ? "" : t.start()).append("..")
+          .append(t.end() == Transaction.NO_TIME ? "" : t.end());
+    }
+    if (t.hasSeq()) {
+      sb.append(" seq=").append(t.seq());
+    }
+    return sb.toString();
   }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmarks the IsoWatch checker core: txn/s per level and heap bytes per transaction.
+#
+#   scripts/bench-core.sh                      # 10^6 generated txns, SSER, SER and SI, 1 warmup + 3 runs
+#   scripts/bench-core.sh --txns 100000 --levels SER --repeat 5
+#   scripts/bench-core.sh --file history.jsonl # also times parsing
+#   scripts/bench-core.sh --json > bench.json  # machine header goes to stderr then
+#
+# Builds streams-app when its jar is missing or older than the sources. Environment:
+#   BENCH_HEAP       heap size, fixed (-Xms = -Xmx) so resizing does not add noise (default 4g)
+#   BENCH_JVM_OPTS   replaces all JVM options below
+#
+# JVM options and why:
+#   -XX:+UseParallelGC -XX:ParallelGCThreads=1  stop-the-world collection on one thread: the
+#       checker is single-threaded, so the measured wall time is one core's work (G1 would run
+#       concurrent marking on the second core and flatter the figure).
+#   -Xmn256m  a bounded young generation: the pools' peak usage counts uncollected garbage, and
+#       a young generation of a third of the heap would dominate "peak B/tx"; 256 MiB caps that
+#       garbage at 256 B/txn for 10^6 txns ("live B/tx", measured after collections, has none).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jar=streams-app/target/isowatch.jar
+if [[ ! -f "$jar" || ! -d streams-app/target/lib ]] \
+    || [[ -n "$(find pom.xml streams-app/pom.xml streams-app/src/main schemas -newer "$jar" -type f -print -quit)" ]]; then
+  echo "building streams-app (tests skipped) ..." >&2
+  # Build output goes to stderr: standard output may be a --json document.
+  { mvn -q -B -o -DskipTests package -pl streams-app -am || mvn -q -B -DskipTests package -pl streams-app -am; } >&2
+fi
+
+heap="${BENCH_HEAP:-4g}"
+jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
+
+header() {
+  echo "== machine"
+  echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "nproc: $(nproc)"
+  grep -m1 'model name' /proc/cpuinfo || echo "model name: unknown"
+  grep -m1 MemTotal /proc/meminfo || true
+  java -version 2>&1
+  echo "jvm options: $jvm_opts"
+  echo "bench args: $*"
+  echo "== bench"
+}
+
+json=false
+for a in "$@"; do
+  [[ "$a" == "--json" ]] && json=true
+done
+if $json; then
+  header "$@" >&2
+else
+  header "$@"
+fi
+
+# shellcheck disable=SC2086 # jvm_opts is a list of options on purpose
+exec java $jvm_opts -cp "$jar:streams-app/target/lib/*" io.isowatch.cli.Main bench "$@"

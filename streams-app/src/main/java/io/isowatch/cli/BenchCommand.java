@@ -1,0 +1,131 @@
+package io.isowatch.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.isowatch.cli.bench.BenchReport;
+import io.isowatch.cli.bench.CoreBenchmark;
+import io.isowatch.cli.bench.HistorySource;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.SimulatedLevel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code isowatch bench}: throughput and memory of the checker core, one level at a time, on a
+ * generated history (or a parsed file, whose parsing is timed separately). The table (or, with
+ * {@code --json}, one JSON document) goes to standard output, progress to standard error. Exit 0
+ * when the benchmark ran (whatever the verdicts), 1 on I/O errors, 2 on invalid options or input.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmark the checker core: txn/s per level and heap bytes per transaction.")
+public final class BenchCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--txns", paramLabel = "N", defaultValue = "1000000",
+      description = "Transactions to generate (default: ${DEFAULT-VALUE}).")
+  long transactions;
+
+  @Option(names = "--levels", paramLabel = "LEVELS", split = ",", defaultValue = "SSER,SER,SI",
+      converter = Converters.LevelConverter.class, description = "Levels to time, each on its own (default: ${DEFAULT-VALUE}).")
+  List<Level> levels;
+
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+      description = "Measured runs per level; best and median are reported (default: ${DEFAULT-VALUE}).")
+  int repeat;
+
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+      description = "Unmeasured runs per level first, for the JIT (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--json", description = "Print one JSON document instead of the table.")
+  boolean json;
+
+  @Option(names = "--file", paramLabel = "FILE",
+      description = "Check this history file instead of generating one; its parsing is timed too.")
+  Path file;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "AUTO", converter = Converters.FormatConverter.class,
+      description = "Format of --file: AUTO, JSONL, TEXT, ELLE or AION (default: ${DEFAULT-VALUE}).")
+  HistoryFormat format;
+
+  @Option(names = "--sim-level", paramLabel = "LEVEL", defaultValue = "ser",
+      converter = GeneratorOptions.SimulatedLevelConverter.class,
+      description = "Simulated database of the generated history: ser or si (default: ${DEFAULT-VALUE}).")
+  SimulatedLevel simLevel;
+
+  @Mixin
+  GeneratorOptions options;
+
+  @Override
+  public Integer call() {
+    final PrintWriter err = spec.commandLine().getErr();
+    final HistorySource source;
+    final CoreBenchmark bench;
+    try {
+      source = source();
+      bench = new CoreBenchmark(levels, warmup, repeat, err);
+    } catch (final IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    }
+    final BenchReport report;
+    try {
+      report = bench.run(source);
+    } catch (final InvalidHistoryException e) {
+      err.println("error: invalid history " + file + ": " + e.getMessage());
+      return 2;
+    } catch (final IOException e) {
+      err.println("error: cannot read " + file + ": " + e.getMessage());
+      return 1;
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("error: interrupted");
+      return 1;
+    }
+    final PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? toJson(report) : BenchTable.render(report));
+    out.flush();
+    return 0;
+  }
+
+  private HistorySource source() {
+    if (file == null) {
+      final GeneratorConfig config = options.toConfig(transactions, simLevel, true);
+      return new HistorySource.Generated(config);
+    }
+    final CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    for (final String generatorOnly : List.of("--txns", "--inject", "--sim-level", "--sessions", "--keys", "--dist",
+        "--read-only-ratio", "--shapes", "--inject-at", "--seed")) {
+      if (parsed.hasMatchedOption(generatorOnly)) {
+        throw new IllegalArgumentException(generatorOnly + " applies to generated histories, not to --file");
+      }
+    }
+    return new HistorySource.File(file, format);
+  }
+
+  static String toJson(final BenchReport report) {
+    try {
+      return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report)
+          + System.lineSeparator();
+    } catch (final JsonProcessingException e) {
+      // Records of numbers, strings, lists and maps always serialize; failing here is a bug.
+      throw new IllegalStateException("cannot render the report as JSON", e);
+    }
+  }
+}

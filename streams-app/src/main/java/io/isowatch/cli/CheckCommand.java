@@ -1,0 +1,141 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Finding;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.history.History;
+import io.isowatch.core.report.DotWriter;
+import io.isowatch.core.report.JsonReport;
+import io.isowatch.core.report.TextReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch check}: reads a history, decides the requested levels and prints the text report
+ * (or the JSON document with {@code --json}) on stdout. Exit codes: see {@link ExitCodes}. When the
+ * input is invalid (exit 2) stdout stays empty, with or without {@code --json}, and stderr gets one
+ * line per problem naming the file and line.
+ */
+@Command(
+    name = "check",
+    sortOptions = false,
+    description = "Check a history for SSER, SER and SI and explain every anomaly.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every requested level is SATISFIED",
+      "1:some requested level is VIOLATED or UNKNOWN",
+      "2:invalid input or usage (nothing on stdout; the reason on stderr)",
+      "3:internal error"
+    })
+public final class CheckCommand implements Callable<Integer> {
+  private final Services services;
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--levels", split = ",", paramLabel = "LEVEL", defaultValue = "SSER,SER,SI",
+      converter = Converters.LevelConverter.class,
+      description = "Levels to decide, comma-separated (default: ${DEFAULT-VALUE}).")
+  private List<Level> levels;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
+      converter = Converters.FormatConverter.class,
+      description = "auto|jsonl|text|elle|aion (default: ${DEFAULT-VALUE}, sniffs the content).")
+  private HistoryFormat format;
+
+  @Option(names = "--json", description = "Print one JSON document instead of the text report.")
+  private boolean json;
+
+  @Option(names = "--dot", paramLabel = "DIR", description = "Also write one Graphviz file per anomaly into DIR.")
+  private Path dotDir;
+
+  @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",
+      converter = Converters.InitialValueConverter.class,
+      description = "Value every key holds before the history; null: keys start absent (default: ${DEFAULT-VALUE}).")
+  private Long initialValue;
+
+  @Option(names = "--rt-skew-us", paramLabel = "N", defaultValue = "0",
+      description = "Clock-skew tolerance in microseconds for real-time order (SSER) (default: ${DEFAULT-VALUE}).")
+  private long rtSkewMicros;
+
+  @Option(names = "--max-anomalies", paramLabel = "N", defaultValue = "" + CheckOptions.DEFAULT_MAX_ANOMALIES,
+      description = "List at most N anomalies; counts stay exact (default: ${DEFAULT-VALUE}).")
+  private int maxAnomalies;
+
+  @Parameters(paramLabel = "FILE", description = "The history file, or - for stdin.")
+  private String file;
+
+  public CheckCommand(final Services services) {
+    this.services = services;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    final CheckOptions options = options();
+    final History history = HistoryInput.read(file, format, services);
+    final CheckResult result = services.engine().check(history, options);
+    if (result.hasInvalidInput()) {
+      throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
+    }
+    if (dotDir != null) {
+      writeDot(result);
+    }
+    final PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      JsonReport.write(result, out);
+    } else {
+      out.print(new TextReport(services.colour()).render(result));
+      out.flush();
+    }
+    return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+  }
+
+  private CheckOptions options() {
+    if (rtSkewMicros < 0) {
+      throw new ParameterException(spec.commandLine(), "--rt-skew-us must be >= 0, got " + rtSkewMicros);
+    }
+    if (maxAnomalies < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-anomalies must be >= 1, got " + maxAnomalies);
+    }
+    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies);
+  }
+
+  /** One line per contract-breaking finding: {@code FILE: line 12: DUPLICATE_TXN_ID: … (txns …)}. */
+  static String invalidInputMessage(final String name, final List<Finding> findings) {
+    return findings.stream()
+        .filter(f -> f.kind().severity() == FindingKind.Severity.INVALID)
+        .map(f -> name + ": " + lines(f) + f.kind() + ": " + f.message()
+            + (f.txns().isEmpty() ? "" : " (txns " + String.join(", ", f.txns()) + ")"))
+        .collect(Collectors.joining("\n"));
+  }
+
+  private static String lines(final Finding f) {
+    if (f.lines().isEmpty()) {
+      return "";
+    }
+    final String list = f.lines().stream().map(String::valueOf).collect(Collectors.joining(", "));
+    return (f.lines().size() == 1 ? "line " : "lines ") + list + ": ";
+  }
+
+  private void writeDot(final CheckResult result) {
+    try {
+      final List<Path> files = DotWriter.write(result.anomalies(), dotDir);
+      spec.commandLine().getErr().println("isowatch: wrote " + files.size() + " DOT file(s) to " + dotDir);
+    } catch (final IOException e) {
+      throw new CliFailure("cannot write DOT files to " + dotDir + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.KeyDistribution;
+import io.isowatch.core.gen.MtShape;
+import io.isowatch.core.gen.SimulatedLevel;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** Workload options shared by {@code generate} and {@code bench} (MTC Section V-A1 parameters). */
+public final class GeneratorOptions {
+  @Option(names = "--sessions", paramLabel = "S", defaultValue = "" + GeneratorConfig.DEFAULT_SESSIONS,
+      description = "Client sessions (default: ${DEFAULT-VALUE}).")
+  int sessions;
+
+  @Option(names = "--keys", paramLabel = "K", defaultValue = "" + GeneratorConfig.DEFAULT_KEYS,
+      description = "Keys (objects) (default: ${DEFAULT-VALUE}).")
+  int keys;
+
+  @Option(names = "--dist", paramLabel = "DIST", defaultValue = "uniform", converter = DistributionConverter.class,
+      description = "Key access: uniform, zipf[:THETA], hotspot[:HOT_KEYS:HOT_OPS] or exponential[:LAMBDA]"
+          + " (default: ${DEFAULT-VALUE}).")
+  KeyDistribution distribution;
+
+  @Option(names = "--read-only-ratio", paramLabel = "R", defaultValue = "" + GeneratorConfig.DEFAULT_READ_ONLY_RATIO,
+      description = "Share of read-only transactions (default: ${DEFAULT-VALUE}).")
+  double readOnlyRatio;
+
+  @Option(names = "--shapes", paramLabel = "SHAPES", split = ",",
+      defaultValue = "R1,R1R2,R1W1,R1R2W2,R1R2W1W2,R1W1R2W2", converter = ShapeConverter.class,
+      description = "MT shapes to draw from, comma-separated (default: ${DEFAULT-VALUE}).")
+  List<MtShape> shapes;
+
+  @Option(names = "--inject", paramLabel = "SPEC", split = ",", converter = InjectionConverter.class,
+      description = "Anomalies to inject, e.g. LostUpdate:3,WriteSkew:2. Known: LostUpdate, WriteSkew,"
+          + " FracturedRead, NonMonotonicRead, CausalityViolation, LongFork, SessionGuaranteeViolation,"
+          + " AbortedRead, ThinAirRead, IntermediateRead.")
+  List<Injection> injections = new ArrayList<>();
+
+  @Option(names = "--inject-at", paramLabel = "F", defaultValue = "" + GeneratorConfig.DEFAULT_INJECT_AT,
+      description = "Where to inject, as a fraction of the history (default: ${DEFAULT-VALUE}).")
+  double injectAt;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "" + GeneratorConfig.DEFAULT_SEED,
+      description = "Random seed; the same options give the same history (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  /**
+   * The generator config these options describe.
+   *
+   * @throws IllegalArgumentException when the options contradict each other
+   */
+  GeneratorConfig toConfig(final long transactions, final SimulatedLevel level, final boolean timestamps) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  /** Reads a key distribution spelling. */
+  static final class DistributionConverter implements ITypeConverter<KeyDistribution> {
+    @Override
+    public KeyDistribution convert(final String value) {
+      try {
+        return KeyDistribution.parse(value);
+      } catch (final IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Reads one MT shape. */
+  static final class ShapeConverter implements ITypeConverter<MtShape> {
+    @Override
+    public MtShape convert(final String value) {
+      try {
+        return MtShape.parse(value);
+      } catch (final IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Reads one injection, {@code Name[:count]}. */
+  static final class InjectionConverter implements ITypeConverter<Injection> {
+    @Override
+    public Injection convert(final String value) {
+      try {
+        return Injection.parse(value);
+      } catch (final IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** Reads {@code ser} or {@code si}. */
+  static final class SimulatedLevelConverter implements ITypeConverter<SimulatedLevel> {
+    @Override
+    public SimulatedLevel convert(final String value) {
+      try {
+        return SimulatedLevel.parse(value);
+      } catch (final IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.history.History;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads the FILE argument of a command, {@code -} meaning stdin, and turns every way that can fail
+ * into a one-line {@link CliFailure} that names the file and, when known, the line.
+ */
+final class HistoryInput {
+  static final String STDIN = "-";
+
+  private HistoryInput() {}
+
+  static History read(final String file, final HistoryFormat format, final Services services) {
+    final String name = displayName(file);
+    final boolean stdin = STDIN.equals(file);
+    if (!stdin) {
+      requireReadableFile(Path.of(file), name);
+    }
+    try (InputStream in = stdin ? services.stdin().get() : Files.newInputStream(Path.of(file))) {
+      return services.reader().read(in, format);
+    } catch (final InvalidHistoryException e) {
+      // The exception's message already starts with "line N: " when the line is known.
+      throw new CliFailure(name + ": " + e.getMessage());
+    } catch (final IOException e) {
+      throw new CliFailure("cannot read " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** The name messages use for the FILE argument. */
+  static String displayName(final String file) {
+    return STDIN.equals(file) ? "<stdin>" : file;
+  }
+
+  // Checked here rather than left to the I/O exception, whose message is only the path.
+  private static void requireReadableFile(final Path path, final String name) {
+    if (!Files.exists(path)) {
+      throw new CliFailure("cannot read " + name + ": no such file");
+    }
+    if (Files.isDirectory(path)) {
+      throw new CliFailure("cannot read " + name + ": it is a directory");
+    }
+    if (!Files.isReadable(path)) {
+      throw new CliFailure("cannot read " + name + ": permission denied");
+    }
+  }
+}

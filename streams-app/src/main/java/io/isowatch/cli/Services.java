@@ -1,0 +1,73 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Checker;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.HistoryIO;
+import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.format.WriteReport;
+import io.isowatch.core.history.History;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
+import java.util.function.Supplier;
+
+/**
+ * What the commands use from outside the CLI: history reading and writing, the checker, stdin and
+ * whether stdout is a terminal. {@link #real()} binds the real ones; tests swap single parts.
+ *
+ * @param reader reads a history from a stream ({@link HistoryIO#read(InputStream, HistoryFormat)})
+ * @param writer writes a history and reports what the format could not carry ({@link
+ *     HistoryIO#writeWithReport})
+ * @param engine checks a history ({@link Checker#check})
+ * @param stdin the stream a FILE of {@code -} stands for
+ * @param colour whether the text report may use ANSI colours
+ */
+public record Services(
+    HistoryReader reader, HistoryWriter writer, CheckEngine engine, Supplier<InputStream> stdin, boolean colour) {
+
+  /** Reads a history in a format from a stream, which it consumes but does not close. */
+  @FunctionalInterface
+  public interface HistoryReader {
+    History read(InputStream in, HistoryFormat format) throws IOException, InvalidHistoryException;
+  }
+
+  /** Writes a history in a writable format; returns what the format could not carry. */
+  @FunctionalInterface
+  public interface HistoryWriter {
+    WriteReport write(History history, HistoryFormat format, Writer out) throws IOException;
+  }
+
+  /** Checks a history. */
+  @FunctionalInterface
+  public interface CheckEngine {
+    CheckResult check(History history, CheckOptions options);
+  }
+
+  /** The real services; colours only when stdout is a terminal and NO_COLOR is unset. */
+  public static Services real() {
+    return new Services(
+        HistoryIO::read,
+        HistoryIO::writeWithReport,
+        (history, options) -> new Checker(options).check(history),
+        () -> System.in,
+        System.console() != null && System.getenv("NO_COLOR") == null);
+  }
+
+  public Services withReader(final HistoryReader r) {
+    return new Services(r, writer, engine, stdin, colour);
+  }
+
+  public Services withWriter(final HistoryWriter w) {
+    return new Services(reader, w, engine, stdin, colour);
+  }
+
+  public Services withEngine(final CheckEngine e) {
+    return new Services(reader, writer, e, stdin, colour);
+  }
+
+  public Services withStdin(final Supplier<InputStream> in) {
+    return new Services(reader, writer, engine, in, colour);
+  }
+}

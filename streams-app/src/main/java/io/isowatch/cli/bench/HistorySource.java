@@ -1,0 +1,14 @@
+package io.isowatch.cli.bench;
+
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.gen.GeneratorConfig;
+import java.nio.file.Path;
+
+/** Where the benchmark's history comes from. */
+public sealed interface HistorySource {
+  /** Generated in memory. */
+  record Generated(GeneratorConfig config) implements HistorySource {}
+
+  /** Parsed from a file; parsing is timed as a step of its own. */
+  record File(Path path, HistoryFormat format) implements HistorySource {}
+}

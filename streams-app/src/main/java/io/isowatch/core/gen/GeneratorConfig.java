@@ -1,0 +1,170 @@
+package io.isowatch.core.gen;
+
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * Parameters of one generated mini-transaction history (MTC Section V-A1: sessions, transactions,
+ * objects and object-access distribution, plus the shape mix, the simulated level and injections).
+ *
+ * @param seed the random seed; equal configs give equal histories
+ * @param transactions transactions to emit in total, injected ones included
+ * @param sessions background client sessions ({@code s0..s<n-1>}); injected patterns use fresh
+ *     sessions of their own
+ * @param keys background keys ({@code k0..k<n-1>}); every key starts at the initial value 0
+ * @param distribution how transactions pick keys
+ * @param readOnlyRatio the probability that a background transaction has a read-only shape
+ * @param shapes the shapes to draw from, uniformly within the read-only and the writing ones
+ * @param level the simulated database behaviour
+ * @param timestamps whether transactions carry start and end times (needed for SSER)
+ * @param injections anomaly patterns to inject
+ * @param injectAt where to inject, as a fraction of the history ({@code 0} = start, {@code 1} =
+ *     as late as the injected transactions still fit)
+ */
+public record GeneratorConfig(
+    long seed,
+    long transactions,
+    int sessions,
+    int keys,
+    KeyDistribution distribution,
+    double readOnlyRatio,
+    List<MtShape> shapes,
+    SimulatedLevel level,
+    boolean timestamps,
+    List<Injection> injections,
+    double injectAt) {
+
+  public static final long DEFAULT_SEED = 1L;
+  public static final long DEFAULT_TRANSACTIONS = 10_000L;
+  public static final int DEFAULT_SESSIONS = 20;
+  public static final int DEFAULT_KEYS = 1_000;
+  public static final double DEFAULT_READ_ONLY_RATIO = 0.2;
+  public static final double DEFAULT_INJECT_AT = 0.9;
+
+  public GeneratorConfig {
+    if (transactions < 0) {
+      throw new IllegalArgumentException("transactions must be >= 0, got " + transactions);
+    }
+    if (sessions < 1) {
+      throw new IllegalArgumentException("sessions must be >= 1, got " + sessions);
+    }
+    if (keys < 1) {
+      throw new IllegalArgumentException("keys must be >= 1, got " + keys);
+    }
+    if (distribution == null || level == null) {
+      throw new IllegalArgumentException("distribution and level are required");
+    }
+    if (!(readOnlyRatio >= 0 && readOnlyRatio <= 1)) {
+      throw new IllegalArgumentException("read-only ratio must be in [0, 1], got " + readOnlyRatio);
+    }
+    if (!(injectAt >= 0 && injectAt <= 1)) {
+      throw new IllegalArgumentException("inject position must be in [0, 1], got " + injectAt);
+    }
+    shapes = List.copyOf(EnumSet.copyOf(requireNonEmpty(shapes)));
+    injections = List.copyOf(injections);
+    checkShapes(shapes, readOnlyRatio, keys);
+    final long injected = injectedTransactions(injections);
+    if (injected > transactions) {
+      throw new IllegalArgumentException("the injections need " + injected
+          + " transactions but the history has only " + transactions);
+    }
+  }
+
+  /** The defaults: 10,000 transactions, 20 sessions, 1,000 uniform keys, 20% read-only, all shapes, SER. */
+  public static GeneratorConfig defaults() {
+    return new GeneratorConfig(DEFAULT_SEED, DEFAULT_TRANSACTIONS, DEFAULT_SESSIONS, DEFAULT_KEYS,
+        new KeyDistribution.Uniform(), DEFAULT_READ_ONLY_RATIO, List.of(MtShape.values()), SimulatedLevel.SER,
+        true, List.of(), DEFAULT_INJECT_AT);
+  }
+
+  /** Transactions the injections add up to. */
+  public long injectedTransactions() {
+    return injectedTransactions(injections);
+  }
+
+  public GeneratorConfig withSeed(final long v) {
+    return new GeneratorConfig(v, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withTransactions(final long v) {
+    return new GeneratorConfig(seed, v, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withSessions(final int v) {
+    return new GeneratorConfig(seed, transactions, v, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withKeys(final int v) {
+    return new GeneratorConfig(seed, transactions, sessions, v, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withDistribution(final KeyDistribution v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, v, readOnlyRatio, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withReadOnlyRatio(final double v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, v, shapes, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withShapes(final List<MtShape> v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, v, level,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withLevel(final SimulatedLevel v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, v,
+        timestamps, injections, injectAt);
+  }
+
+  public GeneratorConfig withTimestamps(final boolean v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        v, injections, injectAt);
+  }
+
+  public GeneratorConfig withInjections(final List<Injection> v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, v, injectAt);
+  }
+
+  public GeneratorConfig withInjectAt(final double v) {
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+        timestamps, injections, v);
+  }
+
+  private static List<MtShape> requireNonEmpty(final List<MtShape> shapes) {
+    if (shapes == null || shapes.isEmpty()) {
+      throw new IllegalArgumentException("at least one MT shape is required");
+    }
+    return shapes;
+  }
+
+  private static void checkShapes(final List<MtShape> shapes, final double readOnlyRatio, final int keys) {
+    final boolean anyReadOnly = shapes.stream().anyMatch(MtShape::isReadOnly);
+    final boolean anyWriting = shapes.stream().anyMatch(s -> !s.isReadOnly());
+    if (readOnlyRatio > 0 && !anyReadOnly) {
+      throw new IllegalArgumentException("read-only ratio " + readOnlyRatio
+          + " needs a read-only shape (R1 or R1R2) among " + shapes);
+    }
+    if (readOnlyRatio < 1 && !anyWriting) {
+      throw new IllegalArgumentException("read-only ratio " + readOnlyRatio
+          + " needs a writing shape among " + shapes + " (or use read-only ratio 1)");
+    }
+    if (keys < 2 && shapes.stream().anyMatch(s -> s.keyCount() == 2)) {
+      throw new IllegalArgumentException("two-key shapes need at least 2 keys, got " + keys);
+    }
+  }
+
+  private static long injectedTransactions(final List<Injection> injections) {
+    long n = 0;
+    for (final Injection i : injections) {
+      n += (long) i.count() * i.kind().transactions();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,206 @@
+package io.isowatch.core.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.CheckStats;
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.Finding;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.Collection;
+import java.util.TreeMap;
+
+/**
+ * The machine-readable report of one check: exactly one JSON document, the public contract of
+ * {@code isowatch check --json}. Its shape:
+ *
+ * <pre>{@code
+ * {
+ *   "verdicts":  {"SSER": "VIOLATED", "SER": "VIOLATED", "SI": "UNKNOWN"},
+ *   "reasons":   {"SI": "why SI could not be decided"},
+ *   "anomalies": [{
+ *       "type": "G-single", "name": "LostUpdate", "violates": ["SSER", "SER", "SI"],
+ *       "txns": ["s1-3", "s2-7"],
+ *       "cycle": [{"from": "s1-3", "to": "s2-7", "kind": "RW", "key": "x", "value": 0},
+ *                 {"from": "s2-7", "to": "s1-3", "kind": "WW", "key": "x", "value": 2}],
+ *       "explanation": "Let: …\nThen: …",
+ *       "transactions": [{"id": "s1-3", "session": "s1", "seq": 3, "status": "committed",
+ *                         "start": 10, "end": 20, "line": 4,
+ *                         "ops": [{"t": "r", "k": "x", "v": 0}, {"t": "w", "k": "x", "v": 1}]}]}],
+ *   "findings":  [{"kind": "BLIND_WRITE", "severity": "UNDECIDABLE", "levels": ["SI"], "key": "y",
+ *                  "count": 3, "txns": ["s1-3"], "lines": [4], "message": "…"}],
+ *   "stats":     {"transactions": 1000, "committed": 990, "aborted": 8, "unknownPromoted": 1,
+ *                 "unknownIgnored": 1, "sessions": 10, "keys": 50, "operations": 3000,
+ *                 "longRmwTransactions": 0, "largeReadOnlyTransactions": 0, "edges": 4000,
+ *                 "anomaliesByName": {"LostUpdate": 1}, "anomaliesTruncated": false,
+ *                 "seconds": 0.042}
+ * }
+ * }</pre>
+ *
+ * <p>Rules that consumers may rely on:
+ *
+ * <ul>
+ *   <li>{@code verdicts} holds exactly the requested levels, in the order SSER, SER, SI; each value
+ *       is {@code SATISFIED}, {@code VIOLATED} or {@code UNKNOWN}.
+ *   <li>{@code reasons} holds one sentence per UNKNOWN level (possibly none: then it is {@code {}}).
+ *   <li>{@code anomalies} is in the engine's canonical order and capped by {@code --max-anomalies};
+ *       {@code stats.anomaliesByName} and {@code stats.anomaliesTruncated} give the exact counts.
+ *       {@code name} is {@code null} when no named pattern matches; {@code violates} is ordered
+ *       SSER, SER, SI; {@code txns} are the ids of {@code transactions}, in cycle order for cycles.
+ *       {@code cycle} is closed (the last edge ends where the first starts) and empty for
+ *       non-cycle anomalies; {@code kind} is one of SO, RT, WR, WW, RW; {@code key} and {@code
+ *       value} are {@code null} for SO and RT, and {@code value} is {@code null} for a read of an
+ *       absent key.
+ *   <li>In {@code transactions}, {@code seq}, {@code start}, {@code end} and {@code line} are
+ *       {@code null} when the source gave none; {@code status} and {@code ops} are spelled as in the
+ *       native JSONL format ({@code committed|aborted|unknown}; {@code {"t": "r"|"w", "k": key,
+ *       "v": value or null}}).
+ *   <li>{@code findings[].levels} lists the levels the finding makes undecidable (ordered SSER, SER,
+ *       SI); {@code key} is {@code null} for findings about no single key.
+ *   <li>Fields are only ever added, never renamed or removed: ignore the ones you do not know.
+ * </ul>
+ */
+public final class JsonReport {
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private JsonReport() {}
+
+  /** Writes the document, followed by one newline; does not close {@code out}. */
+  public static void write(final CheckResult result, final Writer out) throws IOException {
+    MAPPER.writeValue(out, toTree(result));
+    out.write('\n');
+    out.flush();
+  }
+
+  /** The document as a string (pretty-printed, no trailing newline). */
+  public static String toJson(final CheckResult result) {
+    try {
+      return MAPPER.writeValueAsString(toTree(result));
+    } catch (final IOException e) {
+      // Serialising an in-memory tree to a string cannot fail on I/O.
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The document as a Jackson tree. */
+  public static ObjectNode toTree(final CheckResult result) {
+    final ObjectNode root = NODES.objectNode();
+    final ObjectNode verdicts = root.putObject("verdicts");
+    for (final Level level : Notation.ordered(result.verdicts().keySet())) {
+      verdicts.put(level.name(), result.verdicts().get(level).name());
+    }
+    final ObjectNode reasons = root.putObject("reasons");
+    for (final Level level : Notation.ordered(result.reasons().keySet())) {
+      reasons.put(level.name(), result.reasons().get(level));
+    }
+    final ArrayNode anomalies = root.putArray("anomalies");
+    result.anomalies().forEach(a -> anomalies.add(anomaly(a)));
+    final ArrayNode findings = root.putArray("findings");
+    result.findings().forEach(f -> findings.add(finding(f)));
+    root.set("stats", stats(result.stats()));
+    return root;
+  }
+
+  private static ObjectNode anomaly(final Anomaly a) {
+    final ObjectNode n = NODES.objectNode();
+    n.put("type", a.type());
+    n.put("name", a.name());
+    n.set("violates", levels(a.violates()));
+    final ArrayNode txns = n.putArray("txns");
+    a.txnIds().forEach(txns::add);
+    final ArrayNode cycle = n.putArray("cycle");
+    a.cycle().forEach(e -> cycle.add(edge(e)));
+    n.put("explanation", a.explanation());
+    final ArrayNode transactions = n.putArray("transactions");
+    a.transactions().forEach(t -> transactions.add(transaction(t)));
+    return n;
+  }
+
+  private static ObjectNode edge(final Edge e) {
+    final ObjectNode n = NODES.objectNode();
+    n.put("from", e.from());
+    n.put("to", e.to());
+    n.put("kind", e.kind().name());
+    n.put("key", e.key());
+    n.put("value", e.value());
+    return n;
+  }
+
+  private static ObjectNode transaction(final Transaction t) {
+    final ObjectNode n = NODES.objectNode();
+    n.put("id", t.id());
+    n.put("session", t.session());
+    n.put("seq", t.hasSeq() ? t.seq() : null);
+    n.put("status", t.status().wire());
+    n.put("start", t.start() == Transaction.NO_TIME ? null : t.start());
+    n.put("end", t.end() == Transaction.NO_TIME ? null : t.end());
+    n.put("line", t.line() > 0 ? t.line() : null);
+    final ArrayNode ops = n.putArray("ops");
+    t.ops().forEach(op -> ops.add(op(op)));
+    return n;
+  }
+
+  private static ObjectNode op(final Op op) {
+    final ObjectNode n = NODES.objectNode();
+    // The native JSONL spelling, so that a transaction can be pasted back into a history file.
+    n.put("t", op.type().code());
+    n.put("k", op.key());
+    n.put("v", op.value());
+    return n;
+  }
+
+  private static ObjectNode finding(final Finding f) {
+    final ObjectNode n = NODES.objectNode();
+    n.put("kind", f.kind().name());
+    n.put("severity", f.kind().severity().name());
+    n.set("levels", levels(f.levels()));
+    n.put("key", f.key());
+    n.put("count", f.count());
+    final ArrayNode txns = n.putArray("txns");
+    f.txns().forEach(txns::add);
+    final ArrayNode lines = n.putArray("lines");
+    f.lines().forEach(lines::add);
+    n.put("message", f.message());
+    return n;
+  }
+
+  private static ObjectNode stats(final CheckStats s) {
+    final ObjectNode n = NODES.objectNode();
+    n.put("transactions", s.transactions());
+    n.put("committed", s.committed());
+    n.put("aborted", s.aborted());
+    n.put("unknownPromoted", s.unknownPromoted());
+    n.put("unknownIgnored", s.unknownIgnored());
+    n.put("sessions", s.sessions());
+    n.put("keys", s.keys());
+    n.put("operations", s.operations());
+    n.put("longRmwTransactions", s.longRmwTransactions());
+    n.put("largeReadOnlyTransactions", s.largeReadOnlyTransactions());
+    n.put("edges", s.edges());
+    final ObjectNode byName = n.putObject("anomaliesByName");
+    // Sorted so that the same history always yields the same bytes.
+    new TreeMap<>(s.anomaliesByName()).forEach(byName::put);
+    n.put("anomaliesTruncated", s.anomaliesTruncated());
+    n.put("seconds", s.seconds());
+    return n;
+  }
+
+  private static ArrayNode levels(final Collection<Level> levels) {
+    final ArrayNode n = NODES.arrayNode();
+    Notation.ordered(levels).forEach(l -> n.add(l.name()));
+    return n;
+  }
+}

@@ -1,0 +1,125 @@
+package io.isowatch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchCommandTest {
+  @Test
+  void shouldReportEachLevelAsJsonWhenAskedForJson() throws Exception {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--txns", "3000", "--levels", "SER,SI", "--repeat", "2",
+        "--warmup", "1", "--inject", "LostUpdate:2", "--json");
+
+    // Then
+    assertEquals(0, run.exit(), run.err());
+    final JsonNode doc = new ObjectMapper().readTree(run.out());
+    assertEquals("generated", doc.at("/input/source").asText());
+    assertEquals(3000, doc.at("/input/transactions").asLong());
+    assertEquals(2, doc.at("/input/injected").asLong());
+    assertTrue(doc.at("/input/retainedBytesPerTxn").asDouble() > 50, doc.at("/input").toString());
+    assertTrue(doc.at("/machine/processors").asInt() >= 1);
+    final JsonNode levels = doc.get("levels");
+    assertEquals(2, levels.size());
+    for (int i = 0; i < 2; i++) {
+      final JsonNode l = levels.get(i);
+      assertEquals(i == 0 ? "SER" : "SI", l.get("level").asText());
+      assertEquals("VIOLATED", l.get("verdict").asText());
+      assertEquals(2, l.at("/anomaliesByName/LostUpdate").asLong(), l.toString());
+      assertEquals(2, l.at("/runs/seconds").size());
+      final double best = l.at("/runs/best").asDouble();
+      assertTrue(best > 0 && best <= l.at("/runs/median").asDouble(), l.toString());
+      assertEquals(3000 / best, l.get("bestTxnPerSecond").asDouble(), 1e-6 * 3000 / best);
+      assertTrue(l.get("peakHeapBytesPerTxn").asDouble() > 0, l.toString());
+    }
+    assertTrue(run.err().contains("SER run 2/2"), run.err());
+  }
+
+  @Test
+  void shouldTimeParsingSeparatelyWhenGivenAFile(@TempDir final Path dir) throws Exception {
+    // Given
+    final Path file = dir.resolve("h.jsonl");
+    assertEquals(0, CliRun.of(new GenerateCommand(), "--txns", "3000", "--inject", "WriteSkew", "--out",
+        file.toString()).exit());
+
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--file", file.toString(), "--levels", "SI,SER", "--repeat",
+        "2", "--warmup", "0", "--json");
+
+    // Then
+    assertEquals(0, run.exit(), run.err());
+    final JsonNode doc = new ObjectMapper().readTree(run.out());
+    assertEquals(file.toString(), doc.at("/input/source").asText());
+    assertEquals("parse", doc.at("/input/loadStep").asText());
+    assertEquals(Files.size(file), doc.at("/input/fileBytes").asLong());
+    assertEquals(2, doc.at("/input/load/seconds").size());
+    assertEquals(3000, doc.at("/input/transactions").asLong());
+    assertEquals("SATISFIED", doc.at("/levels/0/verdict").asText());
+    assertEquals("VIOLATED", doc.at("/levels/1/verdict").asText());
+    assertEquals(1, doc.at("/levels/1/anomaliesByName/WriteSkew").asLong());
+    assertTrue(run.err().contains("parse run 2/2"), run.err());
+  }
+
+  @Test
+  void shouldExitTwoNamingTheLineWhenTheFileIsInvalid(@TempDir final Path dir) throws Exception {
+    // Given
+    final Path file = dir.resolve("bad.jsonl");
+    Files.writeString(file, "{\"session\":\"s\",\"txn\":\"t\",\"status\":\"committed\",\"ops\":[]}\n{oops\n");
+
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--file", file.toString(), "--format", "jsonl");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().startsWith("error: invalid history " + file + ": line 2"), run.err());
+  }
+
+  @Test
+  void shouldPrintATableWithOneRowPerLevelByDefault() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--txns", "2000", "--levels", "SSER,SER", "--repeat", "1",
+        "--warmup", "0");
+
+    // Then
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("history: generated, 2,000 transactions, 0 injected anomalies"), run.out());
+    assertTrue(run.out().matches("(?s).*\\nSSER +SATISFIED .*\\nSER +SATISFIED .*"), run.out());
+    assertTrue(run.out().contains("retained heap:"), run.out());
+  }
+
+  @Test
+  void shouldExitTwoWhenGeneratorOptionsAreGivenWithAFile() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--file", "h.jsonl", "--inject", "LostUpdate");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertEquals("error: --inject applies to generated histories, not to --file", run.err().strip());
+  }
+
+  @Test
+  void shouldExitTwoWhenALevelIsUnknown() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--levels", "SER,RC");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("unknown level 'RC'"), run.err());
+  }
+
+  @Test
+  void shouldExitTwoWhenRepeatIsZero() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--txns", "10", "--repeat", "0");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("repeat >= 1"), run.err());
+  }
+}

@@ -1,0 +1,163 @@
+package io.isowatch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code isowatch check} end to end on the real checker; histories are written in the test history
+ * language and read by a reader for it, so these tests do not depend on the file formats.
+ */
+class CheckWithEngineTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String LOST_UPDATE = "T1 s1 r(x,0) w(x,1)\nT2 s2 r(x,0) w(x,2)\n";
+  private static final String TWO_LOST_UPDATES = LOST_UPDATE + "T3 s3 r(y,0) w(y,1)\nT4 s4 r(y,0) w(y,2)\n";
+  private static final String STALE_READ = "T1 s1 r(x,0) w(x,1) @1..2\nT2 s2 r(x,0) @5..6\n";
+
+  @TempDir Path tmp;
+
+  private CliRun check(final String dsl, final String... options) throws Exception {
+    final Path file = Files.writeString(tmp.resolve("h-" + Integer.toHexString(dsl.hashCode())), dsl);
+    final Services services = Services.real().withReader((in, format) -> CliRun.dsl(in));
+    final String[] args = new String[options.length + 2];
+    args[0] = "check";
+    System.arraycopy(options, 0, args, 1, options.length);
+    args[args.length - 1] = file.toString();
+    return CliRun.run(services, args);
+  }
+
+  @Test
+  void shouldReportTheLostUpdateAsJsonWhenTwoTransactionsOverwriteTheSameRead() throws Exception {
+    // When
+    final CliRun run = check(LOST_UPDATE, "--json");
+
+    // Then
+    assertEquals(1, run.exit(), run.err());
+    final JsonNode json = MAPPER.readTree(run.out());
+    assertEquals(MAPPER.readTree("{\"SSER\":\"VIOLATED\",\"SER\":\"VIOLATED\",\"SI\":\"VIOLATED\"}"), json.get("verdicts"));
+    final JsonNode a = json.get("anomalies").get(0);
+    assertEquals(1, json.get("anomalies").size());
+    assertEquals("LostUpdate", a.get("name").asText());
+    assertEquals("G-single", a.get("type").asText());
+    assertEquals(MAPPER.readTree("[\"SSER\",\"SER\",\"SI\"]"), a.get("violates"));
+    assertEquals(MAPPER.readTree("[\"T1\",\"T2\"]"), a.get("txns"));
+    assertEquals(MAPPER.readTree("[{\"from\":\"T1\",\"to\":\"T2\",\"kind\":\"WW\",\"key\":\"x\",\"value\":1},"
+        + "{\"from\":\"T2\",\"to\":\"T1\",\"kind\":\"RW\",\"key\":\"x\",\"value\":0}]"), a.get("cycle"));
+    assertTrue(a.get("explanation").asText().startsWith("Let:\n"), a.get("explanation").asText());
+    assertEquals(1, json.get("stats").get("anomaliesByName").get("LostUpdate").asLong());
+  }
+
+  @Test
+  void shouldPrintTheCycleAndIndentedExplanationWhenReportingAsText() throws Exception {
+    // When
+    final CliRun run = check(LOST_UPDATE);
+
+    // Then
+    assertEquals(1, run.exit(), run.err());
+    assertTrue(run.out().contains("\n[1] LostUpdate (G-single) violates SSER, SER, SI\n    transactions:\n"
+        + "      T1 [r(x,0), w(x,1)]\n      T2 [r(x,0), w(x,2)]\n"
+        + "    cycle: T1 -WW(x=1)-> T2 -RW(x=0)-> T1\n    explanation:\n      Let:\n"), run.out());
+  }
+
+  @Test
+  void shouldExit0WhenASerialHistoryWithTimesIsChecked() throws Exception {
+    // When
+    final CliRun run = check("T1 s1 r(x,0) w(x,1) @1..2\nT2 s2 r(x,1) w(x,2) @3..4\nT3 s1 r(x,2) @5..6\n");
+
+    // Then
+    assertEquals(0, run.exit(), run.out() + run.err());
+    assertTrue(run.out().startsWith("IsoWatch check: SATISFIED\n  SSER  SATISFIED\n  SER   SATISFIED\n"
+        + "  SI    SATISFIED\n\nNo anomalies.\n"), run.out());
+  }
+
+  @Test
+  void shouldPassRealTimeOptionsThroughWhenAStaleReadIsChecked() throws Exception {
+    // When
+    final CliRun strict = check(STALE_READ);
+    final CliRun tolerant = check(STALE_READ, "--rt-skew-us", "5");
+    final CliRun withoutSser = check(STALE_READ, "--levels", "SER,SI", "--json");
+
+    // Then
+    assertEquals(1, strict.exit(), strict.err());
+    assertTrue(strict.out().contains("\n[1] G-single-realtime violates SSER\n"), strict.out());
+    assertEquals(0, tolerant.exit(), tolerant.out());
+    assertEquals(0, withoutSser.exit(), withoutSser.out());
+    assertEquals(MAPPER.readTree("{\"SER\":\"SATISFIED\",\"SI\":\"SATISFIED\"}"), MAPPER.readTree(withoutSser.out()).get("verdicts"));
+  }
+
+  @Test
+  void shouldGiveTheReasonWhenSserIsUnknownForLackOfTimes() throws Exception {
+    // When
+    final CliRun run = check("T1 s1 r(x,0) w(x,1)\nT2 s2 r(x,1)\n", "--json");
+
+    // Then
+    assertEquals(1, run.exit(), run.err());
+    final JsonNode json = MAPPER.readTree(run.out());
+    assertEquals(MAPPER.readTree("{\"SSER\":\"UNKNOWN\",\"SER\":\"SATISFIED\",\"SI\":\"SATISFIED\"}"), json.get("verdicts"));
+    assertTrue(json.get("reasons").get("SSER").asText().contains("real-time"), json.get("reasons").toString());
+    assertEquals("MISSING_TIMESTAMPS", json.get("findings").get(0).get("kind").asText());
+  }
+
+  @Test
+  void shouldTakeNullReadsFromTheInitialStateOnlyWhenInitialValueIsNull() throws Exception {
+    // Given
+    final String dsl = "T1 s1 r(x,null) w(x,1) @1..2\nT2 s2 r(x,1) @3..4\n";
+
+    // When
+    final CliRun absent = check(dsl, "--initial-value", "null");
+    final CliRun zero = check(dsl);
+
+    // Then
+    assertEquals(0, absent.exit(), absent.out());
+    assertEquals(1, zero.exit(), zero.out());
+    assertTrue(zero.out().contains("\n[1] ThinAirRead (thin-air) violates SSER, SER, SI\n"), zero.out());
+  }
+
+  @Test
+  void shouldListFewerButCountAllWhenMaxAnomaliesIsSmaller() throws Exception {
+    // When
+    final CliRun text = check(TWO_LOST_UPDATES, "--max-anomalies", "1");
+    final CliRun json = check(TWO_LOST_UPDATES, "--max-anomalies", "1", "--json");
+
+    // Then
+    assertEquals(1, text.exit(), text.err());
+    assertTrue(text.out().contains("\nAnomalies: showing 1 of 2; raise --max-anomalies to see more\n"), text.out());
+    final JsonNode doc = MAPPER.readTree(json.out());
+    assertEquals(1, doc.get("anomalies").size());
+    assertEquals(2, doc.get("stats").get("anomaliesByName").get("LostUpdate").asLong());
+    assertTrue(doc.get("stats").get("anomaliesTruncated").asBoolean());
+  }
+
+  @Test
+  void shouldExit2NamingTheLineWhenATransactionIdRepeats() throws Exception {
+    // When
+    final CliRun run = check("T1 s1 r(x,0) w(x,1)\nT1 s2 r(x,1)\n", "--json");
+
+    // Then
+    assertEquals(2, run.exit(), run.out());
+    assertEquals("", run.out());
+    assertTrue(run.err().matches("isowatch: \\S+: line 2: DUPLICATE_TXN_ID: [^\n]*T1[^\n]*\n"), run.err());
+  }
+
+  @Test
+  void shouldDrawTheEngineCycleWhenDotIsGiven() throws Exception {
+    // Given
+    final Path dir = tmp.resolve("dot");
+
+    // When
+    final CliRun run = check(LOST_UPDATE, "--dot", dir.toString());
+
+    // Then
+    assertEquals(1, run.exit(), run.err());
+    final String dot = Files.readString(dir.resolve("anomaly-001-LostUpdate.dot"));
+    assertTrue(dot.contains("  \"T1\" -> \"T2\" [label=\"WW x=1\", color=\"#c62828\""), dot);
+    assertTrue(dot.contains("  \"T2\" -> \"T1\" [label=\"RW x=0\", color=\"#e07b00\""), dot);
+    assertTrue(dot.contains("  \"T1\" [label=\"T1\\n[r(x,0), w(x,1)]\"];"), dot);
+  }
+}

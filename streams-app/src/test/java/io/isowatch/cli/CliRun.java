@@ -1,0 +1,100 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.WriteReport;
+import io.isowatch.core.history.History;
+import io.isowatch.core.testkit.HistoryDsl;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * Runs {@code isowatch} in-process with captured stdout and stderr.
+ *
+ * @param exit the exit code picocli's execute returned
+ * @param out everything written to stdout
+ * @param err everything written to stderr
+ */
+record CliRun(int exit, String out, String err) {
+  /** The repository root: surefire runs tests in the module directory, one level below it. */
+  static final Path REPO_ROOT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
+
+  static CliRun run(final Services services, final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine cl = Main.commandLine(services);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /** Runs one command object on its own (not through {@link Main}). */
+  static CliRun of(final Object command, final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine cl = new CommandLine(command);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /** Reads a stream written in the test history language. */
+  static History dsl(final InputStream in) throws IOException {
+    return HistoryDsl.history(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Services that read files written in the test history language, write each transaction as
+   * {@code FORMAT txn [ops]}, take stdin from {@code stdin}, and answer every check with {@code
+   * result} while recording what was asked.
+   */
+  static final class Fake {
+    final List<HistoryFormat> formatsRead = new ArrayList<>();
+    final List<CheckOptions> options = new ArrayList<>();
+    final List<History> histories = new ArrayList<>();
+    private CheckResult result;
+    private String stdin = "";
+
+    Fake answering(final CheckResult r) {
+      this.result = r;
+      return this;
+    }
+
+    Fake withStdin(final String text) {
+      this.stdin = text;
+      return this;
+    }
+
+    Services services() {
+      return new Services(
+          (in, format) -> {
+            formatsRead.add(format);
+            return dsl(in);
+          },
+          (history, format, w) -> {
+            for (final var t : history.transactions()) {
+              w.write(format + " " + t + "\n");
+            }
+            return WriteReport.lossless(history.size());
+          },
+          (history, opts) -> {
+            histories.add(history);
+            options.add(opts);
+            return result;
+          },
+          () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+          false);
+    }
+  }
+}

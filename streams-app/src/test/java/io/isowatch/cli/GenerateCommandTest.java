@@ -1,0 +1,118 @@
+package io.isowatch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Checker;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.HistoryIO;
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.KeyDistribution;
+import io.isowatch.core.gen.MtHistoryGenerator;
+import io.isowatch.core.gen.SimulatedLevel;
+import io.isowatch.core.history.History;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GenerateCommandTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void shouldWriteTheGeneratedHistoryAsJsonlWhenGivenAFile() throws Exception {
+    // Given
+    final Path out = dir.resolve("h.jsonl");
+
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "2000", "--sessions", "7", "--keys", "40",
+        "--dist", "hotspot", "--level", "si", "--seed", "9", "--inject", "LostUpdate:2,WriteSkew", "--out",
+        out.toString());
+
+    // Then: the file reads back as exactly the history the generator makes in memory.
+    assertEquals(0, run.exit(), run.err());
+    final History expected = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(2000)
+        .withSessions(7).withKeys(40).withDistribution(KeyDistribution.parse("hotspot"))
+        .withLevel(SimulatedLevel.SI).withSeed(9).withInjections(Injection.parseList("LostUpdate:2,WriteSkew")));
+    assertEquals(expected, HistoryIO.read(out, HistoryFormat.AUTO));
+    assertEquals(2000, Files.readAllLines(out).size());
+    assertTrue(run.out().startsWith("generated 2000 transactions ("), run.out());
+    assertTrue(run.out().contains("injected LostUpdate at #1800: inj1-a-0,inj1-b-0 on inj1-x"), run.out());
+    assertTrue(run.out().contains("injected WriteSkew at #1804: inj3-a-0,inj3-b-0 on inj3-x,inj3-y"), run.out());
+    // SI allows write skew (and the SI background has some of its own): only the lost updates count.
+    final CheckResult r = new Checker(CheckOptions.defaults().withLevels(Set.of(Level.SI)))
+        .check(HistoryIO.read(out, HistoryFormat.JSONL));
+    assertEquals(Map.of("LostUpdate", 2L), r.stats().anomaliesByName(), r.anomalies()::toString);
+  }
+
+  @Test
+  void shouldWriteToStandardOutputAndReportOnStandardErrorWhenOutIsDash() throws Exception {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "50", "--no-times", "--out", "-");
+
+    // Then
+    assertEquals(0, run.exit(), run.err());
+    final History h = HistoryIO.read(new ByteArrayInputStream(run.out().getBytes(StandardCharsets.UTF_8)),
+        HistoryFormat.JSONL);
+    assertEquals(MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(50)
+        .withTimestamps(false)), h);
+    assertFalse(run.out().contains("\"start\""), run.out());
+    assertEquals("generated 50 transactions (50 committed, 0 aborted) to standard output", run.err().strip());
+  }
+
+  @Test
+  void shouldExitTwoWithTheKnownNamesWhenAnInjectionIsUnknown() {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "100", "--inject", "LostUpdate:2,Dirty",
+        "--out", dir.resolve("h.jsonl").toString());
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("unknown anomaly 'Dirty'"), run.err());
+    assertTrue(run.err().contains("WriteSkew"), run.err());
+    assertFalse(Files.exists(dir.resolve("h.jsonl")));
+  }
+
+  @Test
+  void shouldExitTwoWithAClearMessageWhenOptionsContradictEachOther() {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "3", "--inject", "LongFork", "--out",
+        dir.resolve("h.jsonl").toString());
+
+    // Then
+    assertEquals(2, run.exit());
+    assertEquals("error: the injections need 4 transactions but the history has only 3", run.err().strip());
+    assertFalse(Files.exists(dir.resolve("h.jsonl")));
+  }
+
+  @Test
+  void shouldExitTwoWhenTheDistributionIsMisspelled() {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--dist", "zipf:x", "--out", "-");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("Invalid value for option '--dist': bad number in key distribution 'zipf:x'"),
+        run.err());
+  }
+
+  @Test
+  void shouldExitTwoWhenOutIsMissing() {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "10");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("Missing required option: '--out=FILE'"), run.err());
+  }
+}

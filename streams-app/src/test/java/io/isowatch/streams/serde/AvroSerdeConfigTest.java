@@ -1,0 +1,51 @@
+package io.isowatch.streams.serde;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.net.URI;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AvroSerdeConfigTest {
+  private static final URI REGISTRY = URI.create("http://127.0.0.1:8081");
+
+  @Test
+  void shouldConfigureConfluentWireFormatWithoutAutoRegistrationWhenProduction() {
+    // Given
+    final AvroSerdeConfig config = AvroSerdeConfig.production(REGISTRY);
+    // When
+    final Map<String, Object> props = config.serdeProperties();
+    // Then
+    assertEquals(
+        Map.of(
+            "apicurio.registry.url", "http://127.0.0.1:8081/apis/registry/v2",
+            "apicurio.registry.auto-register", false,
+            "apicurio.registry.as-confluent", true,
+            "apicurio.registry.use-id", "contentId",
+            "apicurio.registry.headers.enabled", false,
+            "apicurio.registry.use-specific-avro-reader", true,
+            "apicurio.registry.artifact-resolver-strategy", TopicSubjectStrategy.class.getName(),
+            "apicurio.registry.dereference-schema", true),
+        props);
+  }
+
+  @Test
+  void shouldAutoRegisterWhenDevelopment() {
+    // Given
+    final AvroSerdeConfig config = AvroSerdeConfig.development(URI.create("http://127.0.0.1:8081/"));
+    // When
+    final Map<String, Object> props = config.serdeProperties();
+    // Then
+    assertEquals(true, props.get("apicurio.registry.auto-register"));
+    assertEquals("http://127.0.0.1:8081/apis/registry/v2", props.get("apicurio.registry.url"));
+  }
+
+  @Test
+  void shouldRejectTheUrlWhenItAlreadyHasAnApiPath() {
+    // Given
+    final URI withPath = URI.create("http://127.0.0.1:8081/apis/registry/v2");
+    // When / Then
+    assertThrows(IllegalArgumentException.class, () -> AvroSerdeConfig.production(withPath));
+  }
+}
