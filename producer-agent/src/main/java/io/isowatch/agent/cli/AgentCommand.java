@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -167,7 +168,7 @@ public final class AgentCommand implements Callable<Integer> {
     final Target t;
     try {
       final IsolationLevel level = IsolationLevel.parse(isolation);
-      final boolean faulty = target.trim().toLowerCase(java.util.Locale.ROOT).startsWith("faulty");
+      final boolean faulty = target.trim().toLowerCase(Locale.ROOT).startsWith("faulty");
       final ShapeMix mix = ShapeMix.parse(shapes != null ? shapes : faulty ? "full" : "paper");
       final WorkloadConfig workload = new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), mix,
           readOnlyRatio, seedValue);
@@ -239,7 +240,8 @@ public final class AgentCommand implements Callable<Integer> {
         text.injections(f.injections(), report);
       }
       if (memory != null) {
-        final CheckResult result = new Checker(CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES)).check(memory.history());
+        final CheckResult result =
+            new Checker(CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES)).check(memory.history());
         text.check(result, t instanceof FaultyTarget f ? f.injections() : null, report);
       }
       report.flush();

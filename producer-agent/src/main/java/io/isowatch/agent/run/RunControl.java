@@ -1,5 +1,6 @@
 package io.isowatch.agent.run;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,12 +13,12 @@ import java.util.concurrent.atomic.AtomicReference;
 final class RunControl {
   private final long[] remaining;
   private final AtomicLong taken = new AtomicLong();
-  private final java.time.Duration duration;
+  private final Duration duration;
   private volatile long deadlineNanos = Long.MAX_VALUE;
   private final AtomicReference<String> failure = new AtomicReference<>();
   private volatile boolean stopped;
 
-  RunControl(final Long limit, final int sessions, final java.time.Duration duration) {
+  RunControl(final Long limit, final int sessions, final Duration duration) {
     if (limit == null) {
       this.remaining = null;
     } else {

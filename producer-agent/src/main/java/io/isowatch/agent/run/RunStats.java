@@ -2,6 +2,7 @@ package io.isowatch.agent.run;
 
 import io.isowatch.agent.target.TargetException.Failure;
 import io.isowatch.core.history.TxnStatus;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ final class RunStats {
       snapshots.increment();
     }
     if (a.failure() != null) {
-      failureCodes.computeIfAbsent(a.failure().failure().name().toLowerCase(java.util.Locale.ROOT)
+      failureCodes.computeIfAbsent(a.failure().failure().name().toLowerCase(Locale.ROOT)
           + " " + a.failure().code(), k -> new LongAdder()).increment();
       if (a.failure().failure() == Failure.ERROR) {
         errors.increment();

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionWorker implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(SessionWorker.class);
-  /** Plain errors in a row after which the run stops: something is wrong beyond contention. */
-  static final int MAX_CONSECUTIVE_ERRORS = 20;
+  /**
+   * Failures in a row other than aborts (errors, lost connections) after which the run stops:
+   * something is wrong beyond contention, and reconnecting forever would only hide it.
+   */
+  static final int MAX_CONSECUTIVE_FAILURES = 20;
   private static final int OPEN_ATTEMPTS = 3;
   private static final long OPEN_BACKOFF_MILLIS = 500;
 
@@ -99,11 +102,11 @@ final class SessionWorker implements Runnable {
         sink.accept(a.txn());
         final boolean snapshot = TxnPlan.SNAPSHOT.equals(plan.shape());
         stats.record(a, snapshot);
-        if (a.failure() != null && a.failure().failure() == Failure.ERROR) {
+        if (a.failure() != null && a.failure().failure() != Failure.ABORTED) {
           LOG.debug("transaction failed txn=[{}] error=[{}]", a.txn().id(), a.failure().getMessage());
-          if (++consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) {
-            control.fail("session " + name + ": " + consecutiveErrors + " errors in a row, the last: "
-                + a.failure().getMessage());
+          if (++consecutiveErrors >= MAX_CONSECUTIVE_FAILURES) {
+            control.fail("session " + name + ": " + consecutiveErrors + " failures in a row other than aborts, "
+                + "the last: " + a.failure().getMessage());
             break;
           }
         } else {

@@ -2,6 +2,7 @@ package io.isowatch.agent.sink;
 
 import io.isowatch.core.format.JsonlHistoryWriter;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -25,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class JsonlFileSink implements TransactionSink {
   public static final int DEFAULT_CAPACITY = 8192;
   private static final Transaction END = new Transaction("<end>", "<end>", Transaction.NO_SEQ,
-      io.isowatch.core.history.TxnStatus.COMMITTED, Transaction.NO_TIME, Transaction.NO_TIME, List.of(), null, null, 0);
+      TxnStatus.COMMITTED, Transaction.NO_TIME, Transaction.NO_TIME, List.of(), null, null, 0);
 
   private final String name;
   private final BlockingQueue<Transaction> queue;

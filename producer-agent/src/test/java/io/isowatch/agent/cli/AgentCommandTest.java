@@ -10,6 +10,7 @@ import io.isowatch.core.history.History;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
@@ -122,9 +123,9 @@ class AgentCommandTest {
   @Test
   void shouldParseDurationsInEveryAcceptedSpelling() {
     // Given / When / Then
-    assertEquals(java.time.Duration.ofMillis(500), Durations.parse("500ms"));
-    assertEquals(java.time.Duration.ofMinutes(90), Durations.parse("1h30m"));
-    assertEquals(java.time.Duration.ofSeconds(30), Durations.parse("PT30S"));
-    assertEquals(java.time.Duration.ZERO, Durations.parse("0"));
+    assertEquals(Duration.ofMillis(500), Durations.parse("500ms"));
+    assertEquals(Duration.ofMinutes(90), Durations.parse("1h30m"));
+    assertEquals(Duration.ofSeconds(30), Durations.parse("PT30S"));
+    assertEquals(Duration.ZERO, Durations.parse("0"));
   }
 }

@@ -3,9 +3,17 @@ package io.isowatch.agent.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.Target;
+import io.isowatch.agent.target.TargetException;
+import io.isowatch.agent.target.TargetException.Failure;
+import io.isowatch.agent.target.TargetSession;
+import io.isowatch.agent.target.TxnContext;
 import io.isowatch.agent.target.faulty.FaultSpec;
 import io.isowatch.agent.target.faulty.FaultyTarget;
 import io.isowatch.agent.testkit.AgentRuns;
+import io.isowatch.agent.workload.KeySpace;
+import io.isowatch.agent.workload.TxnPlan;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.time.Duration;
@@ -118,5 +126,81 @@ class AgentRunTest {
     // Then: about 0.3 s at 2000 txn/s
     assertTrue(o.summary().seconds() >= 0.29 && o.summary().seconds() < 2, "ran " + o.summary().seconds() + " s");
     assertTrue(o.history().size() > 200 && o.history().size() < 1200, "ran " + o.history().size() + " txns");
+  }
+
+  /** A database whose every read fails with a plain error (think: the table was dropped). */
+  private static final class BrokenTarget implements Target {
+    @Override
+    public String describe() {
+      return "broken";
+    }
+
+    @Override
+    public IsolationLevel isolation() {
+      return IsolationLevel.SERIALIZABLE;
+    }
+
+    @Override
+    public void prepare(final KeySpace keys) {}
+
+    @Override
+    public TargetSession open(final String session) {
+      return new TargetSession() {
+        @Override
+        public void begin(final TxnContext context, final TxnPlan plan) {}
+
+        @Override
+        public Long read(final String key) throws TargetException {
+          throw new TargetException(Failure.ERROR, "42P01", "relation \"kv\" does not exist");
+        }
+
+        @Override
+        public void write(final String key, final long value) {}
+
+        @Override
+        public boolean compareAndSet(final String key, final long expected, final long value) {
+          return false;
+        }
+
+        @Override
+        public List<Long> readAll(final List<String> keys) {
+          return List.of();
+        }
+
+        @Override
+        public void commit() {}
+
+        @Override
+        public void rollback() {}
+
+        @Override
+        public boolean broken() {
+          return false;
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void shouldStopWithTheReasonWhenEveryTransactionFailsWithAnError() throws Exception {
+    // Given
+    final AgentConfig config = AgentConfig.of(2, 10_000, AgentRuns.workload(10, "uniform", "paper", 8));
+
+    // When
+    final AgentRuns.Outcome o = AgentRuns.run(new BrokenTarget(), config);
+
+    // Then: every attempt is still recorded, as aborted (rolled back), and the run stops early
+    assertTrue(!o.summary().succeeded());
+    assertTrue(o.summary().failure().contains("20 failures in a row other than aborts"), o.summary().failure());
+    assertTrue(o.summary().failure().contains("relation \"kv\" does not exist"), o.summary().failure());
+    assertTrue(o.history().size() >= 20 && o.history().size() < 100, "recorded " + o.history().size());
+    assertTrue(o.history().transactions().stream().allMatch(t -> t.status() == TxnStatus.ABORTED && t.ops().isEmpty()));
+    assertEquals(o.history().size(), o.summary().errors());
   }
 }

@@ -15,9 +15,11 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Checker;
 import io.isowatch.core.history.History;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** Runs the agent in-process into memory and checks what it recorded. */
@@ -51,13 +53,13 @@ public final class AgentRuns {
 
   /** Names of the listed anomalies (the type when there is no name). */
   public static Set<String> names(final CheckResult r) {
-    return r.anomalies().stream().map(Anomaly::displayName).collect(Collectors.toCollection(java.util.TreeSet::new));
+    return r.anomalies().stream().map(Anomaly::displayName).collect(Collectors.toCollection(TreeSet::new));
   }
 
   /** A short description for assertion messages. */
   public static String describe(final Outcome o, final CheckResult r) {
     final Map<String, Long> counts = new TreeMap<>(r.stats().anomaliesByName());
-    return String.format(java.util.Locale.ROOT,
+    return String.format(Locale.ROOT,
         "%d txns (committed %d, aborted %d, unknown %d) in %.1f s; verdicts %s; anomalies %s; failures %s",
         o.summary().total(), o.summary().committed(), o.summary().aborted(), o.summary().unknown(), o.seconds(),
         new TreeMap<>(r.verdicts()), counts, o.summary().failureCodes());

@@ -31,7 +31,7 @@ public final class LocalDatabases {
 
   /** A table name no other run uses, so that parallel builds on one machine do not collide. */
   public static String uniqueTable(final String prefix) {
-    return prefix + "_" + Long.toHexString(System.nanoTime() ^ ProcessHandle.current().pid()).replace('-', '0');
+    return prefix + "_" + Long.toHexString(System.nanoTime() ^ (ProcessHandle.current().pid() << 40));
   }
 
   public static void dropTable(final String url, final String table) throws SQLException {
