@@ -62,7 +62,8 @@ class IsowatchScriptTest {
     assertEquals("building IsoWatch (first use)…\nMVN-STDOUT\n", r.err());
     assertEquals(root + " -q -B -Dstyle.color=never -DskipTests package\n", Files.readString(root.resolve("mvn.log")));
     assertEquals(String.join("\n", "-Xmx64m", "-Dx=1", "-cp",
-        root + "/streams-app/target/isowatch.jar:" + root + "/streams-app/target/lib/*",
+        root + "/streams-app/target/isowatch.jar:" + root + "/streams-app/target/lib/*:"
+            + root + "/producer-agent/target/isowatch-agent.jar:" + root + "/producer-agent/target/lib/*",
         "io.isowatch.cli.Main", "check", "--json", "my file.jsonl", ""), r.out());
   }
 
