@@ -84,7 +84,7 @@ final class SummaryText {
       for (final FaultKind k : FaultKind.values()) {
         if (injected.count(k) > 0) {
           final boolean seen = result.anomalies().stream().anyMatch(a -> k.detectedAs(a.name(), a.type()));
-          parts.add(k.spec() + (seen ? " detected as " + detectedName(k) : " NOT detected"));
+          parts.add(k.spec() + (seen ? " detected as " : " not reported as ") + detectedName(k));
         }
       }
       if (!parts.isEmpty()) {
