@@ -1,0 +1,25 @@
+package io.isowatch.agent.target;
+
+import io.isowatch.agent.workload.KeySpace;
+
+/**
+ * A database the agent runs transactions against. {@link #prepare} puts the key space in its
+ * initial state (every key present with value 0); {@link #open} gives one session, used by one
+ * thread only.
+ */
+public interface Target extends AutoCloseable {
+  /** A one-line description for logs and the summary, without credentials. */
+  String describe();
+
+  /** The isolation level every session runs at. */
+  IsolationLevel isolation();
+
+  /** Creates or resets the key space: every key present with value 0. Idempotent. */
+  void prepare(KeySpace keys) throws TargetException;
+
+  /** Opens a session (a connection) named {@code session}. */
+  TargetSession open(String session) throws TargetException;
+
+  @Override
+  void close();
+}

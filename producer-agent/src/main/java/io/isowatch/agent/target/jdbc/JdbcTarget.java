@@ -1,0 +1,171 @@
+package io.isowatch.agent.target.jdbc;
+
+import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.Target;
+import io.isowatch.agent.target.TargetException;
+import io.isowatch.agent.target.TargetException.Failure;
+import io.isowatch.agent.target.TargetSession;
+import io.isowatch.agent.workload.KeySpace;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A database reached over JDBC: PostgreSQL, MariaDB/MySQL or H2. One connection per session,
+ * autocommit off, the chosen isolation level and lock timeout set once per connection. The key
+ * space lives in one table {@code (k VARCHAR(64) PRIMARY KEY, v BIGINT NOT NULL)}, recreated by
+ * {@link #prepare} with every key at 0.
+ */
+public final class JdbcTarget implements Target {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcTarget.class);
+  private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+  private static final int INSERT_BATCH = 1000;
+
+  private final String url;
+  private final Dialect dialect;
+  private final IsolationLevel isolation;
+  private final String table;
+  private final Duration lockTimeout;
+  private final boolean shutdownOnClose;
+
+  private JdbcTarget(
+      final String url,
+      final Dialect dialect,
+      final IsolationLevel isolation,
+      final String table,
+      final Duration lockTimeout,
+      final boolean shutdownOnClose) {
+    if (!dialect.supports(isolation)) {
+      throw new IllegalArgumentException(dialect.unsupported(isolation));
+    }
+    if (!TABLE.matcher(table).matches()) {
+      throw new IllegalArgumentException("bad table name '" + table + "' (letters, digits and _, at most 63)");
+    }
+    if (lockTimeout.isNegative() || lockTimeout.isZero()) {
+      throw new IllegalArgumentException("--lock-timeout must be positive, got " + lockTimeout);
+    }
+    this.url = url;
+    this.dialect = dialect;
+    this.isolation = isolation;
+    this.table = table;
+    this.lockTimeout = lockTimeout;
+    this.shutdownOnClose = shutdownOnClose;
+  }
+
+  /** A target for a JDBC URL; the dialect comes from the URL's scheme. */
+  public static JdbcTarget of(
+      final String url, final IsolationLevel isolation, final String table, final Duration lockTimeout) {
+    return new JdbcTarget(url, Dialect.of(url), isolation, table, lockTimeout, false);
+  }
+
+  /** A fresh private in-memory H2 database, dropped when the target closes. */
+  public static JdbcTarget h2InMemory(final IsolationLevel isolation, final String table, final Duration lockTimeout) {
+    final String url = "jdbc:h2:mem:isowatch-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    return new JdbcTarget(url, Dialect.H2, isolation, table, lockTimeout, true);
+  }
+
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  @Override
+  public String describe() {
+    return dialect.label() + " " + JdbcUrls.redact(url) + ", table " + table;
+  }
+
+  @Override
+  public IsolationLevel isolation() {
+    return isolation;
+  }
+
+  @Override
+  public void prepare(final KeySpace keys) throws TargetException {
+    try (Connection c = connect()) {
+      c.setAutoCommit(false);
+      try (Statement st = c.createStatement()) {
+        st.execute("DROP TABLE IF EXISTS " + table);
+        st.execute(dialect.createTable(table));
+      }
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, 0)")) {
+        for (int i = 0; i < keys.size(); i++) {
+          ins.setString(1, keys.name(i));
+          ins.addBatch();
+          if ((i + 1) % INSERT_BATCH == 0) {
+            ins.executeBatch();
+          }
+        }
+        ins.executeBatch();
+      }
+      c.commit();
+      LOG.info("prepared table=[{}] keys=[{}] target=[{}]", table, keys.size(), describe());
+    } catch (final SQLException e) {
+      throw dialect.classify(e, null, "preparing table " + table + " on " + JdbcUrls.redact(url));
+    }
+  }
+
+  @Override
+  public TargetSession open(final String session) throws TargetException {
+    final Connection c = connect();
+    try {
+      c.setAutoCommit(false);
+      dialect.setIsolation(c, isolation);
+      try (Statement st = c.createStatement()) {
+        dialect.setLockTimeout(st, lockTimeout);
+      }
+      // SET statements may open a transaction on some drivers; start clean.
+      c.commit();
+      return new JdbcSession(c, dialect, table);
+    } catch (final SQLException e) {
+      final TargetException t = dialect.classify(e, c, "configuring session " + session);
+      closeQuietly(c);
+      throw t;
+    }
+  }
+
+  private Connection connect() throws TargetException {
+    try {
+      return DriverManager.getConnection(url);
+    } catch (final SQLException e) {
+      final String lower = url.toLowerCase(Locale.ROOT);
+      final String hint;
+      if (lower.startsWith("jdbc:mysql:")) {
+        hint = " (the MariaDB driver takes jdbc:mariadb: URLs, or jdbc:mysql: with ?permitMysqlScheme)";
+      } else if (dialect == Dialect.MARIADB && !lower.contains("sslmode")) {
+        hint = " (if the server has no TLS, add ?sslMode=disable to the URL)";
+      } else {
+        hint = "";
+      }
+      throw new TargetException(Failure.CONNECTION, e.getSQLState() == null ? "connect" : e.getSQLState(),
+          "cannot connect to " + JdbcUrls.redact(url) + ": " + Dialect.firstLine(e.getMessage()) + hint, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!shutdownOnClose) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+      st.execute("SHUTDOWN");
+    } catch (final SQLException e) {
+      LOG.warn("could not shut down in-memory database url=[{}] error=[{}]", url, e.getMessage());
+    }
+  }
+
+  static void closeQuietly(final Connection c) {
+    try {
+      c.close();
+    } catch (final SQLException e) {
+      // Closing a connection we are abandoning anyway: worth a debug line, nothing more.
+      LOG.debug("closing connection failed error=[{}]", e.getMessage());
+    }
+  }
+}
