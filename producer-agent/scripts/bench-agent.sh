@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the agent's throughput and abort rate per database and isolation level, and prints
-# one Markdown table row per run (see docs/benchmarks-agent.md).
+# one Markdown table row per run (see docs/benchmarks.md (Part 2)).
 #
 # Usage: [BENCH_CONFIGS="db:level …"] [SESSIONS=8] [KEYS=100] [TXNS=10000] [DIST=uniform] \
 #        [SHAPES=paper] producer-agent/scripts/bench-agent.sh [REPEATS] [-- extra agent options]
