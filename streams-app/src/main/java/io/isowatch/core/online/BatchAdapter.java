@@ -16,10 +16,10 @@ import java.util.List;
  * period and flushes.
  *
  * <p>Knowing the whole history, it makes reads of values written more than once unattributed
- * from the start, as the batch checker does (a stream learns of a repeat only when it arrives; see
- * docs/streaming-design.md). Values are unique in valid histories, so it first runs without that
- * knowledge and runs again with it only if the engine saw a value written twice: the result is
- * the same as always knowing it, and the usual case pays nothing.
+ * from the start, as the batch checker does and as a flush does for what is buffered (see
+ * docs/streaming-design.md). Values are unique in valid histories, so it first runs declaring
+ * none and runs again declaring them only if the engine saw a value written twice: the result is
+ * the same as always declaring them, and the usual case pays nothing.
  */
 final class BatchAdapter {
   private BatchAdapter() {}
