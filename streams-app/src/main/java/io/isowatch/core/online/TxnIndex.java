@@ -15,7 +15,6 @@ final class TxnIndex {
   /** Sorts after every end time in π: the transaction has no end time. */
   static final long NO_END = Long.MAX_VALUE;
 
-  private static final byte RELEASED = 1;
   private static final byte COUNTED = 2;
 
   private final StringIntMap ids = new StringIntMap(1 << 10);
@@ -38,7 +37,7 @@ final class TxnIndex {
     flags = new byte[n];
     session[INIT] = -1;
     piPos[INIT] = -1;
-    flags[INIT] = RELEASED | COUNTED;
+    flags[INIT] = COUNTED;
   }
 
   /** The slot of the transaction with this id, or -1. */
@@ -104,17 +103,7 @@ final class TxnIndex {
   }
 
   void markReleased(final int slot) {
-    flags[slot] |= RELEASED;
     piPos[slot] = released++;
-  }
-
-  boolean isReleased(final int slot) {
-    return (flags[slot] & RELEASED) != 0;
-  }
-
-  /** Transactions released so far. */
-  int releasedCount() {
-    return released;
   }
 
   void markCounted(final int slot) {
