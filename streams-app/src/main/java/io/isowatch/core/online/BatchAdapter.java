@@ -64,12 +64,11 @@ final class BatchAdapter {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
-      final long e = unique.get(i).end();
-      end[i] = e == Transaction.NO_TIME ? TxnIndex.NO_END : e;
+      end[i] = TxnIndex.timeKey(unique.get(i));
       order[i] = i;
-      if (e != Transaction.NO_TIME) {
-        min = Math.min(min, e);
-        max = Math.max(max, e);
+      if (end[i] != TxnIndex.NO_END) {
+        min = Math.min(min, end[i]);
+        max = Math.max(max, end[i]);
       }
     }
     final IndexSort.IntComparator pi = (a, b) -> {

@@ -95,15 +95,16 @@ public final class OnlineChecker {
     s.input++;
     if (lastReleased >= 0 && PiOrder.compare(s.txns, s.sessions, slot, lastReleased) < 0) {
       processor.late(t, "transaction " + t.id() + " arrived after " + s.txns.txn(lastReleased).id()
-          + ", which follows it in the processing order, was processed (its end "
-          + (t.end() == Transaction.NO_TIME ? "is unknown" : "is " + t.end() + " µs") + ", the latest end seen "
-          + maxEnd + " µs, the grace period " + graceText() + ")");
+          + ", which follows it in the processing order, was processed (its time "
+          + (TxnIndex.timeKey(t) == TxnIndex.NO_END ? "is unknown" : "is " + TxnIndex.timeKey(t) + " µs")
+          + ", the latest seen " + maxEnd + " µs, the grace period " + graceText() + ")");
       release(slot);
     } else {
       s.buffer.add(slot);
     }
-    if (t.end() != Transaction.NO_TIME && t.end() > maxEnd) {
-      maxEnd = t.end();
+    final long time = TxnIndex.timeKey(t);
+    if (time != TxnIndex.NO_END && time > maxEnd) {
+      maxEnd = time;
     }
     final long watermark = watermark();
     while (!s.buffer.isEmpty() && s.txns.endKey(s.buffer.peek()) < watermark) {

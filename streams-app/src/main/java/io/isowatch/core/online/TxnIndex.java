@@ -61,7 +61,7 @@ final class TxnIndex {
     }
     final int slot = size++;
     txns[slot] = t;
-    endKey[slot] = t.end() == Transaction.NO_TIME ? NO_END : t.end();
+    endKey[slot] = timeKey(t);
     rank[slot] = rankInSession;
     session[slot] = sessionId;
     piPos[slot] = -1;
@@ -69,6 +69,18 @@ final class TxnIndex {
       ids.putNew(t.id(), slot);
     }
     return slot;
+  }
+
+  /**
+   * The time π orders a transaction by: its end; its start when its client never saw it end (an
+   * indeterminate transaction, whose writes may be visible from its start on); {@link #NO_END}
+   * when it has neither.
+   */
+  static long timeKey(final Transaction t) {
+    if (t.end() != Transaction.NO_TIME) {
+      return t.end();
+    }
+    return t.start() != Transaction.NO_TIME ? t.start() : NO_END;
   }
 
   /** Slots in use, the initial transaction's included. */
@@ -84,7 +96,7 @@ final class TxnIndex {
     return txns[slot].status();
   }
 
-  /** The end time as π orders it: {@link #NO_END} when there is none. */
+  /** The time π orders the transaction by ({@link #timeKey}). */
   long endKey(final int slot) {
     return endKey[slot];
   }

@@ -199,7 +199,8 @@ class OrderIndependenceTest {
 
   /**
    * Sessions interleaved at random, each in its own order, with every transaction arriving while
-   * the latest end seen is at most {@code grace} past its end (when its session allows it).
+   * the latest time seen is at most {@code grace} past its own (end, or start without an end),
+   * when its session allows it.
    */
   static Arrival boundedArrival(final History history, final long grace, final Random rnd) {
     final List<List<Transaction>> queues = new ArrayList<>(sessions(history).values());
@@ -209,15 +210,15 @@ class OrderIndependenceTest {
     while (!queues.isEmpty()) {
       final List<Integer> eligible = new ArrayList<>();
       for (int q = 0; q < queues.size(); q++) {
-        final long end = queues.get(q).get(0).end();
-        if (end == Transaction.NO_TIME || maxEnd == Long.MIN_VALUE || end >= maxEnd - grace) {
+        final long time = TxnIndex.timeKey(queues.get(q).get(0));
+        if (time == TxnIndex.NO_END || maxEnd == Long.MIN_VALUE || time >= maxEnd - grace) {
           eligible.add(q);
         }
       }
       final int q;
       if (eligible.isEmpty()) {
         forced = true;
-        q = queues.indexOf(Collections.min(queues, Comparator.comparingLong(l -> l.get(0).end())));
+        q = queues.indexOf(Collections.min(queues, Comparator.comparingLong(l -> TxnIndex.timeKey(l.get(0)))));
       } else {
         q = eligible.get(rnd.nextInt(eligible.size()));
       }
@@ -226,8 +227,8 @@ class OrderIndependenceTest {
         queues.remove(q);
       }
       out.add(t);
-      if (t.end() != Transaction.NO_TIME) {
-        maxEnd = Math.max(maxEnd, t.end());
+      if (TxnIndex.timeKey(t) != TxnIndex.NO_END) {
+        maxEnd = Math.max(maxEnd, TxnIndex.timeKey(t));
       }
     }
     return new Arrival(withDuplicates(out, rnd), forced);
@@ -284,7 +285,8 @@ class OrderIndependenceTest {
    */
   private static boolean writerMayComeAfterGrace(final History history, final Long initial, final long grace) {
     for (final Transaction r : history.transactions()) {
-      if (r.end() == Transaction.NO_TIME) {
+      final long readerTime = TxnIndex.timeKey(r);
+      if (readerTime == TxnIndex.NO_END) {
         continue;
       }
       for (final Op read : r.ops()) {
@@ -292,7 +294,7 @@ class OrderIndependenceTest {
           continue;
         }
         for (final Transaction w : history.transactions()) {
-          if (w != r && (w.end() == Transaction.NO_TIME || w.end() > r.end() + grace)
+          if (w != r && (TxnIndex.timeKey(w) == TxnIndex.NO_END || TxnIndex.timeKey(w) > readerTime + grace)
               && w.ops().stream().anyMatch(op -> op.isWrite() && op.key().equals(read.key())
                   && op.value().equals(read.value()))) {
             return true;

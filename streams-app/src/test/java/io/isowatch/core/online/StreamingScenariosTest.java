@@ -156,6 +156,28 @@ class StreamingScenariosTest {
   }
 
   @Test
+  void shouldPromoteAnIndeterminateWriterThatNeverEndedWithoutWaitingForAFlush() {
+    // Given: U's client never saw it end; π places it by its start, so it is processed before C,
+    // which read its write, rather than after every timed transaction
+    final OnlineChecker c = new OnlineChecker(OPTIONS, OnlineOptions.streaming(100));
+
+    // When
+    final List<OnlineEvent> events = acceptAll(c, """
+        U s1 r(x,0) w(x,1) unknown @10..
+        C s2 r(x,1) @20..30
+        X s3 r(z,0) @400..500
+        Y s4 r(y,0) @600..700
+        """);
+
+    // Then: no ThinAirRead, no late transaction, U promoted before any flush
+    assertEquals(List.of(), anomalies(events));
+    final CheckResult r = c.result();
+    assertEquals(1, r.stats().unknownPromoted());
+    assertEquals(0, c.lateTransactions());
+    assertVerdicts(r, Verdict.SATISFIED, Verdict.SATISFIED, Verdict.SATISFIED);
+  }
+
+  @Test
   void shouldOrderAPromotedWriterInRealTimeWhenItEndedBeforeTransactionsAlreadyChecked() {
     // Given: U (ended at 20) is promoted only when C is processed, after T2 (started at 30),
     // which still read the x that U had overwritten: a stale read, seen only through U's time
