@@ -1,0 +1,149 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link OnlineChecker#check}: a whole history through the incremental engine. As the batch
+ * checker, it keeps the first of transactions sharing an id (the others become DUPLICATE_TXN_ID
+ * findings) and takes session order from seq when every transaction of the session has one, from
+ * the source order otherwise. Then it sorts by π, accepts everything with an unbounded grace
+ * period and flushes.
+ *
+ * <p>Knowing the whole history, it makes reads of values written more than once unattributed
+ * from the start, as the batch checker does and as a flush does for what is buffered (see
+ * docs/streaming-design.md). Values are unique in valid histories, so it first runs declaring
+ * none and runs again declaring them only if the engine saw a value written twice: the result is
+ * the same as always declaring them, and the usual case pays nothing.
+ */
+final class BatchAdapter {
+  private BatchAdapter() {}
+
+  static CheckResult check(final History history, final CheckOptions options) {
+    final long started = System.nanoTime();
+    final List<Transaction> unique = new ArrayList<>(history.size());
+    final List<Transaction> duplicates = new ArrayList<>();
+    final StringIntMap ids = new StringIntMap(history.size());
+    for (final Transaction t : history.transactions()) {
+      if (ids.putIfAbsent(t.id(), 0)) {
+        unique.add(t);
+      } else {
+        duplicates.add(t);
+      }
+    }
+    final long[] rank = ranks(unique);
+    final int[] order = piOrder(unique, rank);
+    OnlineChecker checker = run(unique, duplicates, rank, order, options, null);
+    if (checker.repeatSeen()) {
+      checker = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
+    }
+    return checker.result((System.nanoTime() - started) / 1e9);
+  }
+
+  private static OnlineChecker run(final List<Transaction> unique, final List<Transaction> duplicates,
+      final long[] rank, final int[] order, final CheckOptions options, final RepeatedValues repeated) {
+    final OnlineChecker checker = new OnlineChecker(options, OnlineOptions.batch(), unique.size());
+    duplicates.forEach(checker::reportDuplicateId);
+    checker.declareRepeated(repeated);
+    for (final int i : order) {
+      checker.accept(unique.get(i), rank[i]);
+    }
+    checker.flush();
+    return checker;
+  }
+
+  private static int[] piOrder(final List<Transaction> unique, final long[] rank) {
+    final int n = unique.size();
+    final long[] end = new long[n];
+    final int[] order = new int[n];
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      end[i] = TxnIndex.timeKey(unique.get(i));
+      order[i] = i;
+      if (end[i] != TxnIndex.NO_END) {
+        min = Math.min(min, end[i]);
+        max = Math.max(max, end[i]);
+      }
+    }
+    final IndexSort.IntComparator pi = (a, b) -> {
+      int c = Long.compare(end[a], end[b]);
+      if (c != 0) {
+        return c;
+      }
+      final Transaction ta = unique.get(a);
+      final Transaction tb = unique.get(b);
+      c = ta.session().compareTo(tb.session());
+      if (c != 0) {
+        return c;
+      }
+      c = Long.compare(rank[a], rank[b]);
+      return c != 0 ? c : ta.id().compareTo(tb.id());
+    };
+    final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n));
+    final long span = min > max ? 0 : max - min + 1;
+    if (span >= 0 && 64 - Long.numberOfLeadingZeros(span + 1) + indexBits <= 63) {
+      // A primitive sort of (end - min, index) packed in a long, then ties broken by π proper:
+      // ten times faster than a comparator sort on a million transactions.
+      final long[] packed = new long[n];
+      for (int i = 0; i < n; i++) {
+        final long key = end[i] == TxnIndex.NO_END ? span : end[i] - min;
+        packed[i] = (key << indexBits) | i;
+      }
+      java.util.Arrays.sort(packed);
+      final long mask = (1L << indexBits) - 1;
+      for (int i = 0; i < n; i++) {
+        order[i] = (int) (packed[i] & mask);
+      }
+      int runStart = 0;
+      for (int i = 1; i <= n; i++) {
+        if (i == n || end[order[i]] != end[order[runStart]]) {
+          IndexSort.sort(order, runStart, i, pi);
+          runStart = i;
+        }
+      }
+    } else {
+      IndexSort.sort(order, n, pi);
+    }
+    return order;
+  }
+
+  /** Each transaction's position in its session's order, as the batch checker orders sessions. */
+  private static long[] ranks(final List<Transaction> txns) {
+    final StringIntMap sessionIds = new StringIntMap(64);
+    final List<IntList> members = new ArrayList<>();
+    final List<Boolean> allSeq = new ArrayList<>();
+    for (int i = 0; i < txns.size(); i++) {
+      final Transaction t = txns.get(i);
+      int s = sessionIds.get(t.session());
+      if (s < 0) {
+        s = members.size();
+        sessionIds.putNew(t.session(), s);
+        members.add(new IntList(16));
+        allSeq.add(Boolean.TRUE);
+      }
+      members.get(s).add(i);
+      if (!t.hasSeq()) {
+        allSeq.set(s, Boolean.FALSE);
+      }
+    }
+    final long[] rank = new long[txns.size()];
+    for (int s = 0; s < members.size(); s++) {
+      final IntList m = members.get(s);
+      final int[] idx = m.toArray();
+      if (allSeq.get(s)) {
+        // Stable: transactions sharing a seq keep their source order (DUPLICATE_SEQ).
+        IndexSort.sort(idx, idx.length, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+      }
+      for (int r = 0; r < idx.length; r++) {
+        rank[idx[r]] = r;
+      }
+    }
+    return rank;
+  }
+}

@@ -1,0 +1,65 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The (key, value) pairs that transactions not yet processed write more than once: the whole
+ * history's for the batch adapter, the reorder buffer's at a flush. Reads of such values are then
+ * never attributed, as in the batch checker (a stream learns of any other repeat only when its
+ * writer is processed).
+ */
+final class RepeatedValues {
+  private final Set<String> repeated;
+
+  private RepeatedValues(final Set<String> repeated) {
+    this.repeated = repeated;
+  }
+
+  /** The repeated values of the transactions, or null when there are none (the usual case). */
+  static RepeatedValues of(final List<Transaction> txns) {
+    final Map<String, Integer> keyIds = new HashMap<>();
+    final KeyValueTable seen = new KeyValueTable(1 << 12);
+    Set<String> out = null;
+    for (final Transaction t : txns) {
+      for (final Op op : t.ops()) {
+        if (!op.isWrite()) {
+          continue;
+        }
+        final int k = keyIds.computeIfAbsent(op.key(), x -> keyIds.size());
+        if (seen.get(k, op.value()) >= 0) {
+          if (out == null) {
+            out = new HashSet<>();
+          }
+          out.add(name(op.key(), op.value()));
+        } else {
+          seen.put(k, op.value(), 0);
+        }
+      }
+    }
+    return out == null ? null : new RepeatedValues(out);
+  }
+
+  /** The union of two sets, either of which may be null (none). */
+  static RepeatedValues union(final RepeatedValues a, final RepeatedValues b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    final Set<String> all = new HashSet<>(a.repeated);
+    all.addAll(b.repeated);
+    return new RepeatedValues(all);
+  }
+
+  boolean contains(final String key, final long value) {
+    return repeated.contains(name(key, value));
+  }
+
+  private static String name(final String key, final long value) {
+    return key + '\u0000' + value;
+  }
+}
