@@ -12,31 +12,32 @@ import java.util.function.Supplier;
  * order, so a flood of one kind (thousands of lost updates under READ COMMITTED) never hides
  * another. Anomalies are built lazily: explanations are written only for the listed ones.
  */
-final class AnomalyList {
+public final class AnomalyList {
   private record Candidate(String name, Supplier<Anomaly> build) {}
 
   private final int cap;
   private final List<Candidate> candidates = new ArrayList<>();
   private final Map<String, Long> counts = new LinkedHashMap<>();
 
-  AnomalyList(final int cap) {
+  public AnomalyList(final int cap) {
     this.cap = cap;
   }
 
-  void add(final String name, final Supplier<Anomaly> build) {
+  public void add(final String name, final Supplier<Anomaly> build) {
     candidates.add(new Candidate(name, build));
     counts.merge(name, 1L, Long::sum);
   }
 
-  Map<String, Long> counts() {
+  public Map<String, Long> counts() {
     return counts;
   }
 
-  boolean truncated() {
+  public boolean truncated() {
     return candidates.size() > cap;
   }
 
-  List<Anomaly> select() {
+  /** The listed anomalies, built now, in the order added. */
+  public List<Anomaly> select() {
     final boolean[] chosen = new boolean[candidates.size()];
     int taken = 0;
     final Map<String, Boolean> named = new LinkedHashMap<>();

@@ -39,10 +39,10 @@ public final class Checker {
     reportTimingFindings(h, res, findings);
     reportBlindWrites(dg, findings);
 
-    final Explainer explainer = new Explainer(dg, options.rtSkewMicros());
+    final AnomalyFactory factory = new AnomalyFactory(dg, options.rtSkewMicros());
     final AnomalyList list = new AnomalyList(options.maxAnomalies());
-    addReadAnomalies(res, explainer, list);
-    addLostUpdates(dg, explainer, list);
+    addReadAnomalies(res, factory, list);
+    addLostUpdates(dg, factory, list);
 
     final CycleSearch search = new CycleSearch(dg, options.maxAnomalies());
     final Set<Level> cyclic = new HashSet<>();
@@ -51,9 +51,8 @@ public final class Checker {
         cyclic.add(level);
       }
     }
-    final CycleAnomalies factory = new CycleAnomalies(dg, explainer);
     for (final List<CycleStep> steps : search.cycles()) {
-      final Anomaly a = factory.anomaly(steps);
+      final Anomaly a = factory.cycle(steps);
       list.add(a.displayName(), () -> a);
     }
     final List<Anomaly> anomalies = list.select();
@@ -95,50 +94,21 @@ public final class Checker {
     return search.search(level, g, options.rtSkewMicros());
   }
 
-  private void addReadAnomalies(final ReadResolution res, final Explainer explainer, final AnomalyList list) {
+  private void addReadAnomalies(final ReadResolution res, final AnomalyFactory factory, final AnomalyList list) {
     final List<ReadAnomaly> sorted = new ArrayList<>(res.anomalies);
     sorted.sort((a, b) -> a.reader() != b.reader() ? Integer.compare(a.reader(), b.reader())
         : Integer.compare(a.opIndex(), b.opIndex()));
     for (final ReadAnomaly a : sorted) {
-      list.add(a.kind().name(), () -> {
-        final List<Transaction> txns = new ArrayList<>(2);
-        if (a.writer() > 0 && a.writer() != a.reader()) {
-          txns.add(res.h.txns[a.writer()]);
-        }
-        txns.add(res.h.txns[a.reader()]);
-        return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(),
-            explainer.read(a));
-      });
+      list.add(a.kind().name(), () -> factory.read(a));
     }
   }
 
-  private void addLostUpdates(final DependencyGraph dg, final Explainer explainer, final AnomalyList list) {
+  private void addLostUpdates(final DependencyGraph dg, final AnomalyFactory factory, final AnomalyList list) {
     final List<int[]> sorted = new ArrayList<>(dg.divergences);
     sorted.sort((x, y) -> x[1] != y[1] ? Integer.compare(x[1], y[1]) : Integer.compare(x[2], y[2]));
-    final ReadResolution res = dg.res;
     for (final int[] d : sorted) {
-      list.add("LostUpdate", () -> {
-        final int version = d[0];
-        final int a = d[1];
-        final int b = d[2];
-        final String key = dg.h.keyNames[res.keyOfVersion(version)];
-        final List<Edge> cycle = List.of(
-            new Edge(dg.h.id(a), dg.h.id(b), EdgeKind.WW, key, lastWrite(dg, a, key)),
-            new Edge(dg.h.id(b), dg.h.id(a), EdgeKind.RW, key, res.valueOfVersion(version)));
-        return new Anomaly("G-single", "LostUpdate", Set.of(Level.values()),
-            List.of(dg.h.txns[a], dg.h.txns[b]), cycle, explainer.lostUpdate(version, a, b));
-      });
+      list.add("LostUpdate", () -> factory.lostUpdate(d[0], d[1], d[2]));
     }
-  }
-
-  private static Long lastWrite(final DependencyGraph dg, final int t, final String key) {
-    Long v = null;
-    for (final var op : dg.h.txns[t].ops()) {
-      if (op.isWrite() && op.key().equals(key)) {
-        v = op.value();
-      }
-    }
-    return v;
   }
 
   private void reportTimingFindings(final IndexedHistory h, final ReadResolution res, final Findings findings) {
@@ -154,12 +124,12 @@ public final class Checker {
             "transaction " + txn.id() + " ends (" + txn.end() + ") before it starts (" + txn.start()
                 + "); its times are not used");
       }
-      if (!LevelGraphs.realTimeKnown(txn)) {
+      if (!RealTime.known(txn)) {
         if (options.levels().contains(Level.SSER)) {
           findings.add(FindingKind.MISSING_TIMESTAMPS, null, txn.id(), txn.line(),
               "transaction " + txn.id() + " has no usable start/end time, so SSER cannot be decided from real time");
         }
-      } else if (prev != null && prevSession == h.sessionOf[t] && LevelGraphs.endUsable(prev)
+      } else if (prev != null && prevSession == h.sessionOf[t] && RealTime.endUsable(prev)
           && txn.start() + options.rtSkewMicros() < prev.end()) {
         findings.add(FindingKind.SESSION_TIME_OVERLAP, null, txn.id(), txn.line(),
             "transaction " + txn.id() + " starts before " + prev.id() + ", its predecessor in session "

@@ -7,13 +7,11 @@ import java.util.List;
 
 /** Turns a cycle of steps into a typed, explained {@link Anomaly}. */
 final class CycleAnomalies {
-  private final DependencyGraph dg;
-  private final EdgeTable edges;
+  private final DependencyView view;
   private final Explainer explainer;
 
-  CycleAnomalies(final DependencyGraph dg, final Explainer explainer) {
-    this.dg = dg;
-    this.edges = dg.edges;
+  CycleAnomalies(final DependencyView view, final Explainer explainer) {
+    this.view = view;
     this.explainer = explainer;
   }
 
@@ -37,7 +35,7 @@ final class CycleAnomalies {
       final int id = representative(s, writeOrder);
       representative.add(id);
       cycle.add(toEdge(s, id));
-      txns.add(dg.h.txns[s.from()]);
+      txns.add(view.txn(s.from()));
     }
     return new Anomaly(c.type(), c.name(), c.violates(), txns, cycle, explainer.cycle(steps, representative, c));
   }
@@ -52,7 +50,7 @@ final class CycleAnomalies {
     }
     for (final EdgeKind k : preference) {
       for (final int id : s.edgeIds()) {
-        if (edges.kind(id) == k) {
+        if (view.edgeKind(id) == k) {
           return id;
         }
       }
@@ -61,32 +59,32 @@ final class CycleAnomalies {
   }
 
   private Edge toEdge(final CycleStep s, final int id) {
-    final String from = dg.h.id(s.from());
-    final String to = dg.h.id(s.to());
+    final String from = view.txnId(s.from());
+    final String to = view.txnId(s.to());
     if (id < 0) {
       return new Edge(from, to, EdgeKind.RT, null, null);
     }
-    final EdgeKind kind = edges.kind(id);
+    final EdgeKind kind = view.edgeKind(id);
     if (kind == EdgeKind.SO) {
       return new Edge(from, to, EdgeKind.SO, null, null);
     }
-    return new Edge(from, to, kind, dg.h.keyNames[edges.key(id)], dg.res.valueOfVersion(edges.version(id)));
+    return new Edge(from, to, kind, view.keyName(view.edgeKey(id)), view.versionValue(view.edgeVersion(id)));
   }
 
   private int keyOfFirst(final CycleStep s, final EdgeKind kind) {
     for (final int id : s.edgeIds()) {
-      if (edges.kind(id) == kind) {
-        return edges.key(id);
+      if (view.edgeKind(id) == kind) {
+        return view.edgeKey(id);
       }
     }
     return -1;
   }
 
   private int firstRead(final int txn, final int key) {
-    final List<Op> ops = dg.h.txns[txn].ops();
-    final int[] keys = dg.h.opKeys[txn];
+    final List<Op> ops = view.txn(txn).ops();
+    final String name = view.keyName(key);
     for (int j = 0; j < ops.size(); j++) {
-      if (keys[j] == key && ops.get(j).isRead()) {
+      if (ops.get(j).isRead() && ops.get(j).key().equals(name)) {
         return j;
       }
     }

@@ -172,7 +172,7 @@ final class CycleSearch {
     if (u != IndexedHistory.INIT && dg.h.sessionOf[u] == dg.h.sessionOf[v] && u < v) {
       mask |= CycleStep.SO;
     }
-    if (u != IndexedHistory.INIT && LevelGraphs.realTime(dg.h.txns[u], dg.h.txns[v], skewMicros)) {
+    if (u != IndexedHistory.INIT && RealTime.precedes(dg.h.txns[u], dg.h.txns[v], skewMicros)) {
       mask |= CycleStep.RT;
     }
     return new CycleStep(u, v, mask, ids.toArray());

@@ -21,7 +21,7 @@ import java.util.List;
  * single blind chain must follow its initial chain, but inferring that needs to know no other
  * blind write will come, which an online checker never knows; both engines leave it open.)
  */
-final class DependencyGraph {
+final class DependencyGraph implements DependencyView {
   final ReadResolution res;
   final IndexedHistory h;
   final EdgeTable edges;
@@ -61,6 +61,46 @@ final class DependencyGraph {
     g.markUndeterminedKeys();
     g.addWriteWriteAndReadWrite();
     return g;
+  }
+
+  @Override
+  public io.isowatch.core.history.Transaction txn(final int t) {
+    return h.txns[t];
+  }
+
+  @Override
+  public String keyName(final int key) {
+    return h.keyNames[key];
+  }
+
+  @Override
+  public Long initialValue() {
+    return res.initialValue;
+  }
+
+  @Override
+  public int versionKey(final int version) {
+    return res.keyOfVersion(version);
+  }
+
+  @Override
+  public int versionWriter(final int version) {
+    return res.writerOfVersion(version);
+  }
+
+  @Override
+  public Long versionValue(final int version) {
+    return res.valueOfVersion(version);
+  }
+
+  @Override
+  public EdgeKind edgeKind(final int edge) {
+    return edges.kind(edge);
+  }
+
+  @Override
+  public int edgeVersion(final int edge) {
+    return edges.version(edge);
   }
 
   private void indexReads() {

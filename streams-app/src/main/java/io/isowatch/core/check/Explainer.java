@@ -15,15 +15,11 @@ import java.util.stream.Collectors;
  * the claim against the input without trusting the checker.
  */
 final class Explainer {
-  private final IndexedHistory h;
-  private final ReadResolution res;
-  private final EdgeTable edges;
+  private final DependencyView view;
   private final long skewMicros;
 
-  Explainer(final DependencyGraph dg, final long skewMicros) {
-    this.h = dg.h;
-    this.res = dg.res;
-    this.edges = dg.edges;
+  Explainer(final DependencyView view, final long skewMicros) {
+    this.view = view;
     this.skewMicros = skewMicros;
   }
 
@@ -35,7 +31,7 @@ final class Explainer {
     final Map<Integer, String> names = new LinkedHashMap<>();
 
     String of(final int t) {
-      return names.computeIfAbsent(t, h::id);
+      return names.computeIfAbsent(t, view::txnId);
     }
 
     String let() {
@@ -46,10 +42,10 @@ final class Explainer {
   }
 
   private String describe(final int t) {
-    if (t == IndexedHistory.INIT) {
-      return "the initial transaction, writing " + value(res.initialValue) + " to every key";
+    if (t == DependencyView.INIT) {
+      return "the initial transaction, writing " + value(view.initialValue()) + " to every key";
     }
-    final Transaction txn = h.txns[t];
+    final Transaction txn = view.txn(t);
     final String ops = txn.ops().stream().map(Op::toString).collect(Collectors.joining(" "));
     return "[" + ops + "] (session " + txn.session() + ", " + txn.status().wire()
         + (txn.line() > 0 ? ", line " + txn.line() : "") + ")";
@@ -79,44 +75,41 @@ final class Explainer {
     final String a = names.of(s.from());
     final String b = names.of(s.to());
     if (edgeId < 0) {
-      final Transaction ta = h.txns[s.from()];
-      final Transaction tb = h.txns[s.to()];
+      final Transaction ta = view.txn(s.from());
+      final Transaction tb = view.txn(s.to());
       return a + " ended (at " + ta.end() + " µs) before " + b + " started (at " + tb.start() + " µs)"
           + (skewMicros > 0 ? ", by more than the " + skewMicros + " µs clock-skew tolerance" : "");
     }
-    final int ver = edges.version(edgeId);
-    final String key = edgeId >= 0 && edges.key(edgeId) >= 0 ? h.keyNames[edges.key(edgeId)] : null;
-    final String kv = key + "=" + value(ver >= 0 ? res.valueOfVersion(ver) : null);
-    return switch (edges.kind(edgeId)) {
-      case WR -> b + " read " + kv + ", which " + a + (s.from() == IndexedHistory.INIT ? " holds initially" : " wrote");
-      case WW -> readOf(s.to(), edges.key(edgeId), ver)
-          ? b + " read " + kv + " from " + a + " and then overwrote it with " + key + "=" + lastWrite(s.to(), edges.key(edgeId))
+    final int ver = view.edgeVersion(edgeId);
+    final String key = view.edgeKey(edgeId) >= 0 ? view.keyName(view.edgeKey(edgeId)) : null;
+    final String kv = key + "=" + value(ver >= 0 ? view.versionValue(ver) : null);
+    return switch (view.edgeKind(edgeId)) {
+      case WR -> b + " read " + kv + ", which " + a + (s.from() == DependencyView.INIT ? " holds initially" : " wrote");
+      case WW -> readOf(s.to(), key, ver)
+          ? b + " read " + kv + " from " + a + " and then overwrote it with " + key + "=" + lastWrite(s.to(), key)
           : b + " wrote " + key + " without reading it, and the only place left for its version is right after "
               + a + "'s " + kv;
       case RW -> a + " read " + kv + ", and " + b + " overwrote that version with " + key + "="
-          + lastWrite(s.to(), edges.key(edgeId));
-      case SO -> "both ran in session " + h.txns[s.from()].session() + " and " + a + " came first";
+          + lastWrite(s.to(), key);
+      case SO -> "both ran in session " + view.txn(s.from()).session() + " and " + a + " came first";
       case RT -> a + " ended before " + b + " started";
     };
   }
 
   /** Whether t's external read of the key returned exactly that version's value. */
-  private boolean readOf(final int t, final int key, final int version) {
-    final List<Op> ops = h.txns[t].ops();
-    final int[] keys = h.opKeys[t];
-    for (int j = 0; j < ops.size(); j++) {
-      if (keys[j] == key) {
-        return ops.get(j).isRead() && java.util.Objects.equals(ops.get(j).value(), res.valueOfVersion(version));
+  private boolean readOf(final int t, final String key, final int version) {
+    for (final Op op : view.txn(t).ops()) {
+      if (op.key().equals(key)) {
+        return op.isRead() && java.util.Objects.equals(op.value(), view.versionValue(version));
       }
     }
     return false;
   }
 
-  private String lastWrite(final int t, final int key) {
-    final List<Op> ops = h.txns[t].ops();
-    final int[] keys = h.opKeys[t];
+  private String lastWrite(final int t, final String key) {
+    final List<Op> ops = view.txn(t).ops();
     for (int j = ops.size() - 1; j >= 0; j--) {
-      if (keys[j] == key && ops.get(j).isWrite()) {
+      if (ops.get(j).key().equals(key) && ops.get(j).isWrite()) {
         return value(ops.get(j).value());
       }
     }
@@ -125,17 +118,16 @@ final class Explainer {
 
   String lostUpdate(final int version, final int a, final int b) {
     final Names names = new Names();
-    final int writer = res.writerOfVersion(version);
+    final int writer = view.versionWriter(version);
     final String w = names.of(writer);
     final String ta = names.of(a);
     final String tb = names.of(b);
-    final int key = res.keyOfVersion(version);
-    final String k = h.keyNames[key];
-    final String kv = k + "=" + value(res.valueOfVersion(version));
+    final String k = view.keyName(view.versionKey(version));
+    final String kv = k + "=" + value(view.versionValue(version));
     return names.let() + "Then:\n"
-        + "  - " + ta + " and " + tb + " both read " + kv + (writer == IndexedHistory.INIT ? " (the initial value)"
-            : ", written by " + w) + ", and both wrote " + k + " (" + ta + ": " + k + "=" + lastWrite(a, key)
-        + ", " + tb + ": " + k + "=" + lastWrite(b, key) + ");\n"
+        + "  - " + ta + " and " + tb + " both read " + kv + (writer == DependencyView.INIT ? " (the initial value)"
+            : ", written by " + w) + ", and both wrote " + k + " (" + ta + ": " + k + "=" + lastWrite(a, k)
+        + ", " + tb + ": " + k + "=" + lastWrite(b, k) + ");\n"
         + "  - each overwrote the version it read, so each must directly follow " + w + " in the version order of "
         + k + ", which is impossible for two;\n"
         + "  - whichever wrote second overwrote a version it never read: if " + ta + " came first, then " + ta
@@ -149,15 +141,15 @@ final class Explainer {
     final Names names = new Names();
     final String r = names.of(a.reader());
     final String w = a.writer() >= 0 ? names.of(a.writer()) : null;
-    final String k = h.keyNames[a.key()];
+    final String k = view.keyName(a.key());
     final String kv = k + "=" + value(a.value());
     final String then = switch (a.kind()) {
       case ThinAirRead -> r + " read " + kv + ", but no transaction wrote " + value(a.value()) + " to " + k
-          + " and it is not the initial value (" + value(res.initialValue) + "): the value came from thin air";
+          + " and it is not the initial value (" + value(view.initialValue()) + "): the value came from thin air";
       case AbortedRead -> r + " read " + kv + ", which only " + w
           + " wrote, and " + w + " aborted: an aborted write must never be visible (Adya G1a)";
       case IntermediateRead -> r + " read " + kv + ", which " + w + " wrote but then overwrote with " + k + "="
-          + lastWrite(a.writer(), a.key()) + " in the same transaction: only a transaction's last write of a key "
+          + lastWrite(a.writer(), k) + " in the same transaction: only a transaction's last write of a key "
           + "may be visible (Adya G1b)";
       case FutureRead -> r + " read " + kv + " before writing " + kv + " itself: a transaction cannot observe "
           + "its own future write";

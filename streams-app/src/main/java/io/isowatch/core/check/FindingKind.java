@@ -23,6 +23,14 @@ public enum FindingKind {
   SESSION_TIME_OVERLAP(Severity.WARNING),
   /** A transaction ends before it starts. */
   END_BEFORE_START(Severity.WARNING),
+  /**
+   * Online only: a transaction reached the checker after a transaction that follows it in the
+   * canonical processing order had been processed (it came later than the grace period allows),
+   * or a value's writer came after a read of that value had been reported as a ThinAirRead. It is
+   * checked all the same, but the result may then differ from {@code isowatch check} on the same
+   * history.
+   */
+  LATE_TRANSACTION(Severity.WARNING),
   /** Indeterminate transactions that no committed transaction read, so they were ignored. */
   UNKNOWN_IGNORED(Severity.INFO);
 

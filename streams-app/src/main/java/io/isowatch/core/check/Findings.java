@@ -10,9 +10,10 @@ import java.util.Set;
 
 /**
  * Collects input findings, aggregated per (kind, key): a history with a million blind writes gets
- * one finding per key with a count and a few examples, not a million lines.
+ * one finding per key with a count and a few examples, not a million lines. Findings are listed in
+ * the order their (kind, key) was first seen. Shared by both engines.
  */
-final class Findings {
+public final class Findings {
   private static final int EXAMPLES = 5;
   /** Distinct keys reported separately per kind; further keys share one finding with key null. */
   private static final int KEYS_PER_KIND = 20;
@@ -36,11 +37,11 @@ final class Findings {
     }
   }
 
-  void add(final FindingKind kind, final String key, final String txn, final int line, final String message) {
+  public void add(final FindingKind kind, final String key, final String txn, final int line, final String message) {
     add(kind, key, txn, line, message, defaultLevels(kind));
   }
 
-  void add(
+  public void add(
       final FindingKind kind,
       final String key,
       final String txn,
@@ -68,12 +69,12 @@ final class Findings {
     return byKindAndKey.values().stream().filter(a -> a.kind == kind && a.key != null).count();
   }
 
-  boolean has(final FindingKind kind) {
+  public boolean has(final FindingKind kind) {
     return byKindAndKey.values().stream().anyMatch(a -> a.kind == kind);
   }
 
   /** Levels made undecidable by some finding, each with the first reason found. */
-  Map<Level, String> undecidable() {
+  public Map<Level, String> undecidable() {
     final Map<Level, String> reasons = new LinkedHashMap<>();
     for (final Acc a : byKindAndKey.values()) {
       if (a.kind.severity() == FindingKind.Severity.UNDECIDABLE) {
@@ -85,7 +86,20 @@ final class Findings {
     return reasons;
   }
 
-  List<Finding> toList() {
+  /** An independent copy, e.g. to add end-of-stream findings to a snapshot. */
+  public Findings copy() {
+    final Findings c = new Findings();
+    byKindAndKey.forEach((k, a) -> {
+      final Acc b = new Acc(a.kind, a.key, a.firstMessage, a.levels);
+      b.count = a.count;
+      b.txns.addAll(a.txns);
+      b.lines.addAll(a.lines);
+      c.byKindAndKey.put(k, b);
+    });
+    return c;
+  }
+
+  public List<Finding> toList() {
     final List<Finding> out = new ArrayList<>();
     for (final Acc a : byKindAndKey.values()) {
       final String message = a.count == 1 ? a.firstMessage

@@ -98,32 +98,12 @@ final class LevelGraphs {
     return b.build();
   }
 
-  /** Whether t1 precedes t2 in real time under the skew tolerance. */
-  static boolean realTime(final Transaction t1, final Transaction t2, final long skewMicros) {
-    return endUsable(t1) && startUsable(t2) && t1.end() + skewMicros < t2.start();
+  private static boolean endUsable(final Transaction t) {
+    return RealTime.endUsable(t);
   }
 
-  /**
-   * The end time can order this transaction before others. A transaction whose client never saw
-   * it finish (no end, as for an indeterminate one) precedes nothing in real time, exactly as a
-   * pending operation in linearizability; one ending before it starts has no usable times.
-   */
-  static boolean endUsable(final Transaction t) {
-    return t.end() != Transaction.NO_TIME && (t.start() == Transaction.NO_TIME || t.end() >= t.start());
-  }
-
-  /** The start time can order others before this transaction. */
-  static boolean startUsable(final Transaction t) {
-    return t.start() != Transaction.NO_TIME && (t.end() == Transaction.NO_TIME || t.end() >= t.start());
-  }
-
-  /**
-   * Real time is fully known for this transaction: it has a usable start, and a usable end unless
-   * it is indeterminate (then no end is the truth, not a gap). Otherwise SSER cannot be decided
-   * without guessing when it ran.
-   */
-  static boolean realTimeKnown(final Transaction t) {
-    return startUsable(t) && (endUsable(t) || t.status() == io.isowatch.core.history.TxnStatus.UNKNOWN);
+  private static boolean startUsable(final Transaction t) {
+    return RealTime.startUsable(t);
   }
 
   private static long[] distinct(final long[] sorted) {

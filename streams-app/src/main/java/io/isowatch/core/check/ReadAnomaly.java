@@ -2,7 +2,8 @@ package io.isowatch.core.check;
 
 /**
  * A non-cycle anomaly found while resolving reads: the read at {@code opIndex} of transaction
- * {@code reader} on {@code key} returned {@code value}.
+ * {@code reader} on {@code key} returned {@code value}. Transaction and key ids are those of the
+ * engine's {@link DependencyView}.
  *
  * @param kind which anomaly (MTC Table I (a)-(g))
  * @param reader the reading transaction
@@ -13,10 +14,10 @@ package io.isowatch.core.check;
  *     read); null otherwise
  * @param opIndex position of the offending read in the reader's ops
  */
-record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value, Long expected, int opIndex) {
+public record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value, Long expected, int opIndex) {
 
   /** The seven non-cycle anomalies, with their Adya/Elle type. */
-  enum Kind {
+  public enum Kind {
     ThinAirRead("thin-air"),
     AbortedRead("G1a"),
     IntermediateRead("G1b"),
@@ -31,7 +32,8 @@ record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value, Long 
       this.type = type;
     }
 
-    String type() {
+    /** The Adya/Elle type reported for it. */
+    public String type() {
       return type;
     }
   }

@@ -5,9 +5,7 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -44,6 +42,7 @@ final class ReadResolution {
   final IntList instBlind = new IntList(1 << 12);
 
   final List<ReadAnomaly> anomalies = new ArrayList<>();
+  private final TransactionAnalysis analysis = new TransactionAnalysis();
   long promoted;
   long longRmw;
   long largeReadOnly;
@@ -141,117 +140,42 @@ final class ReadResolution {
     }
   }
 
-  /** Per-key state of one transaction while its ops are scanned in program order. */
-  private static final class KeyState {
-    final int key;
-    boolean readBefore;
-    Long firstRead;
-    int firstReadOp;
-    boolean nonRepeatableReported;
-    boolean written;
-    boolean blind;
-    long lastWrite;
-    final List<Long> writes = new ArrayList<>(2);
-
-    KeyState(final int key) {
-      this.key = key;
-    }
-  }
-
   private void analyze(final int t, final IntList work) {
-    final List<Op> ops = h.txns[t].ops();
-    final int[] keys = h.opKeys[t];
-    final List<KeyState> states = new ArrayList<>(4);
-    // Small transactions scan a short list; big ones (snapshot reads) need a map.
-    final Map<Integer, KeyState> byKey = ops.size() > 16 ? new HashMap<>() : null;
-    int reads = 0;
-    int writes = 0;
-    for (int j = 0; j < ops.size(); j++) {
-      final Op op = ops.get(j);
-      final KeyState st = state(states, byKey, keys[j]);
-      if (op.isRead()) {
-        reads++;
-        onRead(t, j, op.value(), st);
-      } else {
-        writes++;
-        if (!st.written && !st.readBefore) {
-          st.blind = true;
-        }
-        st.written = true;
-        st.lastWrite = op.value();
-        st.writes.add(op.value());
-      }
-    }
-    if (writes > 0 && ops.size() > 4) {
+    final TransactionAnalysis a = analysis;
+    a.analyze(t, h.txns[t].ops(), h.opKeys[t]);
+    anomalies.addAll(a.internalAnomalies());
+    if (a.longReadModifyWrite()) {
       longRmw++;
-    } else if (writes == 0 && reads > 2) {
+    } else if (a.largeReadOnly()) {
       largeReadOnly++;
     }
-    for (final KeyState st : states) {
+    for (int s = 0; s < a.keyCount(); s++) {
+      final int key = a.key(s);
       int readVer = ANOMALOUS;
-      if (st.readBefore) {
-        readVer = resolveExternalRead(t, st, work);
+      if (a.readsBefore(s)) {
+        readVer = resolveExternalRead(t, key, a.firstRead(s), a.firstReadOp(s), work);
         readTxn.add(t);
-        readKey.add(st.key);
+        readKey.add(key);
         readVersion.add(readVer);
       }
-      if (st.written) {
+      if (a.writes(s)) {
         instTxn.add(t);
-        instKey.add(st.key);
-        instVersion.add(versions.find(st.key, st.lastWrite));
+        instKey.add(key);
+        instVersion.add(versions.find(key, a.lastWrite(s)));
         instPred.add(readVer);
-        instBlind.add(st.blind ? 1 : 0);
+        instBlind.add(a.blind(s) ? 1 : 0);
       }
     }
-  }
-
-  private static KeyState state(final List<KeyState> states, final Map<Integer, KeyState> byKey, final int key) {
-    if (byKey != null) {
-      return byKey.computeIfAbsent(key, k -> {
-        final KeyState s = new KeyState(k);
-        states.add(s);
-        return s;
-      });
-    }
-    for (final KeyState s : states) {
-      if (s.key == key) {
-        return s;
-      }
-    }
-    final KeyState s = new KeyState(key);
-    states.add(s);
-    return s;
-  }
-
-  private void onRead(final int t, final int j, final Long v, final KeyState st) {
-    if (!st.written) {
-      if (!st.readBefore) {
-        st.readBefore = true;
-        st.firstRead = v;
-        st.firstReadOp = j;
-      } else if (!Objects.equals(v, st.firstRead) && !st.nonRepeatableReported) {
-        st.nonRepeatableReported = true;
-        anomalies.add(new ReadAnomaly(ReadAnomaly.Kind.NonRepeatableReads, t, -1, st.key, v, st.firstRead, j));
-      }
-      return;
-    }
-    if (v != null && v == st.lastWrite) {
-      return;
-    }
-    final ReadAnomaly.Kind kind = v != null && st.writes.contains(v)
-        ? ReadAnomaly.Kind.NotMyLastWrite : ReadAnomaly.Kind.NotMyOwnWrite;
-    anomalies.add(new ReadAnomaly(kind, t, -1, st.key, v, st.lastWrite, j));
   }
 
   /** Returns the version read, or ANOMALOUS / AMBIGUOUS. */
-  private int resolveExternalRead(final int t, final KeyState st, final IntList work) {
-    final Long v = st.firstRead;
+  private int resolveExternalRead(final int t, final int key, final Long v, final int op, final IntList work) {
     if (Objects.equals(v, initialValue)) {
-      return initVersion(st.key);
+      return initVersion(key);
     }
-    final int slot = v == null ? -1 : versions.find(st.key, v);
+    final int slot = v == null ? -1 : versions.find(key, v);
     if (slot < 0) {
-      anomalies.add(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, t, -1, st.key, v, null, st.firstReadOp));
+      anomalies.add(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, t, -1, key, v, null, op));
       return ANOMALOUS;
     }
     if (versions.isMultiplyWritten(slot)) {
@@ -273,7 +197,7 @@ final class ReadResolution {
       }
       return slot;
     }
-    anomalies.add(new ReadAnomaly(kind, t, w, st.key, v, null, st.firstReadOp));
+    anomalies.add(new ReadAnomaly(kind, t, w, key, v, null, op));
     return ANOMALOUS;
   }
 }

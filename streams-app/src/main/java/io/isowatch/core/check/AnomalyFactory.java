@@ -1,0 +1,62 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds the reported {@link Anomaly} records, typed (MTC Table I, Adya) and explained, from an
+ * engine's {@link DependencyView}. Both engines use it, so that the same violation is named and
+ * explained the same way whichever engine found it.
+ */
+public final class AnomalyFactory {
+  private final DependencyView view;
+  private final Explainer explainer;
+  private final CycleAnomalies cycles;
+
+  public AnomalyFactory(final DependencyView view, final long skewMicros) {
+    this.view = view;
+    this.explainer = new Explainer(view, skewMicros);
+    this.cycles = new CycleAnomalies(view, explainer);
+  }
+
+  /** A non-cycle anomaly (MTC Table I (a)-(g)): it violates every level. */
+  public Anomaly read(final ReadAnomaly a) {
+    final List<Transaction> txns = new ArrayList<>(2);
+    if (a.writer() > 0 && a.writer() != a.reader()) {
+      txns.add(view.txn(a.writer()));
+    }
+    txns.add(view.txn(a.reader()));
+    return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(), explainer.read(a));
+  }
+
+  /**
+   * The lost update of two transactions {@code a} and {@code b} that both overwrote {@code version}
+   * (MTC Definition 10), with {@code a} listed first.
+   */
+  public Anomaly lostUpdate(final int version, final int a, final int b) {
+    final String key = view.keyName(view.versionKey(version));
+    final List<Edge> cycle = List.of(
+        new Edge(view.txnId(a), view.txnId(b), EdgeKind.WW, key, lastWrite(view.txn(a), key)),
+        new Edge(view.txnId(b), view.txnId(a), EdgeKind.RW, key, view.versionValue(version)));
+    return new Anomaly("G-single", "LostUpdate", Set.of(Level.values()), List.of(view.txn(a), view.txn(b)), cycle,
+        explainer.lostUpdate(version, a, b));
+  }
+
+  /** A counterexample cycle, classified by {@link CycleClassifier}. */
+  public Anomaly cycle(final List<CycleStep> steps) {
+    return cycles.anomaly(steps);
+  }
+
+  private static Long lastWrite(final Transaction t, final String key) {
+    Long v = null;
+    for (final Op op : t.ops()) {
+      if (op.isWrite() && op.key().equals(key)) {
+        v = op.value();
+      }
+    }
+    return v;
+  }
+}
