@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       GenerateCommand.class,
       BenchCommand.class,
       io.isowatch.streams.TopicsCommand.class,
+      io.isowatch.streams.RunCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
@@ -48,7 +49,8 @@ public final class Main implements Runnable {
     // clutter the terminal. -Dorg.slf4j.simpleLogger.defaultLogLevel=info in ISOWATCH_JAVA_OPTS
     // brings them back. Set before the first logger exists, which reads it once.
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
-      System.setProperty(LOG_LEVEL_PROPERTY, "warn");
+      // `run` is a service: its log is its output, so it keeps INFO.
+      System.setProperty(LOG_LEVEL_PROPERTY, args.length > 0 && "run".equals(args[0]) ? "info" : "warn");
     }
     System.exit(commandLine(Services.real()).execute(args));
   }

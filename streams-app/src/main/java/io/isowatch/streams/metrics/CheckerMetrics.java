@@ -90,9 +90,12 @@ public final class CheckerMetrics {
     return registry.getSampleValue(name, labelNames, labelValues);
   }
 
-  /** Writes every family in the Prometheus text format 0.0.4. */
+  /**
+   * Writes every family in the Prometheus text format 0.0.4, without the client library's {@code
+   * _created} series (OpenMetrics only; in the 0.0.4 format they would be extra gauges per counter).
+   */
   public void write(final Writer out) throws IOException {
-    TextFormat.write004(out, registry.metricFamilySamples());
+    TextFormat.write004(out, registry.filteredMetricFamilySamples(name -> !name.endsWith("_created")));
   }
 
   /** The text format as a string. */
