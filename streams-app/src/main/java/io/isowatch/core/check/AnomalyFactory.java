@@ -50,6 +50,15 @@ public final class AnomalyFactory {
     return cycles.anomaly(steps);
   }
 
+  /**
+   * The name the cycle's anomaly will have ({@link Anomaly#displayName()}), found by classifying
+   * it without writing the explanation.
+   */
+  public String cycleName(final List<CycleStep> steps) {
+    final CycleClassifier.Classification c = cycles.classify(steps);
+    return c.name() != null ? c.name() : c.type();
+  }
+
   private static Long lastWrite(final Transaction t, final String key) {
     Long v = null;
     for (final Op op : t.ops()) {

@@ -15,8 +15,8 @@ final class CycleAnomalies {
     this.explainer = explainer;
   }
 
-  Anomaly anomaly(final List<CycleStep> steps) {
-    final CycleClassifier.Classification c = CycleClassifier.classify(steps, this::firstRead, new CycleClassifier.StepKeys() {
+  CycleClassifier.Classification classify(final List<CycleStep> steps) {
+    return CycleClassifier.classify(steps, this::firstRead, new CycleClassifier.StepKeys() {
       @Override
       public int wrKey(final CycleStep step) {
         return keyOfFirst(step, EdgeKind.WR);
@@ -27,6 +27,10 @@ final class CycleAnomalies {
         return keyOfFirst(step, EdgeKind.RW);
       }
     });
+  }
+
+  Anomaly anomaly(final List<CycleStep> steps) {
+    final CycleClassifier.Classification c = classify(steps);
     final boolean writeOrder = c.type().startsWith("G0");
     final List<Integer> representative = new ArrayList<>(steps.size());
     final List<Edge> cycle = new ArrayList<>(steps.size());

@@ -22,6 +22,18 @@ public final class IntList {
     items[size++] = v;
   }
 
+  /** Inserts v at index i, shifting the tail. */
+  public void insert(final int i, final int v) {
+    add(0);
+    System.arraycopy(items, i, items, i + 1, size - 1 - i);
+    items[i] = v;
+  }
+
+  /** Removes and returns the last element. */
+  public int removeLast() {
+    return items[--size];
+  }
+
   public int get(final int i) {
     return items[i];
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.isowatch.core.history.History;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * missing times, skew, caps). Each asserts the verdicts and the anomaly's type, name, violated
  * levels and transactions; for cycles the transactions are compared up to rotation, since any
  * starting point of a cycle is the same cycle.
+ *
+ * <p>Every case runs on the batch {@link Checker} here and on the incremental engine in {@code
+ * TableOneAnomaliesOnlineTest}, which overrides {@link #engine}.
  */
 class TableOneAnomaliesTest {
   private static final Set<Level> ALL = EnumSet.allOf(Level.class);
@@ -699,12 +703,17 @@ class TableOneAnomaliesTest {
 
   // ---- helpers ----
 
-  private static CheckResult check(final String text) {
+  private CheckResult check(final String text) {
     return check(text, CheckOptions.defaults());
   }
 
-  private static CheckResult check(final String text, final CheckOptions options) {
-    return new Checker(options).check(history(text));
+  private CheckResult check(final String text, final CheckOptions options) {
+    return engine(history(text), options);
+  }
+
+  /** The engine under test; the online engine's variant of these tests overrides it. */
+  CheckResult engine(final History history, final CheckOptions options) {
+    return new Checker(options).check(history);
   }
 
   private static void assertVerdicts(final CheckResult r, final Verdict sser, final Verdict ser, final Verdict si) {

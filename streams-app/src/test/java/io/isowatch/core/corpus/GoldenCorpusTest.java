@@ -11,6 +11,7 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
+import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.core.oracle.BruteForceOracle;
 import io.isowatch.core.oracle.MiniTransactions;
 import io.isowatch.core.oracle.OracleVerdict;
@@ -35,6 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The golden corpus: every {@code corpus/<name>.hist} (test language) is checked against {@code
  * corpus/<name>.expected}, a small key=value file (see {@code corpus/README.md}). Small cases are
  * also checked against the brute-force oracle, so that an expected file cannot be wrong either.
+ * Every case runs on the batch {@link Checker} and on the incremental engine ({@link
+ * OnlineChecker#check}), which must also agree with each other.
  */
 class GoldenCorpusTest {
   /** The oracle enumerates; beyond this many transactions it is not asked. */
@@ -72,6 +75,27 @@ class GoldenCorpusTest {
     final CheckResult r = new Checker(options(expected)).check(history);
 
     // Then
+    assertMatches(name, expected, r);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void shouldMatchTheExpectedFileAndTheBatchEngineWhenTheOnlineEngineChecksACorpusHistory(final String name) {
+    // Given
+    final Map<String, String> expected = expected(name);
+    final History history = HistoryDsl.history(read(name + ".hist"));
+    final CheckResult batch = new Checker(options(expected)).check(history);
+
+    // When
+    final CheckResult online = OnlineChecker.check(history, options(expected));
+
+    // Then
+    assertMatches(name, expected, online);
+    assertEquals(batch.verdicts(), online.verdicts(), () -> "verdicts of " + name);
+    assertEquals(names(batch), names(online), () -> "anomalies of " + name);
+  }
+
+  private static void assertMatches(final String name, final Map<String, String> expected, final CheckResult r) {
     for (final Level level : Level.values()) {
       assertEquals(Verdict.valueOf(expected.get(level.name())), r.verdicts().get(level),
           () -> level + " of " + name + "; anomalies " + names(r));

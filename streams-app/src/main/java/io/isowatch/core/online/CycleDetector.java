@@ -1,0 +1,195 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.CycleStep;
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.RealTime;
+import io.isowatch.core.graph.IntList;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Inserts one processing step's new edges into every level graph (design step 8) and reports the
+ * cycles they would close (step 9). The edges are grouped by ordered pair; groups go in a fixed
+ * order, by their lowest edge kind (SO, RT, WR, WW, RW), then by the π positions of their
+ * endpoints, so the result depends on the history only. A group that closes a cycle is refused
+ * in that level's graph; it is reported once, in the weakest level where it closes one (searched
+ * SI, SER, SSER, as the batch checker does), with every level the cycle violates, and refused
+ * silently in the stronger levels, whose cycles through it that report already covers.
+ */
+final class CycleDetector {
+  private final OnlineState s;
+  private final Publisher out;
+  private int[] order = new int[64];
+  private int[] runStart = new int[64];
+  private int[] runOrder = new int[64];
+  private final IntList groups = new IntList(8);
+
+  CycleDetector(final OnlineState s, final Publisher out) {
+    this.s = s;
+    this.out = out;
+  }
+
+  void commit(final StepEdges step) {
+    final int n = step.size();
+    if (n == 0) {
+      return;
+    }
+    if (order.length < n + 1) {
+      order = new int[2 * n + 1];
+      runStart = new int[2 * n + 1];
+      runOrder = new int[2 * n + 1];
+    }
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    IndexSort.sort(order, n, (a, b) -> {
+      int c = Integer.compare(step.from(a), step.from(b));
+      if (c == 0) {
+        c = Integer.compare(step.to(a), step.to(b));
+      }
+      if (c == 0) {
+        c = Integer.compare(step.kind(a), step.kind(b));
+      }
+      return c != 0 ? c : Integer.compare(step.version(a), step.version(b));
+    });
+    int runs = 0;
+    for (int i = 0; i < n; i++) {
+      if (i == 0 || step.from(order[i]) != step.from(order[i - 1]) || step.to(order[i]) != step.to(order[i - 1])) {
+        runStart[runs++] = i;
+      }
+    }
+    runStart[runs] = n;
+    for (int r = 0; r < runs; r++) {
+      runOrder[r] = r;
+    }
+    IndexSort.sort(runOrder, runs, (a, b) -> {
+      final int ea = order[runStart[a]];
+      final int eb = order[runStart[b]];
+      int c = Integer.compare(step.kind(ea), step.kind(eb));
+      if (c == 0) {
+        c = Integer.compare(position(step.from(ea)), position(step.from(eb)));
+      }
+      return c != 0 ? c : Integer.compare(position(step.to(ea)), position(step.to(eb)));
+    });
+    for (int k = 0; k < runs; k++) {
+      final int r = runOrder[k];
+      final int first = order[runStart[r]];
+      final int g = s.edges.openGroup(step.from(first), step.to(first));
+      int previous = -1;
+      for (int i = runStart[r]; i < runStart[r + 1]; i++) {
+        final int e = order[i];
+        if (step.kind(e) == EdgeKind.RT.ordinal()) {
+          s.edges.markRealTime(g);
+        } else if (previous < 0 || step.kind(e) != step.kind(previous) || step.version(e) != step.version(previous)) {
+          s.edges.addToGroup(g, DependencyEdges.KINDS[step.kind(e)], step.version(e));
+        }
+        previous = e;
+      }
+      insert(g);
+    }
+    step.clear();
+  }
+
+  /** π position of a slot (the initial transaction first), or creation index of a time point. */
+  private int position(final int endpoint) {
+    return endpoint >= 0 ? s.txns.piPos(endpoint) : -endpoint - 1;
+  }
+
+  private void insert(final int g) {
+    boolean reported = false;
+    for (final LevelGraph graph : s.graphs) {
+      final LevelGraph.Cycle c = graph.insert(g);
+      if (c != null && !reported) {
+        reported = true;
+        final List<CycleStep> steps = steps(graph, c);
+        if (!isDivergencePair(steps)) {
+          out.cycle(steps);
+        }
+      }
+    }
+  }
+
+  /** Turns the graph cycle into transaction steps, collapsing runs through time points into RT steps. */
+  List<CycleStep> steps(final LevelGraph graph, final LevelGraph.Cycle c) {
+    final int m = c.path().length + 1;
+    final int[] src = new int[m];
+    final int[] dst = new int[m];
+    src[0] = c.closingFrom();
+    dst[0] = c.closingTo();
+    for (int i = 0; i < c.path().length; i++) {
+      src[i + 1] = graph.dag.source(c.path()[i]);
+      dst[i + 1] = graph.dag.target(c.path()[i]);
+    }
+    int start = 0;
+    while (graph.transactionOf(src[start]) < 0) {
+      start++;
+    }
+    final List<CycleStep> steps = new ArrayList<>(m);
+    int rtStart = -1;
+    for (int k = 0; k < m; k++) {
+      final int i = (start + k) % m;
+      final int u = graph.transactionOf(src[i]);
+      final int v = graph.transactionOf(dst[i]);
+      if (u >= 0 && v >= 0) {
+        steps.add(step(graph, u, v, i == 0 ? c.group() : -1));
+      } else if (u >= 0) {
+        rtStart = u;
+      } else if (v >= 0) {
+        steps.add(step(graph, rtStart, v, -1));
+        rtStart = -1;
+      }
+    }
+    return steps;
+  }
+
+  /**
+   * Every dependency from u to v in this level's graph (plus the refused group, for the closing
+   * step), with session order and real time where they hold, directly or not.
+   */
+  private CycleStep step(final LevelGraph graph, final int u, final int v, final int refused) {
+    groups.clear();
+    graph.collectGroups(u, v, groups);
+    if (refused >= 0 && !contains(groups, refused)) {
+      groups.add(refused);
+    }
+    int mask = 0;
+    final IntList ids = new IntList(4);
+    for (int i = 0; i < groups.size(); i++) {
+      final int g = groups.get(i);
+      mask |= s.edges.mask(g) & ~DependencyEdges.RT_MASK;
+      for (int e = s.edges.first(g); e < s.edges.first(g) + s.edges.count(g); e++) {
+        ids.add(e);
+      }
+    }
+    if (u != TxnIndex.INIT && s.txns.session(u) == s.txns.session(v) && s.txns.rank(u) < s.txns.rank(v)) {
+      mask |= CycleStep.SO;
+    }
+    if (u != TxnIndex.INIT && RealTime.precedes(s.txns.txn(u), s.txns.txn(v), s.options.rtSkewMicros())) {
+      mask |= CycleStep.RT;
+    }
+    return new CycleStep(u, v, mask, ids.toArray());
+  }
+
+  /** Two transactions that overwrote the same version: already reported as a LostUpdate. */
+  private boolean isDivergencePair(final List<CycleStep> steps) {
+    if (steps.size() != 2 || !steps.get(0).rwOnly() || !steps.get(1).rwOnly()) {
+      return false;
+    }
+    final CycleStep first = steps.get(0);
+    for (final int e : first.edgeIds()) {
+      if (s.edges.kind(e) == EdgeKind.RW && s.successors.contains(s.edges.version(e), first.from())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean contains(final IntList list, final int v) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

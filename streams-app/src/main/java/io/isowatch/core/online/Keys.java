@@ -1,0 +1,79 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.graph.IntList;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Store {@code keys}: key name → key id (given in processing order), its initial version, and
+ * whether the history leaves its version order open: a value of it was written twice (reads of
+ * it cannot be attributed), or some of its versions were written without a read of the key first
+ * (heads: blind writes, or writes after a read that has no writer). Such keys make levels without
+ * a certain violation UNKNOWN.
+ */
+final class Keys {
+  private final Map<String, Integer> ids = new HashMap<>();
+  private final List<String> names = new ArrayList<>();
+  private final IntList initVersion = new IntList(1 << 10);
+  private final IntList heads = new IntList(1 << 10);
+  private final IntList ambiguous = new IntList(1 << 10);
+  private int undetermined;
+
+  /** The id of the key, made (with its initial version) on first sight. */
+  int intern(final String name, final Versions versions, final Long initialValue) {
+    final Integer id = ids.get(name);
+    if (id != null) {
+      return id;
+    }
+    final int k = names.size();
+    ids.put(name, k);
+    names.add(name);
+    initVersion.add(versions.addInitial(k, initialValue));
+    heads.add(0);
+    ambiguous.add(0);
+    return k;
+  }
+
+  int count() {
+    return names.size();
+  }
+
+  String name(final int k) {
+    return names.get(k);
+  }
+
+  int initVersion(final int k) {
+    return initVersion.get(k);
+  }
+
+  void markAmbiguous(final int k) {
+    if (ambiguous.get(k) == 0) {
+      if (heads.get(k) == 0) {
+        undetermined++;
+      }
+      ambiguous.set(k, 1);
+    }
+  }
+
+  void addHead(final int k) {
+    if (heads.get(k) == 0 && ambiguous.get(k) == 0) {
+      undetermined++;
+    }
+    heads.set(k, heads.get(k) + 1);
+  }
+
+  boolean isAmbiguous(final int k) {
+    return ambiguous.get(k) != 0;
+  }
+
+  int heads(final int k) {
+    return heads.get(k);
+  }
+
+  /** Keys whose version order is open. */
+  int undeterminedCount() {
+    return undetermined;
+  }
+}

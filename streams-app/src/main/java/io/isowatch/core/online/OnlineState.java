@@ -1,0 +1,130 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.DependencyView;
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.Findings;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Everything the incremental engine keeps for one tenant, part by part as in the table of
+ * docs/streaming-design.md (each part a store in the topology), plus the counters of the stats.
+ * It is the engine's {@link DependencyView}, so anomalies are named and explained by the same
+ * code as the batch checker's.
+ */
+final class OnlineState implements DependencyView {
+  final CheckOptions options;
+  final OnlineOptions online;
+
+  final TxnIndex txns = new TxnIndex();
+  final Sessions sessions = new Sessions();
+  final Keys keys = new Keys();
+  final Versions versions = new Versions();
+  final VersionSuccessors successors = new VersionSuccessors();
+  final VersionReaders readers = new VersionReaders();
+  final PendingReads pending = new PendingReads();
+  final DependencyEdges edges = new DependencyEdges();
+  /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
+  final List<LevelGraph> graphs = new ArrayList<>(3);
+  /** SSER's graph, or null when SSER is not requested. */
+  final SserGraph sser;
+  final Findings findings = new Findings();
+  final AnomalyLog anomalies;
+  /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
+  final KeyValueTable thinAir = new KeyValueTable(16);
+  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
+  final IntList unknowns = new IntList(64);
+  final ReorderBuffer buffer;
+
+  long input;
+  long committed;
+  long aborted;
+  long promoted;
+  long operations;
+  long longRmw;
+  long largeReadOnly;
+  long duplicates;
+  long late;
+  boolean missingTimes;
+  /** Written values the whole history repeats (known only to the batch adapter), or null. */
+  RepeatedValues repeated;
+
+  OnlineState(final CheckOptions options, final OnlineOptions online) {
+    this.options = options;
+    this.online = online;
+    if (options.levels().contains(Level.SI)) {
+      graphs.add(new SiGraph(edges));
+    }
+    if (options.levels().contains(Level.SER)) {
+      graphs.add(new SerGraph(edges));
+    }
+    if (options.levels().contains(Level.SSER)) {
+      sser = new SserGraph(edges, txns, options.rtSkewMicros());
+      graphs.add(sser);
+    } else {
+      sser = null;
+    }
+    final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
+      final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
+      return c != 0 ? c : a.second() != b.second() ? Integer.compare(a.second(), b.second()) : Long.compare(a.seq(), b.seq());
+    };
+    final Comparator<AnomalyLog.Entry> pairs = (a, b) -> {
+      int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
+      if (c == 0) {
+        c = PiOrder.compareCanonical(txns, sessions, a.second(), b.second());
+      }
+      return c != 0 ? c : Long.compare(a.seq(), b.seq());
+    };
+    this.anomalies = new AnomalyLog(options.maxAnomalies(), canonical, pairs);
+    this.buffer = new ReorderBuffer((a, b) -> PiOrder.compare(txns, sessions, a, b));
+  }
+
+  boolean requested(final Level level) {
+    return options.levels().contains(level);
+  }
+
+  @Override
+  public Transaction txn(final int t) {
+    return txns.txn(t);
+  }
+
+  @Override
+  public String keyName(final int key) {
+    return keys.name(key);
+  }
+
+  @Override
+  public Long initialValue() {
+    return options.initialValue();
+  }
+
+  @Override
+  public int versionKey(final int version) {
+    return versions.key(version);
+  }
+
+  @Override
+  public int versionWriter(final int version) {
+    return versions.writer(version);
+  }
+
+  @Override
+  public Long versionValue(final int version) {
+    return versions.value(version);
+  }
+
+  @Override
+  public EdgeKind edgeKind(final int edge) {
+    return edges.kind(edge);
+  }
+
+  @Override
+  public int edgeVersion(final int edge) {
+    return edges.version(edge);
+  }
+}

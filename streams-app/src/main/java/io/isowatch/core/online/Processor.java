@@ -1,0 +1,349 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.RealTime;
+import io.isowatch.core.check.ReadAnomaly;
+import io.isowatch.core.check.TransactionAnalysis;
+import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Processes released transactions one at a time, in π order (design steps 2-7; step 8 is the
+ * {@link CycleDetector}): analyses each alone, registers its writes, counts it (committed), holds
+ * it dormant (indeterminate) or keeps it only as a writer (aborted), resolves reads to the
+ * versions they read, builds WR, WW, RW, SO and real-time edges, and reports the non-cycle
+ * anomalies and lost updates exactly as the batch checker defines them.
+ */
+final class Processor {
+  private final OnlineState s;
+  private final Publisher out;
+  private final CycleDetector cycles;
+  private final TransactionAnalysis analysis = new TransactionAnalysis();
+  private int analyzed = -1;
+  private final StepEdges step = new StepEdges();
+  /** Transactions that became counted in this step and still have to be processed as such. */
+  private final IntList work = new IntList(16);
+  private final IntList newVersions = new IntList(8);
+  private final IntList resolved = new IntList(16);
+  private int[] opKeys = new int[16];
+
+  Processor(final OnlineState s, final Publisher out) {
+    this.s = s;
+    this.out = out;
+    this.cycles = new CycleDetector(s, out);
+  }
+
+  /** Processes a released transaction (design steps 2-8). */
+  void release(final int slot) {
+    s.txns.markReleased(slot);
+    final long end = s.txns.endKey(slot);
+    final long grace = s.online.graceMicros();
+    if (s.online.graceBounded() && end != TxnIndex.NO_END && end >= Long.MIN_VALUE + grace) {
+      expire(end - grace);
+    }
+    final Transaction t = s.txns.txn(slot);
+    s.sessions.add(s.txns.session(slot), s.txns.rank(slot), slot);
+    s.operations += t.ops().size();
+    analyze(slot);
+    registerWrites(slot, t);
+    switch (t.status()) {
+      case ABORTED -> s.aborted++;
+      case UNKNOWN -> s.unknowns.add(slot);
+      case COMMITTED -> {
+        s.txns.markCounted(slot);
+        work.add(slot);
+      }
+    }
+    drainWork();
+    for (int i = 0; i < newVersions.size(); i++) {
+      resolvePending(newVersions.get(i));
+    }
+    cycles.commit(step);
+  }
+
+  /** Reports every read still waiting for a writer as a ThinAirRead (a flush). */
+  void expireAll() {
+    resolved.clear();
+    s.pending.drain(resolved);
+    thinAir(resolved);
+  }
+
+  private void expire(final long bound) {
+    resolved.clear();
+    s.pending.expireBefore(bound, resolved);
+    thinAir(resolved);
+  }
+
+  private void thinAir(final IntList entries) {
+    sortByReader(entries);
+    for (int i = 0; i < entries.size(); i++) {
+      final int e = entries.get(i);
+      final int k = s.pending.key(e);
+      final long v = s.pending.value(e);
+      out.read(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, s.pending.reader(e), -1, k, v, null, s.pending.op(e)));
+      if (s.pending.writesKey(e)) {
+        s.keys.addHead(k);
+      }
+      s.thinAir.put(k, v, 0);
+    }
+  }
+
+  /** Resolution order of several reads: by reader's π position, then op. */
+  private void sortByReader(final IntList entries) {
+    final int n = entries.size();
+    if (n < 2) {
+      return;
+    }
+    final int[] idx = entries.toArray();
+    IndexSort.sort(idx, n, (a, b) -> {
+      final int c = Integer.compare(s.txns.piPos(s.pending.reader(a)), s.txns.piPos(s.pending.reader(b)));
+      return c != 0 ? c : Integer.compare(s.pending.op(a), s.pending.op(b));
+    });
+    for (int i = 0; i < n; i++) {
+      entries.set(i, idx[i]);
+    }
+  }
+
+  private void analyze(final int slot) {
+    final List<Op> ops = s.txns.txn(slot).ops();
+    if (opKeys.length < ops.size()) {
+      opKeys = new int[Math.max(ops.size(), 2 * opKeys.length)];
+    }
+    for (int j = 0; j < ops.size(); j++) {
+      opKeys[j] = s.keys.intern(ops.get(j).key(), s.versions, s.options.initialValue());
+    }
+    analysis.analyze(slot, ops, opKeys);
+    analyzed = slot;
+  }
+
+  /** Design step 4: every write op of any status goes into {@code versions}. */
+  private void registerWrites(final int slot, final Transaction t) {
+    newVersions.clear();
+    final Long initial = s.options.initialValue();
+    final List<Op> ops = t.ops();
+    for (int j = 0; j < ops.size(); j++) {
+      final Op op = ops.get(j);
+      if (!op.isWrite()) {
+        continue;
+      }
+      final int k = opKeys[j];
+      final long v = op.value();
+      if (initial != null && v == initial) {
+        out.finding(FindingKind.INITIAL_VALUE_WRITE, op.key(), t, "transaction " + t.id() + " writes " + op.key()
+            + "=" + v + ", the initial value; every written value must differ from it");
+      }
+      int version = s.versions.find(k, v);
+      if (version < 0) {
+        version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
+        if (s.repeated != null && s.repeated.contains(op.key(), v)) {
+          s.versions.markRepeated(version);
+        }
+        if (s.thinAir.get(k, v) >= 0) {
+          late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
+              + ", which a transaction read and was reported as a ThinAirRead before this writer came");
+        }
+        newVersions.add(version);
+      } else {
+        s.versions.markRepeated(version);
+        out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, "value " + v + " is written to " + op.key()
+            + " more than once (again by " + t.id() + "); reads of it cannot be attributed");
+        final int w = s.versions.writer(version);
+        if (s.txns.isCounted(w) && s.versions.isFinal(version)) {
+          s.keys.markAmbiguous(k);
+        }
+      }
+    }
+  }
+
+  void late(final Transaction t, final String message) {
+    s.late++;
+    out.finding(FindingKind.LATE_TRANSACTION, null, t, message
+        + "; it is checked all the same, but the result may differ from isowatch check on the same history");
+  }
+
+  private void drainWork() {
+    for (int i = 0; i < work.size(); i++) {
+      count(work.get(i));
+    }
+    work.clear();
+  }
+
+  /** The transaction counts from now on: design steps 5-7 for it. */
+  private void count(final int slot) {
+    final Transaction t = s.txns.txn(slot);
+    if (analyzed != slot) {
+      analyze(slot);
+    }
+    s.committed++;
+    if (analysis.longReadModifyWrite()) {
+      s.longRmw++;
+    } else if (analysis.largeReadOnly()) {
+      s.largeReadOnly++;
+    }
+    for (final ReadAnomaly a : analysis.internalAnomalies()) {
+      out.read(a);
+    }
+    for (final LevelGraph g : s.graphs) {
+      g.addTransaction(slot);
+    }
+    timingFindings(slot, t);
+    sessionOrder(slot);
+    if (s.sser != null) {
+      s.sser.addTimes(slot, step);
+    }
+    for (int i = 0; i < analysis.keyCount(); i++) {
+      final int k = analysis.key(i);
+      final boolean writes = analysis.writes(i);
+      if (writes) {
+        final int version = s.versions.find(k, analysis.lastWrite(i));
+        if (s.versions.isRepeated(version)) {
+          s.keys.markAmbiguous(k);
+        }
+        if (analysis.blind(i)) {
+          s.keys.addHead(k);
+          final String name = s.keys.name(k);
+          out.finding(FindingKind.BLIND_WRITE, name, t, "transaction " + t.id() + " writes " + name
+              + " without reading it first, so the version order of " + name + " is open", EnumSet.allOf(Level.class));
+        }
+      }
+      if (analysis.readsBefore(i)) {
+        resolve(slot, k, analysis.firstRead(i), analysis.firstReadOp(i), writes);
+      }
+    }
+  }
+
+  private void timingFindings(final int slot, final Transaction t) {
+    if (t.hasTimes() && t.end() < t.start()) {
+      out.finding(FindingKind.END_BEFORE_START, null, t, "transaction " + t.id() + " ends (" + t.end()
+          + ") before it starts (" + t.start() + "); its times are not used");
+    }
+    if (!RealTime.known(t)) {
+      if (s.requested(Level.SSER)) {
+        s.missingTimes = true;
+        out.finding(FindingKind.MISSING_TIMESTAMPS, null, t, "transaction " + t.id()
+            + " has no usable start/end time, so SSER cannot be decided from real time");
+      }
+      return;
+    }
+    final int pred = s.sessions.before(s.txns.session(slot), s.txns.rank(slot), slot, s.txns::isCounted);
+    if (pred > 0) {
+      final Transaction p = s.txns.txn(pred);
+      if (RealTime.endUsable(p) && t.start() + s.options.rtSkewMicros() < p.end()) {
+        out.finding(FindingKind.SESSION_TIME_OVERLAP, null, t, "transaction " + t.id() + " starts before "
+            + p.id() + ", its predecessor in session " + t.session() + ", ended");
+      }
+    }
+  }
+
+  /** Design step 7, SO: edges from and to the nearest counted neighbours in session order. */
+  private void sessionOrder(final int slot) {
+    final int session = s.txns.session(slot);
+    final long rank = s.txns.rank(slot);
+    final int pred = s.sessions.before(session, rank, slot, s.txns::isCounted);
+    if (pred > 0) {
+      step.add(pred, slot, EdgeKind.SO, -1);
+    }
+    final int succ = s.sessions.after(session, rank, slot, s.txns::isCounted);
+    if (succ > 0) {
+      step.add(slot, succ, EdgeKind.SO, -1);
+    }
+  }
+
+  /** Design step 5: resolves one external read of a counted transaction. */
+  private void resolve(final int reader, final int k, final Long v, final int op, final boolean writesKey) {
+    if (Objects.equals(v, s.options.initialValue())) {
+      link(reader, s.keys.initVersion(k), writesKey);
+      return;
+    }
+    if (v == null) {
+      readAnomaly(ReadAnomaly.Kind.ThinAirRead, reader, -1, k, null, op, writesKey);
+      return;
+    }
+    final int version = s.versions.find(k, v);
+    if (version < 0) {
+      s.pending.add(k, v, reader, op, writesKey, s.txns.endKey(reader));
+      return;
+    }
+    resolveTo(reader, version, op, writesKey);
+  }
+
+  private void resolveTo(final int reader, final int version, final int op, final boolean writesKey) {
+    final int k = s.versions.key(version);
+    if (s.versions.isRepeated(version)) {
+      // Reported as NON_UNIQUE_WRITE; guessing the writer would be unsound.
+      s.keys.markAmbiguous(k);
+      if (writesKey) {
+        s.keys.addHead(k);
+      }
+      return;
+    }
+    final int w = s.versions.writer(version);
+    final ReadAnomaly.Kind kind;
+    if (w == reader) {
+      kind = ReadAnomaly.Kind.FutureRead;
+    } else if (s.txns.status(w) == TxnStatus.ABORTED) {
+      kind = ReadAnomaly.Kind.AbortedRead;
+    } else if (!s.versions.isFinal(version)) {
+      kind = ReadAnomaly.Kind.IntermediateRead;
+    } else {
+      if (!s.txns.isCounted(w)) {
+        s.txns.markCounted(w);
+        s.promoted++;
+        work.add(w);
+      }
+      link(reader, version, writesKey);
+      return;
+    }
+    readAnomaly(kind, reader, w, k, s.versions.value(version), op, writesKey);
+  }
+
+  private void readAnomaly(final ReadAnomaly.Kind kind, final int reader, final int writer, final int k,
+      final Long v, final int op, final boolean writesKey) {
+    out.read(new ReadAnomaly(kind, reader, writer, k, v, null, op));
+    if (writesKey) {
+      s.keys.addHead(k);
+    }
+  }
+
+  /** Design step 4 (end): the reads that waited for this version get their writer now. */
+  private void resolvePending(final int version) {
+    resolved.clear();
+    s.pending.take(s.versions.key(version), s.versions.rawValue(version), resolved);
+    sortByReader(resolved);
+    for (int i = 0; i < resolved.size(); i++) {
+      final int e = resolved.get(i);
+      resolveTo(s.pending.reader(e), version, s.pending.op(e), s.pending.writesKey(e));
+    }
+    drainWork();
+  }
+
+  /** The read of {@code version} by {@code reader} is WR; design step 6 for it. */
+  private void link(final int reader, final int version, final boolean writesKey) {
+    final int w = s.versions.writer(version);
+    step.add(w, reader, EdgeKind.WR, version);
+    if (writesKey) {
+      step.add(w, reader, EdgeKind.WW, version);
+      for (int e = s.successors.first(version); e >= 0; e = s.successors.next(e)) {
+        out.lostUpdate(version, s.successors.slot(e), reader);
+      }
+      for (int e = s.readers.first(version); e >= 0; e = s.readers.next(e)) {
+        step.add(s.readers.slot(e), reader, EdgeKind.RW, version);
+      }
+      s.successors.add(version, reader);
+    }
+    for (int e = s.successors.first(version); e >= 0; e = s.successors.next(e)) {
+      final int succ = s.successors.slot(e);
+      if (succ != reader) {
+        step.add(reader, succ, EdgeKind.RW, version);
+      }
+    }
+    s.readers.add(version, reader);
+  }
+}

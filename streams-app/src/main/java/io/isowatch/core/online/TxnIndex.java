@@ -1,0 +1,115 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.Arrays;
+
+/**
+ * Store {@code txn-index}: transaction id → slot, and per slot the transaction, its session and
+ * rank in the session, its place in the processing order π (once released) and whether it counts.
+ * Slot 0 is the implicit initial transaction. Slots are given on arrival; they are only array
+ * indices, never an order (π positions are).
+ */
+final class TxnIndex {
+  static final int INIT = 0;
+  /** Sorts after every end time in π: the transaction has no end time. */
+  static final long NO_END = Long.MAX_VALUE;
+
+  private static final byte RELEASED = 1;
+  private static final byte COUNTED = 2;
+
+  private final StringIntMap ids = new StringIntMap(1 << 10);
+  private Transaction[] txns = new Transaction[1 << 10];
+  private long[] endKey = new long[1 << 10];
+  private long[] rank = new long[1 << 10];
+  private int[] session = new int[1 << 10];
+  private int[] piPos = new int[1 << 10];
+  private byte[] flags = new byte[1 << 10];
+  private int size = 1;
+  private int released;
+
+  TxnIndex() {
+    session[INIT] = -1;
+    piPos[INIT] = -1;
+    flags[INIT] = RELEASED | COUNTED;
+  }
+
+  /** The slot of the transaction with this id, or -1. */
+  int slotOf(final String id) {
+    return ids.get(id);
+  }
+
+  int add(final Transaction t, final long rankInSession, final int sessionId) {
+    if (size == txns.length) {
+      final int n = 2 * size;
+      txns = Arrays.copyOf(txns, n);
+      endKey = Arrays.copyOf(endKey, n);
+      rank = Arrays.copyOf(rank, n);
+      session = Arrays.copyOf(session, n);
+      piPos = Arrays.copyOf(piPos, n);
+      flags = Arrays.copyOf(flags, n);
+    }
+    final int slot = size++;
+    txns[slot] = t;
+    endKey[slot] = t.end() == Transaction.NO_TIME ? NO_END : t.end();
+    rank[slot] = rankInSession;
+    session[slot] = sessionId;
+    piPos[slot] = -1;
+    ids.putNew(t.id(), slot);
+    return slot;
+  }
+
+  /** Slots in use, the initial transaction's included. */
+  int size() {
+    return size;
+  }
+
+  Transaction txn(final int slot) {
+    return txns[slot];
+  }
+
+  TxnStatus status(final int slot) {
+    return txns[slot].status();
+  }
+
+  /** The end time as π orders it: {@link #NO_END} when there is none. */
+  long endKey(final int slot) {
+    return endKey[slot];
+  }
+
+  long rank(final int slot) {
+    return rank[slot];
+  }
+
+  int session(final int slot) {
+    return session[slot];
+  }
+
+  /** Position in the processing order; -1 for the initial transaction and unreleased ones. */
+  int piPos(final int slot) {
+    return piPos[slot];
+  }
+
+  void markReleased(final int slot) {
+    flags[slot] |= RELEASED;
+    piPos[slot] = released++;
+  }
+
+  boolean isReleased(final int slot) {
+    return (flags[slot] & RELEASED) != 0;
+  }
+
+  /** Transactions released so far. */
+  int releasedCount() {
+    return released;
+  }
+
+  void markCounted(final int slot) {
+    flags[slot] |= COUNTED;
+  }
+
+  /** Committed, or indeterminate and promoted because a counted transaction read its write. */
+  boolean isCounted(final int slot) {
+    return (flags[slot] & COUNTED) != 0;
+  }
+}
