@@ -105,6 +105,14 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " (docs/streaming-design.md).";
   public static final long CHECK_GRACE_MS_DEFAULT = 5_000L;
 
+  public static final String CHECK_IDLE_FLUSH_MS_CONFIG = "check.idle.flush.ms";
+  public static final String CHECK_IDLE_FLUSH_MS_DOC =
+      "Stream time (record timestamps) without a new transaction of a tenant after which its buffered"
+          + " transactions are flushed: released in canonical order, and reads still waiting for a writer"
+          + " reported as ThinAirRead, as at the end of 'isowatch check'. For replays of finite topics and"
+          + " clients that stop. A transaction of that tenant arriving later is processed as late. -1: never.";
+  public static final long CHECK_IDLE_FLUSH_MS_DEFAULT = -1L;
+
   public static final String CHECK_RT_SKEW_US_CONFIG = "check.rt.skew.us";
   public static final String CHECK_RT_SKEW_US_DOC =
       "Clock-skew tolerance for real-time order (SSER), microseconds: T1 precedes T2 only if"
@@ -166,6 +174,8 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           ConfigDef.ValidList.in("SSER", "SER", "SI"), Importance.HIGH, CHECK_LEVELS_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.HIGH, CHECK_GRACE_MS_DOC)
+      .define(CHECK_IDLE_FLUSH_MS_CONFIG, Type.LONG, CHECK_IDLE_FLUSH_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
+          Importance.MEDIUM, CHECK_IDLE_FLUSH_MS_DOC)
       .define(CHECK_RT_SKEW_US_CONFIG, Type.LONG, CHECK_RT_SKEW_US_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.MEDIUM, CHECK_RT_SKEW_US_DOC)
       .define(CHECK_INITIAL_VALUE_CONFIG, Type.STRING, CHECK_INITIAL_VALUE_DEFAULT,

@@ -3,8 +3,7 @@ package io.isowatch.streams;
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TenantVerdict;
-import io.isowatch.streams.engine.RecheckingEngine;
-import io.isowatch.streams.engine.TenantEngineFactory;
+import io.isowatch.streams.engine.OnlineTenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.processor.CheckTransactionsSupplier;
 import io.isowatch.streams.processor.DecodeTransactionsProcessor;
@@ -36,9 +35,6 @@ public final class IsoWatchTopology {
   public static final String VERDICTS_SINK = "verdicts-sink";
   public static final String DLQ_SINK = "dlq-sink";
 
-  /** Stream-time tick interval floor: ticks only matter at the scale of the grace. */
-  private static final Duration MIN_TICK = Duration.ofSeconds(1);
-
   private IsoWatchTopology() {}
 
   /**
@@ -49,15 +45,16 @@ public final class IsoWatchTopology {
   public static Topology build(final IsoWatchStreamsConfig config, final CheckerMetrics metrics) {
     final Topics topics = config.topics();
     final AvroSerdes serdes = new AvroSerdes(config.avroSerdeConfig());
-    final Duration grace = Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG));
     final Topology topology = new Topology();
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.txnEvents().name());
     topology.addProcessor(DECODE,
         () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK, DLQ_SINK), SOURCE);
     topology.addProcessor(CHECK,
-        new CheckTransactionsSupplier(engineFactory(config), metrics,
-            Duration.ofMillis(config.verdictIntervalMs()), grace.compareTo(MIN_TICK) < 0 ? MIN_TICK : grace,
+        new CheckTransactionsSupplier(
+            OnlineTenantEngine.factory(config.checkOptions(), config.graceMicros()), metrics,
+            Duration.ofMillis(config.verdictIntervalMs()),
+            Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
             ANOMALIES_SINK, VERDICTS_SINK),
         DECODE);
     topology.addSink(ANOMALIES_SINK, topics.anomalies().name(), Serdes.String().serializer(),
@@ -67,10 +64,5 @@ public final class IsoWatchTopology {
     topology.addSink(DLQ_SINK, topics.deadLetters().name(), Serdes.ByteArray().serializer(),
         serdes.valueSerde(DeadLetter.class).serializer(), DECODE);
     return topology;
-  }
-
-  /** The engine every tenant gets. */
-  static TenantEngineFactory engineFactory(final IsoWatchStreamsConfig config) {
-    return tenant -> new RecheckingEngine(config.checkOptions());
   }
 }

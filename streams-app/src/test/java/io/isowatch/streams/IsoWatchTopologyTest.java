@@ -58,6 +58,7 @@ class IsoWatchTopologyTest {
       final List<TransactionEvent> events = CheckerDriver.events(TENANT, history(LOST_UPDATE));
       // When
       checker.pipe(events);
+      checker.flushIdleTenants();
       // Then
       final List<Anomaly> anomalies = checker.anomalies();
       assertEquals(1, anomalies.size(), anomalies.toString());
@@ -93,6 +94,7 @@ class IsoWatchTopologyTest {
       twice.add(events.get(0));
       // When
       checker.pipe(twice);
+      checker.flushIdleTenants();
       checker.publishVerdicts();
       // Then
       assertEquals(List.of("LostUpdate"), checker.anomalies().stream().map(Anomaly::getName).toList());
@@ -111,6 +113,7 @@ class IsoWatchTopologyTest {
       // When
       checker.pipeRaw(key, garbage);
       checker.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
+      checker.flushIdleTenants();
       // Then
       final List<DeadLetter> letters = checker.deadLetters();
       assertEquals(1, letters.size());
@@ -154,6 +157,7 @@ class IsoWatchTopologyTest {
       // Given
       checker.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
       checker.pipe(CheckerDriver.events("beta", history("B1 s1 r(x,0) w(x,1) @1..2\nB2 s1 r(x,1) @3..4")));
+      checker.flushIdleTenants();
       // When
       checker.publishVerdicts();
       checker.publishVerdicts();
@@ -186,6 +190,7 @@ class IsoWatchTopologyTest {
       // When
       checker.pipe(List.of(impossible));
       checker.pipe(CheckerDriver.events(TENANT, history("T1 s1 r(x,0) w(x,1) @1..2")));
+      checker.flushIdleTenants();
       checker.publishVerdicts();
       // Then
       assertEquals(List.of(), checker.deadLetters());
@@ -206,12 +211,14 @@ class IsoWatchTopologyTest {
     final List<KeyValue<TenantKey, Long>> published;
     try (CheckerDriver first = new CheckerDriver(REGISTRY.url(), stateDir)) {
       first.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
+      first.flushIdleTenants();
       assertEquals(1, first.anomalies().size());
       inputs = changelog(first, prefix + Stores.TENANT_TRANSACTIONS, TenantKey.serde(), Serdes.ByteArray());
       progress = changelog(first, prefix + Stores.TENANT_PROGRESS, Serdes.String(), TenantProgress.serde());
       published = changelog(first, prefix + Stores.PUBLISHED_ANOMALIES, TenantKey.serde(), Serdes.Long());
     }
-    assertEquals(2, inputs.size());
+    // The two arrivals and the flush; the clock's own arrival is the fourth entry.
+    assertEquals(3, inputs.stream().filter(kv -> kv.key.tenant().equals(TENANT)).count());
     try (CheckerDriver second = new CheckerDriver(REGISTRY.url(), stateDir.resolve("second"))) {
       // The driver does not restore from changelogs; do what Kafka Streams' restoration does.
       inputs.forEach(kv -> second.driver().<TenantKey, byte[]>getKeyValueStore(Stores.TENANT_TRANSACTIONS)
@@ -222,6 +229,8 @@ class IsoWatchTopologyTest {
           .put(kv.key, kv.value));
       // When: a third writer of x=0 arrives after the restart.
       second.pipe(List.of(CheckerDriver.events(TENANT, history("T3 s3 r(x,0) w(x,3) @1600..2600")).get(0)));
+      second.flushIdleTenants();
+      second.flushIdleTenants();
       // Then: the engine was rebuilt from the store (it knows T1 and T2) and only the two new
       // lost updates are published, not the old one.
       final List<Anomaly> anomalies = second.anomalies();

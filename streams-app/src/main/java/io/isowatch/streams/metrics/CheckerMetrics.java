@@ -35,6 +35,8 @@ public final class CheckerMetrics {
       "Reads still waiting for their writer.").labelNames("tenant").register(registry);
   private final Gauge stateTransactions = Gauge.build(MetricNames.STATE_TRANSACTIONS,
       "Transaction events held in the tenant-transactions store.").labelNames("tenant").register(registry);
+  private final Gauge bufferedTransactions = Gauge.build(MetricNames.BUFFERED_TRANSACTIONS,
+      "Transactions waiting in the reorder buffer for the watermark.").labelNames("tenant").register(registry);
   private final Counter deadLetters = Counter.build(MetricNames.DLQ_RECORDS_TOTAL,
       "Records sent to the dead-letter topic.").labelNames("error").register(registry);
   private final Counter findings = Counter.build(MetricNames.INPUT_FINDINGS_TOTAL,
@@ -59,9 +61,18 @@ public final class CheckerMetrics {
     }
   }
 
-  public void tenantState(final String tenant, final long pending, final long storedTransactions) {
-    pendingReads.labels(tenant).set(pending);
-    stateTransactions.labels(tenant).set(storedTransactions);
+  /**
+   * The tenant's state sizes.
+   *
+   * @param pending reads waiting for their writer, or negative when the engine does not tell (the
+   *     gauge is then not set)
+   */
+  public void tenantState(final String tenant, final long pending, final long buffered, final long storedInputs) {
+    if (pending >= 0) {
+      pendingReads.labels(tenant).set(pending);
+    }
+    bufferedTransactions.labels(tenant).set(buffered);
+    stateTransactions.labels(tenant).set(storedInputs);
   }
 
   public void deadLettered(final Throwable error) {

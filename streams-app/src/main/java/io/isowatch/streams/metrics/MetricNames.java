@@ -24,10 +24,16 @@ public final class MetricNames {
    */
   public static final String DETECTION_LATENCY_SECONDS = "isowatch_detection_latency_seconds";
 
-  /** Reads still waiting for their writer, per {@code tenant} (as of the last verdict). */
+  /**
+   * Reads still waiting for their writer, per {@code tenant}; served only for engines that tell
+   * (the online engine does not expose the count yet).
+   */
   public static final String PENDING_READS = "isowatch_pending_reads";
 
-  /** Transaction events held in the tenant-transactions store, per {@code tenant}. */
+  /** Transactions waiting in the tenant's reorder buffer for the watermark, per {@code tenant}. */
+  public static final String BUFFERED_TRANSACTIONS = "isowatch_buffered_transactions";
+
+  /** Engine inputs (transaction events, flushes) held in the tenant-transactions store, per {@code tenant}. */
   public static final String STATE_TRANSACTIONS = "isowatch_state_transactions";
 
   /** Records sent to the dead-letter topic, label {@code error} (simple class name of the cause). */
@@ -51,7 +57,7 @@ public final class MetricNames {
   /** IsoWatch's own families. */
   public static final List<String> ALL = List.of(
       TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, PENDING_READS,
-      STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
+      BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
       VERDICTS_TOTAL, UP);
 
   private MetricNames() {}

@@ -2,6 +2,7 @@ package io.isowatch.streams.processor;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.OnlineEvent;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Stores;
@@ -37,20 +38,25 @@ import org.slf4j.LoggerFactory;
  *       tenant-transactions}, publishing nothing: what that replay reports was published before.
  *   <li>An anomaly is published only if its id is not in {@code published-anomalies}; with
  *       exactly-once processing the store and the topic agree, so no anomaly appears twice.
- *   <li>A stream-time punctuator gives engines with pending work a tick (stored as an input, so a
- *       rebuild replays it); a wall-clock punctuator publishes a {@link TenantVerdict} for every
- *       tenant whose state changed since the last one.
+ *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
+ *       changed since the last one.
+ *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes each tenant that
+ *       has buffered transactions and no arrival for that long in stream time (the end of a
+ *       replayed topic, a client that stopped); the flush is stored as an input, so a rebuild
+ *       replays it. A transaction of that tenant arriving later is processed as late.
+ *   <li>Findings the engine publishes (late or conflicting duplicate transactions...) are counted.
  *   <li>A well-formed but impossible event (a write without a value) is a finding: counted in the
  *       tenant's progress and verdict, logged with its coordinates, not checked.
  * </ul>
  */
 public final class CheckTransactionsProcessor implements Processor<String, TransactionEvent, String, SpecificRecord> {
   private static final Logger LOG = LoggerFactory.getLogger(CheckTransactionsProcessor.class);
+  private static final Duration MIN_FLUSH_CHECK = Duration.ofMillis(1);
 
   private final TenantEngineFactory engines;
   private final CheckerMetrics metrics;
   private final Duration verdictInterval;
-  private final Duration tickInterval;
+  private final Duration idleFlush;
   private final String anomaliesChild;
   private final String verdictsChild;
   private final EventCodec codec = new EventCodec();
@@ -62,12 +68,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private KeyValueStore<TenantKey, Long> published;
 
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
-      final Duration verdictInterval, final Duration tickInterval, final String anomaliesChild,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild) {
     this.engines = engines;
     this.metrics = metrics;
     this.verdictInterval = verdictInterval;
-    this.tickInterval = tickInterval;
+    this.idleFlush = idleFlush;
     this.anomaliesChild = anomaliesChild;
     this.verdictsChild = verdictsChild;
   }
@@ -79,7 +85,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     this.progress = context.getStateStore(Stores.TENANT_PROGRESS);
     this.published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
     context.schedule(verdictInterval, PunctuationType.WALL_CLOCK_TIME, this::publishVerdicts);
-    context.schedule(tickInterval, PunctuationType.STREAM_TIME, this::tick);
+    if (!idleFlush.isNegative()) {
+      // Checking a few times per idle period bounds how much longer than it a flush can come.
+      final Duration every = idleFlush.dividedBy(4);
+      context.schedule(every.compareTo(MIN_FLUSH_CHECK) < 0 ? MIN_FLUSH_CHECK : every,
+          PunctuationType.STREAM_TIME, this::flushIdle);
+    }
   }
 
   @Override
@@ -97,12 +108,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     TenantProgress p = progressOf(tenant);
     inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
         EngineInput.encode(new EngineInput.Arrival(record.timestamp() * 1_000L, event), codec));
-    p = p.stored(txn.end());
-    final List<Anomaly> found = engine.accept(txn);
+    p = p.arrived(txn.end(), record.timestamp());
+    final List<OnlineEvent> events = engine.accept(txn);
     metrics.transactionChecked(tenant);
-    p = publish(tenant, found, p, record.timestamp());
+    p = publish(tenant, events, p, record.timestamp());
     progress.put(tenant, p);
-    metrics.tenantState(tenant, engine.pendingReads(), p.inputs());
+    metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), p.inputs());
     changed.add(tenant);
   }
 
@@ -122,7 +133,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         if (input instanceof EngineInput.Arrival a) {
           engine.accept(TransactionEvents.toCore(a.event()));
         } else {
-          engine.advanceTo(input.streamTimeMicros());
+          engine.flush();
         }
         replayed++;
       }
@@ -141,20 +152,29 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     return p == null ? TenantProgress.empty() : p;
   }
 
-  /** Publishes the anomalies not published before; returns the updated progress. */
-  private TenantProgress publish(final String tenant, final List<Anomaly> found, final TenantProgress before,
+  /** Publishes the anomalies not published before and counts findings; returns the updated progress. */
+  private TenantProgress publish(final String tenant, final List<OnlineEvent> events, final TenantProgress before,
       final long timestamp) {
     TenantProgress p = before;
     final long detectedAt = context.currentSystemTimeMs() * 1_000L;
-    for (final Anomaly a : found) {
+    for (final OnlineEvent event : events) {
+      if (event instanceof OnlineEvent.FindingPublished f) {
+        metrics.inputFinding(tenant, f.kind().name());
+        LOG.debug("Finding tenant=[{}] kind=[{}] txn=[{}] message=[{}]", tenant, f.kind(), f.txn(), f.message());
+        continue;
+      }
+      if (!(event instanceof OnlineEvent.AnomalyPublished published)) {
+        continue;
+      }
+      final Anomaly a = published.anomaly();
       final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
       final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
       final TenantKey id = TenantKey.ofItem(tenant, avro.getAnomalyId());
-      if (published.get(id) != null) {
+      if (this.published.get(id) != null) {
         LOG.debug("Anomaly already published tenant=[{}] anomalyId=[{}]", tenant, avro.getAnomalyId());
         continue;
       }
-      published.put(id, detectedAt);
+      this.published.put(id, detectedAt);
       context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
       metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
       p = p.publishedOne();
@@ -172,18 +192,20 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     changed.add(tenant);
   }
 
-  /** Stream-time punctuator: engines holding pending work get a tick, stored before it is applied. */
-  private void tick(final long streamTimeMs) {
+  /** Stream-time punctuator: flushes tenants with buffered transactions idle for {@code idleFlush}. */
+  private void flushIdle(final long streamTimeMs) {
     for (final Map.Entry<String, TenantEngine> e : loaded.entrySet()) {
-      if (!e.getValue().hasPending()) {
-        continue;
-      }
       final String tenant = e.getKey();
       TenantProgress p = progressOf(tenant);
-      final long micros = streamTimeMs * 1_000L;
-      inputs.put(TenantKey.ofIndex(tenant, p.inputs()), EngineInput.encode(new EngineInput.Tick(micros), codec));
-      p = p.stored(Long.MIN_VALUE);
-      p = publish(tenant, e.getValue().advanceTo(micros), p, streamTimeMs);
+      if (e.getValue().buffered() == 0 || streamTimeMs - p.lastArrivalMs() < idleFlush.toMillis()) {
+        continue;
+      }
+      inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
+          EngineInput.encode(new EngineInput.Flush(streamTimeMs * 1_000L), codec));
+      p = p.flushed();
+      LOG.info("Flushing idle tenant tenant=[{}] buffered=[{}] idleMs=[{}]",
+          tenant, e.getValue().buffered(), streamTimeMs - p.lastArrivalMs());
+      p = publish(tenant, e.getValue().flush(), p, streamTimeMs);
       progress.put(tenant, p);
       changed.add(tenant);
     }
@@ -195,10 +217,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final TenantEngine engine = engine(tenant);
       final TenantProgress p = progressOf(tenant);
       final TenantVerdict verdict = VerdictRecords.toAvro(
-          tenant, engine.result(), p.malformed(), engine.pendingReads(), wallClockMs * 1_000L);
+          tenant, engine.result(), p.malformed(), Math.max(0, engine.pendingReads()), wallClockMs * 1_000L);
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);
-      metrics.tenantState(tenant, engine.pendingReads(), p.inputs());
+      metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), p.inputs());
     }
     changed.clear();
   }

@@ -14,18 +14,21 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * Supplies {@link CheckTransactionsProcessor}s and declares their stores next to them, so the
  * topology connects them without naming them twice.
+ *
+ * @param idleFlush stream time without arrivals after which a tenant's buffer is flushed; negative:
+ *     never
  */
 public record CheckTransactionsSupplier(
     TenantEngineFactory engines,
     CheckerMetrics metrics,
     Duration verdictInterval,
-    Duration tickInterval,
+    Duration idleFlush,
     String anomaliesChild,
     String verdictsChild) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
 
   @Override
   public Processor<String, TransactionEvent, String, SpecificRecord> get() {
-    return new CheckTransactionsProcessor(engines, metrics, verdictInterval, tickInterval, anomaliesChild,
+    return new CheckTransactionsProcessor(engines, metrics, verdictInterval, idleFlush, anomaliesChild,
         verdictsChild);
   }
 

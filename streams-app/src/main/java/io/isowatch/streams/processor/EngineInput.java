@@ -6,13 +6,14 @@ import java.util.Arrays;
 
 /**
  * One input given to a tenant's engine, as stored in {@code tenant-transactions}: an arriving
- * transaction event, or a stream-time tick. Replaying a tenant's inputs in order into a new engine
- * rebuilds exactly the state the old one had. Bytes: a kind byte (0 arrival, 1 tick), the stream
- * time in µs (8 bytes), then for an arrival the event as plain Avro binary ({@link EventCodec}).
+ * transaction event, or a flush of an idle tenant. Replaying a tenant's inputs in order into a new
+ * engine rebuilds exactly the state the old one had. Bytes: a kind byte (0 arrival, 1 flush), the
+ * stream time in µs (8 bytes), then for an arrival the event as plain Avro binary ({@link
+ * EventCodec}).
  */
 public sealed interface EngineInput {
   byte ARRIVAL = 0;
-  byte TICK = 1;
+  byte FLUSH = 1;
 
   /** Stream time (record timestamp) when the input was given, µs. */
   long streamTimeMicros();
@@ -20,8 +21,8 @@ public sealed interface EngineInput {
   /** A transaction event as it arrived. */
   record Arrival(long streamTimeMicros, TransactionEvent event) implements EngineInput {}
 
-  /** Stream time reached {@code streamTimeMicros} while the engine had pending work. */
-  record Tick(long streamTimeMicros) implements EngineInput {}
+  /** The tenant was idle long enough in stream time to release its buffer ({@code check.idle.flush.ms}). */
+  record Flush(long streamTimeMicros) implements EngineInput {}
 
   /** The stored bytes of an input. */
   static byte[] encode(final EngineInput input, final EventCodec codec) {
@@ -29,7 +30,7 @@ public sealed interface EngineInput {
       final byte[] event = codec.encode(a.event());
       return ByteBuffer.allocate(9 + event.length).put(ARRIVAL).putLong(a.streamTimeMicros()).put(event).array();
     }
-    return ByteBuffer.allocate(9).put(TICK).putLong(input.streamTimeMicros()).array();
+    return ByteBuffer.allocate(9).put(FLUSH).putLong(input.streamTimeMicros()).array();
   }
 
   /** Reads stored bytes back. */
@@ -39,7 +40,7 @@ public sealed interface EngineInput {
     final long time = b.getLong();
     return switch (kind) {
       case ARRIVAL -> new Arrival(time, codec.decode(Arrays.copyOfRange(bytes, 9, bytes.length)));
-      case TICK -> new Tick(time);
+      case FLUSH -> new Flush(time);
       default -> throw new IllegalStateException("unknown tenant-transactions entry kind " + kind);
     };
   }

@@ -30,7 +30,7 @@ class HealthAndMetricsServerTest {
     metrics.transactionChecked("acme");
     metrics.transactionChecked("acme");
     metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
-    metrics.tenantState("acme", 3, 42);
+    metrics.tenantState("acme", 3, 1, 42);
     metrics.deadLettered(new IllegalArgumentException("x"));
     metrics.inputFinding("acme", "MALFORMED_TRANSACTION");
     metrics.tenantRestored("acme");
