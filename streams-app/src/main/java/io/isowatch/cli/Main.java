@@ -48,9 +48,16 @@ public final class Main implements Runnable {
     // The report is the CLI's output; the core's INFO lines (e.g. ops a reader skipped) would only
     // clutter the terminal. -Dorg.slf4j.simpleLogger.defaultLogLevel=info in ISOWATCH_JAVA_OPTS
     // brings them back. Set before the first logger exists, which reads it once.
+    if (args.length > 0 && "run".equals(args[0])) {
+      // `run` is a service: its log is its output, so it keeps INFO (see RunCommand.LOG_DEFAULTS).
+      io.isowatch.streams.RunCommand.LOG_DEFAULTS.forEach((k, v) -> {
+        if (System.getProperty(k) == null) {
+          System.setProperty(k, v);
+        }
+      });
+    }
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
-      // `run` is a service: its log is its output, so it keeps INFO.
-      System.setProperty(LOG_LEVEL_PROPERTY, args.length > 0 && "run".equals(args[0]) ? "info" : "warn");
+      System.setProperty(LOG_LEVEL_PROPERTY, "warn");
     }
     System.exit(commandLine(Services.real()).execute(args));
   }

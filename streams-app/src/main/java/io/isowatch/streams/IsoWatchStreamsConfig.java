@@ -208,6 +208,8 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   /** The properties for {@code new KafkaStreams(topology, props)}: IsoWatch's, then the passthrough. */
   public Properties streamsProperties() {
     final Properties p = new Properties();
+    // No global stores here; enabling it only silences Kafka 4's start-up warning about it.
+    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
     p.putAll(kafkaPassthrough());
     // IsoWatch's own keys win over a passthrough of the same name: one place sets each.
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));

@@ -10,7 +10,9 @@ import io.isowatch.streams.processor.DecodeTransactionsProcessor;
 import io.isowatch.streams.serde.AvroSerdes;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
 
 /**
  * The streaming checker's topology, built by one static method used by {@code isowatch run} and the
@@ -45,7 +47,8 @@ public final class IsoWatchTopology {
   public static Topology build(final IsoWatchStreamsConfig config, final CheckerMetrics metrics) {
     final Topics topics = config.topics();
     final AvroSerdes serdes = new AvroSerdes(config.avroSerdeConfig());
-    final Topology topology = new Topology();
+    // Built with the app's own Streams config, so topology-level settings passed through apply.
+    final Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.streamsProperties())));
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.txnEvents().name());
     topology.addProcessor(DECODE,

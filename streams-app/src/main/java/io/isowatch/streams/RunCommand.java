@@ -30,6 +30,18 @@ import picocli.CommandLine.Spec;
       "Configuration: defaults < --config FILE < ISOWATCH_* environment < flags; see docs/config-reference.md."
     })
 public final class RunCommand implements Callable<Integer> {
+  /**
+   * slf4j-simple levels of a running checker, set by Main before the first logger exists unless
+   * given with -D: IsoWatch at INFO; Kafka's clients, which log every connection at INFO, at WARN;
+   * Apicurio's once-per-serde "Duplicate id-handler" warning (harmless, docs/infrastructure.md) off.
+   */
+  public static final Map<String, String> LOG_DEFAULTS = Map.of(
+      "org.slf4j.simpleLogger.defaultLogLevel", "info",
+      "org.slf4j.simpleLogger.log.org.apache.kafka", "warn",
+      "org.slf4j.simpleLogger.log.io.apicurio.registry.serde", "error",
+      "org.slf4j.simpleLogger.showDateTime", "true",
+      "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+
   static final int EXIT_STOPPED = 0;
   static final int EXIT_INVALID = 2;
   static final int EXIT_FAILED = 3;
