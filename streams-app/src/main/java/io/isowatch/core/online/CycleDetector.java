@@ -23,13 +23,36 @@ final class CycleDetector {
   private int[] runStart = new int[64];
   private int[] runOrder = new int[64];
   private final IntList groups = new IntList(8);
+  private StepEdges step;
+  /** Entries by pair, then kind and version. */
+  private final IndexSort.IntComparator byPair = (a, b) -> {
+    int c = Integer.compare(step.from(a), step.from(b));
+    if (c == 0) {
+      c = Integer.compare(step.to(a), step.to(b));
+    }
+    if (c == 0) {
+      c = Integer.compare(step.kind(a), step.kind(b));
+    }
+    return c != 0 ? c : Integer.compare(step.version(a), step.version(b));
+  };
+  /** Groups (runs of one pair) by lowest kind, then the endpoints' π positions. */
+  private final IndexSort.IntComparator byKindAndPosition = (a, b) -> {
+    final int ea = order[runStart[a]];
+    final int eb = order[runStart[b]];
+    int c = Integer.compare(step.kind(ea), step.kind(eb));
+    if (c == 0) {
+      c = Integer.compare(position(step.from(ea)), position(step.from(eb)));
+    }
+    return c != 0 ? c : Integer.compare(position(step.to(ea)), position(step.to(eb)));
+  };
 
   CycleDetector(final OnlineState s, final Publisher out) {
     this.s = s;
     this.out = out;
   }
 
-  void commit(final StepEdges step) {
+  void commit(final StepEdges edges) {
+    this.step = edges;
     final int n = step.size();
     if (n == 0) {
       return;
@@ -42,16 +65,7 @@ final class CycleDetector {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    IndexSort.sort(order, n, (a, b) -> {
-      int c = Integer.compare(step.from(a), step.from(b));
-      if (c == 0) {
-        c = Integer.compare(step.to(a), step.to(b));
-      }
-      if (c == 0) {
-        c = Integer.compare(step.kind(a), step.kind(b));
-      }
-      return c != 0 ? c : Integer.compare(step.version(a), step.version(b));
-    });
+    IndexSort.sort(order, n, byPair);
     int runs = 0;
     for (int i = 0; i < n; i++) {
       if (i == 0 || step.from(order[i]) != step.from(order[i - 1]) || step.to(order[i]) != step.to(order[i - 1])) {
@@ -62,15 +76,7 @@ final class CycleDetector {
     for (int r = 0; r < runs; r++) {
       runOrder[r] = r;
     }
-    IndexSort.sort(runOrder, runs, (a, b) -> {
-      final int ea = order[runStart[a]];
-      final int eb = order[runStart[b]];
-      int c = Integer.compare(step.kind(ea), step.kind(eb));
-      if (c == 0) {
-        c = Integer.compare(position(step.from(ea)), position(step.from(eb)));
-      }
-      return c != 0 ? c : Integer.compare(position(step.to(ea)), position(step.to(eb)));
-    });
+    IndexSort.sort(runOrder, runs, byKindAndPosition);
     for (int k = 0; k < runs; k++) {
       final int r = runOrder[k];
       final int first = order[runStart[r]];

@@ -16,13 +16,25 @@ final class DependencyEdges {
   static final int RT_MASK = 1 << EdgeKind.RT.ordinal();
   static final int RW_MASK = 1 << EdgeKind.RW.ordinal();
 
-  private byte[] kind = new byte[1 << 12];
-  private final IntList version = new IntList(1 << 12);
-  private final IntList groupFrom = new IntList(1 << 12);
-  private final IntList groupTo = new IntList(1 << 12);
-  private final IntList groupFirst = new IntList(1 << 12);
-  private final IntList groupCount = new IntList(1 << 12);
-  private final IntList groupMask = new IntList(1 << 12);
+  private byte[] kind;
+  private final IntList version;
+  private final IntList groupFrom;
+  private final IntList groupTo;
+  private final IntList groupFirst;
+  private final IntList groupCount;
+  private final IntList groupMask;
+
+  DependencyEdges(final int expectedTransactions) {
+    final int edges = Math.max(1 << 10, 5 * expectedTransactions);
+    final int groups = Math.max(1 << 10, 6 * expectedTransactions);
+    kind = new byte[edges];
+    version = new IntList(edges);
+    groupFrom = new IntList(groups);
+    groupTo = new IntList(groups);
+    groupFirst = new IntList(groups);
+    groupCount = new IntList(groups);
+    groupMask = new IntList(groups);
+  }
 
   int addEdge(final EdgeKind k, final int versionId) {
     final int e = version.size();

@@ -12,20 +12,30 @@ final class IndexSort {
 
   private IndexSort() {}
 
-  /** Sorts {@code idx[0..n)}; already sorted runs cost one comparison per element. */
+  /** Sorts {@code idx[0..n)}; already sorted input costs one comparison per element. */
   static void sort(final int[] idx, final int n, final IntComparator cmp) {
-    if (n < 2) {
+    sort(idx, 0, n, cmp);
+  }
+
+  /** Sorts {@code idx[from..to)}. */
+  static void sort(final int[] idx, final int from, final int to, final IntComparator cmp) {
+    if (to - from < 2) {
       return;
     }
     boolean sorted = true;
-    for (int i = 1; i < n && sorted; i++) {
+    for (int i = from + 1; i < to && sorted; i++) {
       sorted = cmp.compare(idx[i - 1], idx[i]) <= 0;
     }
     if (sorted) {
       return;
     }
-    final int[] tmp = new int[n];
-    mergeSort(idx, tmp, 0, n, cmp);
+    if (to - from <= INSERTION) {
+      mergeSort(idx, null, from, to, cmp);
+      return;
+    }
+    final int[] part = java.util.Arrays.copyOfRange(idx, from, to);
+    mergeSort(part, new int[part.length], 0, part.length, cmp);
+    System.arraycopy(part, 0, idx, from, part.length);
   }
 
   private static void mergeSort(final int[] a, final int[] tmp, final int lo, final int hi, final IntComparator cmp) {

@@ -10,12 +10,17 @@ import java.util.Arrays;
 final class IntMultimap {
   private static final int NONE = -1;
 
-  private int[] head = new int[1 << 10];
-  private int[] tail = new int[1 << 10];
-  private final IntList next = new IntList(1 << 12);
-  private final IntList value = new IntList(1 << 12);
+  private int[] head;
+  private int[] tail;
+  private final IntList next;
+  private final IntList value;
 
-  IntMultimap() {
+  IntMultimap(final int expected) {
+    final int n = Math.max(1 << 10, expected);
+    head = new int[n];
+    tail = new int[n];
+    next = new IntList(n);
+    value = new IntList(n);
     Arrays.fill(head, NONE);
     Arrays.fill(tail, NONE);
   }

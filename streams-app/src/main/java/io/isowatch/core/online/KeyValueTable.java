@@ -1,33 +1,21 @@
 package io.isowatch.core.online;
 
-import java.util.Arrays;
-
 /**
- * An open-addressing map from a (key id, value) pair to a non-negative int, on primitive arrays:
- * the engine looks up millions of written and read values, and boxing them would dominate.
+ * An open-addressing map from a (key id, value) pair to a non-negative int, on one primitive
+ * array: the engine looks up millions of written and read values, so each slot is two adjacent
+ * longs (the value, then the key and the id packed) and a lookup touches one cache line.
  */
 final class KeyValueTable {
-  private static final int EMPTY = -1;
-
-  private long[] values;
-  private int[] keys;
-  private int[] ids;
+  private long[] table;
   private int size;
   private int mask;
 
   KeyValueTable(final int expected) {
     int cap = 16;
-    while (cap < expected + (expected >> 1)) {
+    while (cap < 2 * expected) {
       cap <<= 1;
     }
-    allocate(cap);
-  }
-
-  private void allocate(final int cap) {
-    values = new long[cap];
-    keys = new int[cap];
-    ids = new int[cap];
-    Arrays.fill(ids, EMPTY);
+    table = new long[2 * cap];
     mask = cap - 1;
   }
 
@@ -35,34 +23,61 @@ final class KeyValueTable {
   int get(final int key, final long value) {
     int slot = hash(key, value) & mask;
     while (true) {
-      final int id = ids[slot];
-      if (id == EMPTY) {
+      final long word = table[2 * slot + 1];
+      if (word == 0) {
         return -1;
       }
-      if (keys[slot] == key && values[slot] == value) {
-        return id;
+      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
+        return (int) word - 1;
       }
       slot = (slot + 1) & mask;
     }
   }
 
-  /** Stores id for (key, value), replacing any previous id. */
-  void put(final int key, final long value, final int id) {
-    if (2 * (size + 1) > ids.length) {
+  /**
+   * Stores id for (key, value) unless the pair is present; returns the id already stored, or -1
+   * when it stored this one. One probe for the lookup and the insertion.
+   */
+  int putIfAbsent(final int key, final long value, final int id) {
+    if (2 * (size + 1) > mask + 1) {
       rehash();
     }
     int slot = hash(key, value) & mask;
-    while (ids[slot] != EMPTY) {
-      if (keys[slot] == key && values[slot] == value) {
-        ids[slot] = id;
-        return;
+    while (true) {
+      final long word = table[2 * slot + 1];
+      if (word == 0) {
+        break;
+      }
+      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
+        return (int) word - 1;
       }
       slot = (slot + 1) & mask;
     }
-    keys[slot] = key;
-    values[slot] = value;
-    ids[slot] = id;
     size++;
+    table[2 * slot] = value;
+    table[2 * slot + 1] = ((long) key << 32) | ((id + 1L) & 0xFFFFFFFFL);
+    return -1;
+  }
+
+  /** Stores id (at most {@code Integer.MAX_VALUE - 1}) for (key, value), replacing any previous id. */
+  void put(final int key, final long value, final int id) {
+    if (2 * (size + 1) > mask + 1) {
+      rehash();
+    }
+    int slot = hash(key, value) & mask;
+    while (true) {
+      final long word = table[2 * slot + 1];
+      if (word == 0) {
+        size++;
+        break;
+      }
+      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    table[2 * slot] = value;
+    table[2 * slot + 1] = ((long) key << 32) | ((id + 1L) & 0xFFFFFFFFL);
   }
 
   int size() {
@@ -70,14 +85,14 @@ final class KeyValueTable {
   }
 
   private void rehash() {
-    final long[] oldValues = values;
-    final int[] oldKeys = keys;
-    final int[] oldIds = ids;
-    allocate(2 * oldIds.length);
+    final long[] old = table;
+    table = new long[2 * old.length];
+    mask = old.length - 1;
     size = 0;
-    for (int i = 0; i < oldIds.length; i++) {
-      if (oldIds[i] != EMPTY) {
-        put(oldKeys[i], oldValues[i], oldIds[i]);
+    for (int i = 0; i < old.length; i += 2) {
+      final long word = old[i + 1];
+      if (word != 0) {
+        put((int) (word >>> 32), old[i], (int) word - 1);
       }
     }
   }

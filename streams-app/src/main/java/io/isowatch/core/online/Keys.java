@@ -2,9 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.graph.IntList;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Store {@code keys}: key name → key id (given in processing order), its initial version, and
@@ -14,7 +12,7 @@ import java.util.Map;
  * a certain violation UNKNOWN.
  */
 final class Keys {
-  private final Map<String, Integer> ids = new HashMap<>();
+  private final StringIntMap ids = new StringIntMap(1 << 10);
   private final List<String> names = new ArrayList<>();
   private final IntList initVersion = new IntList(1 << 10);
   private final IntList heads = new IntList(1 << 10);
@@ -23,12 +21,12 @@ final class Keys {
 
   /** The id of the key, made (with its initial version) on first sight. */
   int intern(final String name, final Versions versions, final Long initialValue) {
-    final Integer id = ids.get(name);
-    if (id != null) {
+    final int id = ids.get(name);
+    if (id >= 0) {
       return id;
     }
     final int k = names.size();
-    ids.put(name, k);
+    ids.putNew(name, k);
     names.add(name);
     initVersion.add(versions.addInitial(k, initialValue));
     heads.add(0);

@@ -17,7 +17,7 @@ abstract class LevelGraph {
   static final int ENCODING = -1;
 
   final Level level;
-  final PearceKellyDag dag = new PearceKellyDag();
+  final PearceKellyDag dag;
   private boolean cyclic;
 
   // Scratch for a group's graph edges.
@@ -26,8 +26,9 @@ abstract class LevelGraph {
   private final int[] weight = new int[3];
   private final int[] inserted = new int[3];
 
-  LevelGraph(final Level level) {
+  LevelGraph(final Level level, final int expectedNodes, final int expectedEdges) {
     this.level = level;
+    this.dag = new PearceKellyDag(expectedNodes, expectedEdges);
   }
 
   /** A cycle: the refused edge {@code closingFrom → closingTo} of {@code group}, then {@code path}. */

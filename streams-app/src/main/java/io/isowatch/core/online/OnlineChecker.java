@@ -36,7 +36,12 @@ public final class OnlineChecker {
   private long nanos;
 
   public OnlineChecker(final CheckOptions options, final OnlineOptions online) {
-    this.s = new OnlineState(options, online);
+    this(options, online, 0);
+  }
+
+  /** A checker expecting about that many transactions (sizes its tables up front). */
+  OnlineChecker(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
+    this.s = new OnlineState(options, online, expectedTransactions);
     this.out = new Publisher(s);
     this.processor = new Processor(s, out);
     this.results = new ResultBuilder(s);
@@ -64,10 +69,14 @@ public final class OnlineChecker {
     return accept(t, Long.MIN_VALUE);
   }
 
-  /** As {@link #accept(Transaction)}, with the rank in its session given (the batch adapter's). */
+  /**
+   * As {@link #accept(Transaction)}, with the rank in its session given: the batch adapter's,
+   * whose transactions have unique ids already (so they are not indexed for idempotence).
+   */
   List<OnlineEvent> accept(final Transaction t, final long rankGiven) {
     final long started = System.nanoTime();
-    final int seen = s.txns.slotOf(t.id());
+    final boolean idsUnique = rankGiven != Long.MIN_VALUE;
+    final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
     if (seen >= 0) {
       if (sameContent(s.txns.txn(seen), t)) {
         s.duplicates++;
@@ -81,7 +90,7 @@ public final class OnlineChecker {
     final int session = s.sessions.idOf(t.session());
     final long rank = rankGiven != Long.MIN_VALUE ? rankGiven
         : t.hasSeq() ? t.seq() : s.sessions.nextArrivalRank(session);
-    final int slot = s.txns.add(t, rank, session);
+    final int slot = s.txns.add(t, rank, session, !idsUnique);
     s.input++;
     if (lastReleased >= 0 && PiOrder.compare(s.txns, s.sessions, slot, lastReleased) < 0) {
       processor.late(t, "transaction " + t.id() + " arrived after " + s.txns.txn(lastReleased).id()
@@ -146,6 +155,11 @@ public final class OnlineChecker {
       n += g.dag.visitedTotal();
     }
     return n;
+  }
+
+  /** Whether some value was written twice so far. */
+  boolean repeatSeen() {
+    return s.repeatSeen;
   }
 
   /** Tells the engine the values the whole history repeats (batch adapter only). */

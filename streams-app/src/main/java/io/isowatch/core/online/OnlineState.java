@@ -21,14 +21,14 @@ final class OnlineState implements DependencyView {
   final CheckOptions options;
   final OnlineOptions online;
 
-  final TxnIndex txns = new TxnIndex();
+  final TxnIndex txns;
   final Sessions sessions = new Sessions();
   final Keys keys = new Keys();
-  final Versions versions = new Versions();
-  final VersionSuccessors successors = new VersionSuccessors();
-  final VersionReaders readers = new VersionReaders();
+  final Versions versions;
+  final VersionSuccessors successors;
+  final VersionReaders readers;
   final PendingReads pending = new PendingReads();
-  final DependencyEdges edges = new DependencyEdges();
+  final DependencyEdges edges;
   /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
   final List<LevelGraph> graphs = new ArrayList<>(3);
   /** SSER's graph, or null when SSER is not requested. */
@@ -53,18 +53,26 @@ final class OnlineState implements DependencyView {
   boolean missingTimes;
   /** Written values the whole history repeats (known only to the batch adapter), or null. */
   RepeatedValues repeated;
+  /** Some value was written twice. */
+  boolean repeatSeen;
 
-  OnlineState(final CheckOptions options, final OnlineOptions online) {
+  OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this.options = options;
     this.online = online;
+    // Mini-transactions write about 1.6 values each; sizing the table up front avoids rehashing.
+    this.versions = new Versions(Math.max(1 << 10, 2 * expectedTransactions));
+    this.txns = new TxnIndex(expectedTransactions);
+    this.successors = new VersionSuccessors(expectedTransactions);
+    this.readers = new VersionReaders(2 * expectedTransactions);
+    this.edges = new DependencyEdges(expectedTransactions);
     if (options.levels().contains(Level.SI)) {
-      graphs.add(new SiGraph(edges));
+      graphs.add(new SiGraph(edges, expectedTransactions));
     }
     if (options.levels().contains(Level.SER)) {
-      graphs.add(new SerGraph(edges));
+      graphs.add(new SerGraph(edges, expectedTransactions));
     }
     if (options.levels().contains(Level.SSER)) {
-      sser = new SserGraph(edges, txns, options.rtSkewMicros());
+      sser = new SserGraph(edges, txns, options.rtSkewMicros(), expectedTransactions);
       graphs.add(sser);
     } else {
       sser = null;

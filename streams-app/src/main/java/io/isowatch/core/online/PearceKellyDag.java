@@ -27,12 +27,12 @@ final class PearceKellyDag {
   private int nextOrd;
   private int epoch;
 
-  private final IntList from = new IntList(1 << 12);
-  private final IntList to = new IntList(1 << 12);
-  private final IntList label = new IntList(1 << 12);
-  private final IntList nextOut = new IntList(1 << 12);
-  private final IntList nextIn = new IntList(1 << 12);
-  private byte[] weight = new byte[1 << 12];
+  private final IntList from;
+  private final IntList to;
+  private final IntList label;
+  private final IntList nextOut;
+  private final IntList nextIn;
+  private byte[] weight;
 
   // Scratch of the searches, reused.
   private int[] deque = new int[64];
@@ -44,6 +44,22 @@ final class PearceKellyDag {
   private int[] lastCycle;
   private long visited;
   private int lastVisited;
+
+  PearceKellyDag() {
+    this(64, 1 << 10);
+  }
+
+  /** A graph expected to grow to about that many nodes and edges (sizes its arrays up front). */
+  PearceKellyDag(final int expectedNodes, final int expectedEdges) {
+    grow(Math.max(64, expectedNodes));
+    final int edges = Math.max(1 << 10, expectedEdges);
+    from = new IntList(edges);
+    to = new IntList(edges);
+    label = new IntList(edges);
+    nextOut = new IntList(edges);
+    nextIn = new IntList(edges);
+    weight = new byte[edges];
+  }
 
   /** Adds the node (with the largest ord so far) unless it exists. */
   void ensureNode(final int n) {

@@ -33,11 +33,16 @@ final class Processor {
   private final IntList newVersions = new IntList(8);
   private final IntList resolved = new IntList(16);
   private int[] opKeys = new int[16];
+  private final IndexSort.IntComparator byReader;
 
   Processor(final OnlineState s, final Publisher out) {
     this.s = s;
     this.out = out;
     this.cycles = new CycleDetector(s, out);
+    this.byReader = (a, b) -> {
+      final int c = Integer.compare(s.txns.piPos(s.pending.reader(a)), s.txns.piPos(s.pending.reader(b)));
+      return c != 0 ? c : Integer.compare(s.pending.op(a), s.pending.op(b));
+    };
   }
 
   /** Processes a released transaction (design steps 2-8). */
@@ -102,10 +107,7 @@ final class Processor {
       return;
     }
     final int[] idx = entries.toArray();
-    IndexSort.sort(idx, n, (a, b) -> {
-      final int c = Integer.compare(s.txns.piPos(s.pending.reader(a)), s.txns.piPos(s.pending.reader(b)));
-      return c != 0 ? c : Integer.compare(s.pending.op(a), s.pending.op(b));
-    });
+    IndexSort.sort(idx, n, byReader);
     for (int i = 0; i < n; i++) {
       entries.set(i, idx[i]);
     }
@@ -139,18 +141,19 @@ final class Processor {
         out.finding(FindingKind.INITIAL_VALUE_WRITE, op.key(), t, "transaction " + t.id() + " writes " + op.key()
             + "=" + v + ", the initial value; every written value must differ from it");
       }
-      int version = s.versions.find(k, v);
+      final int version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
       if (version < 0) {
-        version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
+        final int added = s.versions.last();
         if (s.repeated != null && s.repeated.contains(op.key(), v)) {
-          s.versions.markRepeated(version);
+          s.versions.markRepeated(added);
         }
-        if (s.thinAir.get(k, v) >= 0) {
+        if (s.thinAir.size() > 0 && s.thinAir.get(k, v) >= 0) {
           late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
               + ", which a transaction read and was reported as a ThinAirRead before this writer came");
         }
-        newVersions.add(version);
+        newVersions.add(added);
       } else {
+        s.repeatSeen = true;
         s.versions.markRepeated(version);
         out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, "value " + v + " is written to " + op.key()
             + " more than once (again by " + t.id() + "); reads of it cannot be attributed");

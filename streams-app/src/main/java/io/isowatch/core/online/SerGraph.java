@@ -7,8 +7,8 @@ import io.isowatch.core.graph.IntList;
 final class SerGraph extends LevelGraph {
   private final DependencyEdges edges;
 
-  SerGraph(final DependencyEdges edges) {
-    super(Level.SER);
+  SerGraph(final DependencyEdges edges, final int expectedTransactions) {
+    super(Level.SER, expectedTransactions + 1, 4 * expectedTransactions);
     this.edges = edges;
     dag.ensureNode(TxnIndex.INIT);
   }

@@ -2,9 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.graph.IntList;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
@@ -14,19 +12,19 @@ import java.util.function.IntPredicate;
  * so keeping the lists sorted costs an append.
  */
 final class Sessions {
-  private final Map<String, Integer> ids = new HashMap<>();
+  private final StringIntMap ids = new StringIntMap(64);
   private final List<String> names = new ArrayList<>();
   private final List<LongList> ranks = new ArrayList<>();
   private final List<IntList> members = new ArrayList<>();
   private final IntList arrivals = new IntList();
 
   int idOf(final String name) {
-    final Integer id = ids.get(name);
-    if (id != null) {
+    final int id = ids.get(name);
+    if (id >= 0) {
       return id;
     }
     final int s = names.size();
-    ids.put(name, s);
+    ids.putNew(name, s);
     names.add(name);
     ranks.add(new LongList(8));
     members.add(new IntList(8));
@@ -103,6 +101,9 @@ final class Sessions {
   private int position(final int s, final long rank, final int slot) {
     final LongList r = ranks.get(s);
     final IntList m = members.get(s);
+    if (m.get(m.size() - 1) == slot) {
+      return m.size() - 1; // the usual case: the newest member
+    }
     int i = upperBound(r, rank) - 1;
     while (i >= 0 && m.get(i) != slot) {
       i--;

@@ -12,8 +12,8 @@ import io.isowatch.core.graph.IntList;
 final class SiGraph extends LevelGraph {
   private final DependencyEdges edges;
 
-  SiGraph(final DependencyEdges edges) {
-    super(Level.SI);
+  SiGraph(final DependencyEdges edges, final int expectedTransactions) {
+    super(Level.SI, 2 * expectedTransactions + 2, 8 * expectedTransactions);
     this.edges = edges;
     addTransaction(TxnIndex.INIT);
   }

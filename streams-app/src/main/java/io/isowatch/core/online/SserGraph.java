@@ -16,14 +16,15 @@ import io.isowatch.core.history.Transaction;
 final class SserGraph extends LevelGraph {
   private final DependencyEdges edges;
   private final TxnIndex txns;
-  private final TimePoints points = new TimePoints();
+  private final TimePoints points;
   private final long skew;
 
-  SserGraph(final DependencyEdges edges, final TxnIndex txns, final long skewMicros) {
-    super(Level.SSER);
+  SserGraph(final DependencyEdges edges, final TxnIndex txns, final long skewMicros, final int expectedTransactions) {
+    super(Level.SSER, 2 * expectedTransactions + 2, 7 * expectedTransactions);
     this.edges = edges;
     this.txns = txns;
     this.skew = skewMicros;
+    this.points = new TimePoints(expectedTransactions);
     dag.ensureNode(2 * TxnIndex.INIT);
     dag.ensureNode(pointNode(TimePoints.HEAD));
   }

@@ -1,34 +1,36 @@
 package io.isowatch.core.online;
 
-import java.util.Arrays;
-
-/** An open-addressing map from strings to non-negative ints (transaction ids to slots). */
+/**
+ * An open-addressing map from strings to non-negative ints (transaction ids to slots). Each slot
+ * keeps the string's hash next to its id, so that a probe reads the string only on a hash match.
+ */
 final class StringIntMap {
   private String[] keys;
-  private int[] ids;
+  private long[] hashAndId;
   private int size;
   private int mask;
 
   StringIntMap(final int expected) {
     int cap = 16;
-    while (cap < expected + (expected >> 1)) {
+    while (cap < 2 * expected) {
       cap <<= 1;
     }
     keys = new String[cap];
-    ids = new int[cap];
+    hashAndId = new long[cap];
     mask = cap - 1;
   }
 
   /** The id stored for the string, or -1. */
   int get(final String key) {
-    int slot = spread(key.hashCode()) & mask;
+    final int h = key.hashCode();
+    int slot = spread(h) & mask;
     while (true) {
-      final String k = keys[slot];
-      if (k == null) {
+      final long word = hashAndId[slot];
+      if (word == 0) {
         return -1;
       }
-      if (k.equals(key)) {
-        return ids[slot];
+      if ((int) (word >>> 32) == h && keys[slot].equals(key)) {
+        return (int) word - 1;
       }
       slot = (slot + 1) & mask;
     }
@@ -39,13 +41,23 @@ final class StringIntMap {
     if (2 * (size + 1) > keys.length) {
       rehash();
     }
-    int slot = spread(key.hashCode()) & mask;
-    while (keys[slot] != null) {
+    final int h = key.hashCode();
+    int slot = spread(h) & mask;
+    while (hashAndId[slot] != 0) {
       slot = (slot + 1) & mask;
     }
     keys[slot] = key;
-    ids[slot] = id;
+    hashAndId[slot] = ((long) h << 32) | ((id + 1L) & 0xFFFFFFFFL);
     size++;
+  }
+
+  /** Stores the mapping unless the key is present; returns whether it was absent. */
+  boolean putIfAbsent(final String key, final int id) {
+    if (get(key) >= 0) {
+      return false;
+    }
+    putNew(key, id);
+    return true;
   }
 
   int size() {
@@ -54,20 +66,20 @@ final class StringIntMap {
 
   private void rehash() {
     final String[] oldKeys = keys;
-    final int[] oldIds = ids;
+    final long[] oldWords = hashAndId;
     keys = new String[2 * oldKeys.length];
-    ids = new int[keys.length];
+    hashAndId = new long[keys.length];
     mask = keys.length - 1;
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
-      if (oldKeys[i] != null) {
-        putNew(oldKeys[i], oldIds[i]);
+      if (oldWords[i] != 0) {
+        putNew(oldKeys[i], (int) oldWords[i] - 1);
       }
     }
-    Arrays.fill(oldKeys, null);
   }
 
   private static int spread(final int h) {
-    return h ^ (h >>> 16) ^ (h * 0x9E3779B9);
+    final int x = h * 0x9E3779B9;
+    return x ^ (x >>> 16);
   }
 }

@@ -16,12 +16,17 @@ import io.isowatch.core.graph.IntList;
 final class TimePoints {
   static final int HEAD = 0;
 
-  private final LongList time = new LongList(1 << 10);
-  private final IntList sorted = new IntList(1 << 10);
-  private final LongList sortedTime = new LongList(1 << 10);
-  private final IntMultimap attached = new IntMultimap();
+  private final LongList time;
+  private final IntList sorted;
+  private final LongList sortedTime;
+  private final IntMultimap attached;
 
-  TimePoints() {
+  TimePoints(final int expected) {
+    final int n = Math.max(1 << 10, expected);
+    time = new LongList(n);
+    sorted = new IntList(n);
+    sortedTime = new LongList(n);
+    attached = new IntMultimap(n);
     time.add(Long.MIN_VALUE);
   }
 

@@ -19,16 +19,23 @@ final class TxnIndex {
   private static final byte COUNTED = 2;
 
   private final StringIntMap ids = new StringIntMap(1 << 10);
-  private Transaction[] txns = new Transaction[1 << 10];
-  private long[] endKey = new long[1 << 10];
-  private long[] rank = new long[1 << 10];
-  private int[] session = new int[1 << 10];
-  private int[] piPos = new int[1 << 10];
-  private byte[] flags = new byte[1 << 10];
+  private Transaction[] txns;
+  private long[] endKey;
+  private long[] rank;
+  private int[] session;
+  private int[] piPos;
+  private byte[] flags;
   private int size = 1;
   private int released;
 
-  TxnIndex() {
+  TxnIndex(final int expected) {
+    final int n = Math.max(1 << 10, expected + 1);
+    txns = new Transaction[n];
+    endKey = new long[n];
+    rank = new long[n];
+    session = new int[n];
+    piPos = new int[n];
+    flags = new byte[n];
     session[INIT] = -1;
     piPos[INIT] = -1;
     flags[INIT] = RELEASED | COUNTED;
@@ -39,7 +46,11 @@ final class TxnIndex {
     return ids.get(id);
   }
 
-  int add(final Transaction t, final long rankInSession, final int sessionId) {
+  /**
+   * Adds a transaction; with {@code indexId} false its id is not indexed (the caller guarantees
+   * ids are unique, as the batch adapter does), and {@link #slotOf} will not find it.
+   */
+  int add(final Transaction t, final long rankInSession, final int sessionId, final boolean indexId) {
     if (size == txns.length) {
       final int n = 2 * size;
       txns = Arrays.copyOf(txns, n);
@@ -55,7 +66,9 @@ final class TxnIndex {
     rank[slot] = rankInSession;
     session[slot] = sessionId;
     piPos[slot] = -1;
-    ids.putNew(t.id(), slot);
+    if (indexId) {
+      ids.putNew(t.id(), slot);
+    }
     return slot;
   }
 

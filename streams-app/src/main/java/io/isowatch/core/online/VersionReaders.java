@@ -5,7 +5,11 @@ package io.isowatch.core.online;
  * key returned it. Each gets RW(reader → S) for every successor S of the version but itself.
  */
 final class VersionReaders {
-  private final IntMultimap lists = new IntMultimap();
+  private final IntMultimap lists;
+
+  VersionReaders(final int expected) {
+    lists = new IntMultimap(expected);
+  }
 
   void add(final int version, final int slot) {
     lists.add(version, slot);

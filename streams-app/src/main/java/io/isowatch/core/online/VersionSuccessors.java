@@ -6,7 +6,11 @@ package io.isowatch.core.online;
  * second makes a divergence, a lost update (MTC Definition 10).
  */
 final class VersionSuccessors {
-  private final IntMultimap lists = new IntMultimap();
+  private final IntMultimap lists;
+
+  VersionSuccessors(final int expected) {
+    lists = new IntMultimap(expected);
+  }
 
   void add(final int version, final int slot) {
     lists.add(version, slot);

@@ -15,21 +15,41 @@ final class Versions {
   static final byte INITIAL = 4;
   static final byte ABSENT = 8;
 
-  private final KeyValueTable written = new KeyValueTable(1 << 12);
-  private final IntList key = new IntList(1 << 12);
-  private final LongList value = new LongList(1 << 12);
-  private final IntList writer = new IntList(1 << 12);
-  private byte[] flags = new byte[1 << 12];
+  private final KeyValueTable written;
+  private final IntList key;
+  private final LongList value;
+  private final IntList writer;
+  private byte[] flags;
+
+  Versions(final int expected) {
+    written = new KeyValueTable(expected);
+    key = new IntList(expected);
+    value = new LongList(expected);
+    writer = new IntList(expected);
+    flags = new byte[Math.max(16, expected)];
+  }
 
   /** The version of a written (key, value), or -1 if nobody wrote it yet. */
   int find(final int k, final long v) {
     return written.get(k, v);
   }
 
+  /**
+   * The version of (k, v) if it was written already (the caller reports the repeat), else -1
+   * after adding it as written by {@code writerSlot}.
+   */
   int addWritten(final int k, final long v, final int writerSlot, final boolean isFinal) {
-    final int id = add(k, v, writerSlot, isFinal ? FINAL : 0);
-    written.put(k, v, id);
-    return id;
+    final int existing = written.putIfAbsent(k, v, key.size());
+    if (existing >= 0) {
+      return existing;
+    }
+    add(k, v, writerSlot, isFinal ? FINAL : 0);
+    return -1;
+  }
+
+  /** The newest version. */
+  int last() {
+    return key.size() - 1;
   }
 
   /** The initial version of key k; {@code initial} null means keys start absent. */
