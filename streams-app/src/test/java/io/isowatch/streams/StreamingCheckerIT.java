@@ -115,14 +115,14 @@ class StreamingCheckerIT {
         tick();
         final int expected = check.get("anomalies").size();
         await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= expected);
-        await().atMost(PATIENCE).until(() -> latestVerdict(poll(verdicts, verdictsSeen), verdictsSeen) != null
-            && latestVerdict(0, verdictsSeen).getCounts().getTransactionsChecked() == history.size());
+        await().atMost(PATIENCE).until(() -> poll(verdicts, verdictsSeen) > 0
+            && latest(verdictsSeen).getCounts().getTransactionsChecked() == history.size());
         // Then: the anomalies are those of `isowatch check` on the file (by id and name) ...
         assertEquals(checkAnomalies(check), names(seen));
         // ... and, field for field, those of the online engine's check of the same history.
         assertEquals(comparable(online.anomalies().stream()
             .map(a -> AnomalyRecords.toAvro(TENANT, a, 0L, null)).toList()), comparable(seen));
-        final TenantVerdict verdict = latestVerdict(0, verdictsSeen);
+        final TenantVerdict verdict = latest(verdictsSeen);
         final Map<String, String> levels = new TreeMap<>();
         verdict.getLevels().forEach(l -> levels.put(l.getLevel().name(), l.getVerdict().name()));
         final Map<String, String> checkLevels = new TreeMap<>();
@@ -290,9 +290,8 @@ class StreamingCheckerIT {
     return into.size();
   }
 
-  /** The latest verdict received; the count argument only sequences a poll before the read. */
-  private static TenantVerdict latestVerdict(final int polled, final List<TenantVerdict> verdicts) {
-    return verdicts.isEmpty() ? null : verdicts.get(verdicts.size() - 1);
+  private static TenantVerdict latest(final List<TenantVerdict> verdicts) {
+    return verdicts.get(verdicts.size() - 1);
   }
 
   private static HttpResponse<String> get(final int port, final String path) throws Exception {
