@@ -128,7 +128,7 @@ class OrderIndependenceTopologyTest {
       assertEquals(comparable(expectedRecords(tenant, want)),
           comparable(published.getOrDefault(tenant, List.of())), why);
       final TenantVerdict got = verdicts.get(tenant);
-      final TenantVerdict wantVerdict = VerdictRecords.toAvro(tenant, want, 0, 0, got.getAtMicros());
+      final TenantVerdict wantVerdict = VerdictRecords.toAvro(tenant, want, 0, 0, 0, got.getAtMicros());
       assertEquals(levels(wantVerdict), levels(got), why);
       assertEquals(wantVerdict.getCounts().getAnomaliesByName(), got.getCounts().getAnomaliesByName(), why);
       assertEquals(wantVerdict.getCounts().getTransactionsChecked(), got.getCounts().getTransactionsChecked(), why);

@@ -217,7 +217,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final TenantEngine engine = engine(tenant);
       final TenantProgress p = progressOf(tenant);
       final TenantVerdict verdict = VerdictRecords.toAvro(
-          tenant, engine.result(), p.malformed(), Math.max(0, engine.pendingReads()), wallClockMs * 1_000L);
+          tenant, engine.result(), p.malformed(), engine.buffered(), Math.max(0, engine.pendingReads()),
+          wallClockMs * 1_000L);
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);
       metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), p.inputs());

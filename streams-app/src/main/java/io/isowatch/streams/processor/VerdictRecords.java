@@ -25,10 +25,12 @@ public final class VerdictRecords {
    * malformed: the history checked is then incomplete, so satisfaction is not proven.
    *
    * @param malformed the tenant's malformed events (not in the engine)
+   * @param buffered transactions received but still waiting for the watermark: not yet in the
+   *     dependency graph, so not counted as checked
    * @param pendingReads reads still waiting for their writer
    */
   public static TenantVerdict toAvro(final String tenant, final CheckResult result, final long malformed,
-      final long pendingReads, final long atMicros) {
+      final long buffered, final long pendingReads, final long atMicros) {
     final List<LevelVerdict> levels = new ArrayList<>();
     for (final io.isowatch.core.check.Level level : io.isowatch.core.check.Level.values()) {
       final io.isowatch.core.check.Verdict v = result.verdicts().get(level);
@@ -49,7 +51,7 @@ public final class VerdictRecords {
         .setAtMicros(atMicros)
         .setLevels(levels)
         .setCounts(VerdictCounts.newBuilder()
-            .setTransactionsChecked(result.stats().transactions())
+            .setTransactionsChecked(Math.max(0, result.stats().transactions() - buffered))
             .setAnomaliesByName(new TreeMap<>(result.stats().anomaliesByName()))
             .setPendingReads(pendingReads)
             .setFindingsByKind(findings)

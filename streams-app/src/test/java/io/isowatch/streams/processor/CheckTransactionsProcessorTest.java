@@ -93,6 +93,8 @@ class CheckTransactionsProcessorTest {
     // Then
     assertEquals(List.of("acme"), first.stream().map(r -> ((TenantVerdict) r).getTenant()).toList());
     assertEquals(List.of(), forwarded("verdicts"));
+    // The only transaction still waits for the watermark (grace 0): received, not yet checked.
+    assertEquals(0L, ((TenantVerdict) first.get(0)).getCounts().getTransactionsChecked());
   }
 
   @Test
