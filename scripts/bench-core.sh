@@ -5,6 +5,7 @@
 #   scripts/bench-core.sh --txns 100000 --levels SER --repeat 5
 #   scripts/bench-core.sh --file history.jsonl # also times parsing
 #   scripts/bench-core.sh --json > bench.json  # machine header goes to stderr then
+#   scripts/bench-core.sh --engine online      # the incremental engine (OnlineChecker.check)
 #
 # Builds streams-app when its jar is missing or older than the sources. Environment:
 #   BENCH_HEAP       heap size, fixed (-Xms = -Xmx) so resizing does not add noise (default 4g)

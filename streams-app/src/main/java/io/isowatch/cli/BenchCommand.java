@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.isowatch.cli.bench.BenchEngine;
 import io.isowatch.cli.bench.BenchReport;
 import io.isowatch.cli.bench.CoreBenchmark;
 import io.isowatch.cli.bench.HistorySource;
@@ -53,6 +54,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Unmeasured runs per level first, for the JIT (default: ${DEFAULT-VALUE}).")
   int warmup;
 
+  @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "batch", converter = EngineConverter.class,
+      description = "Engine to time: batch (Checker) or online (OnlineChecker.check, the incremental engine "
+          + "replaying the history in its canonical order) (default: ${DEFAULT-VALUE}).")
+  BenchEngine engine;
+
   @Option(names = "--json", description = "Print one JSON document instead of the table.")
   boolean json;
 
@@ -79,7 +85,7 @@ public final class BenchCommand implements Callable<Integer> {
     final CoreBenchmark bench;
     try {
       source = source();
-      bench = new CoreBenchmark(levels, warmup, repeat, err);
+      bench = new CoreBenchmark(engine, levels, warmup, repeat, err);
     } catch (final IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -126,6 +132,18 @@ public final class BenchCommand implements Callable<Integer> {
     } catch (final JsonProcessingException e) {
       // Records of numbers, strings, lists and maps always serialize; failing here is a bug.
       throw new IllegalStateException("cannot render the report as JSON", e);
+    }
+  }
+
+  /** Reads an engine name, any case. */
+  static final class EngineConverter implements ITypeConverter<BenchEngine> {
+    @Override
+    public BenchEngine convert(final String value) {
+      try {
+        return BenchEngine.parse(value);
+      } catch (final IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
     }
   }
 }

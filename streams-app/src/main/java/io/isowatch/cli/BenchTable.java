@@ -19,6 +19,7 @@ final class BenchTable {
     line(sb, "machine: %d processors, %s, %.1f GiB RAM; Java %s (%s); max heap %.1f GiB; GC %s", m.processors(),
         m.cpuModel(), m.physicalMemoryBytes() / GIB, m.java(), m.vm(), m.maxHeapBytes() / GIB, m.collectors());
     line(sb, "jvm args: %s", String.join(" ", m.jvmArguments()));
+    line(sb, "engine: %s", r.engine());
     final BenchReport.Input in = r.input();
     line(sb, "history: %s, %,d transactions, %d injected anomalies (%s)", in.source(), in.transactions(),
         in.injected(), in.description());

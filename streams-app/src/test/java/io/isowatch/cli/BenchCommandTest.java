@@ -21,6 +21,7 @@ class BenchCommandTest {
     assertEquals(0, run.exit(), run.err());
     final JsonNode doc = new ObjectMapper().readTree(run.out());
     assertEquals("generated", doc.at("/input/source").asText());
+    assertEquals("batch", doc.get("engine").asText());
     assertEquals(3000, doc.at("/input/transactions").asLong());
     assertEquals(2, doc.at("/input/injected").asLong());
     assertTrue(doc.at("/input/retainedBytesPerTxn").asDouble() > 50, doc.at("/input").toString());
@@ -39,6 +40,31 @@ class BenchCommandTest {
       assertTrue(l.get("peakHeapBytesPerTxn").asDouble() > 0, l.toString());
     }
     assertTrue(run.err().contains("SER run 2/2"), run.err());
+  }
+
+  @Test
+  void shouldTimeTheOnlineEngineWhenAskedForIt() throws Exception {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--engine", "online", "--txns", "3000", "--levels", "SSER,SI",
+        "--repeat", "1", "--warmup", "0", "--inject", "WriteSkew:2", "--json");
+
+    // Then: the incremental engine's verdicts (write skew violates SSER, SI allows it)
+    assertEquals(0, run.exit(), run.err());
+    final JsonNode doc = new ObjectMapper().readTree(run.out());
+    assertEquals("online", doc.get("engine").asText());
+    assertEquals("VIOLATED", doc.at("/levels/0/verdict").asText());
+    assertEquals(2, doc.at("/levels/0/anomaliesByName/WriteSkew").asLong(), doc.at("/levels/0").toString());
+    assertEquals("SATISFIED", doc.at("/levels/1/verdict").asText());
+  }
+
+  @Test
+  void shouldExitTwoWhenTheEngineIsUnknown() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--engine", "fast");
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("unknown engine 'fast' (expected batch or online)"), run.err());
   }
 
   @Test

@@ -10,10 +10,11 @@ import java.util.Map;
  *
  * @param machine where it ran
  * @param date when it ran (ISO-8601, UTC)
+ * @param engine the engine timed: {@code batch} or {@code online}
  * @param input the history checked and what loading it cost
  * @param levels one result per level, each checked on its own
  */
-public record BenchReport(MachineInfo machine, String date, Input input, List<LevelResult> levels) {
+public record BenchReport(MachineInfo machine, String date, String engine, Input input, List<LevelResult> levels) {
   public BenchReport {
     levels = List.copyOf(levels);
   }

@@ -2,7 +2,6 @@ package io.isowatch.cli.bench;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.format.InvalidHistoryException;
@@ -25,16 +24,24 @@ import java.util.stream.Collectors;
 
 /**
  * Measures the checker core on one in-memory history: load it (generate or parse, timed), measure
- * the heap it retains, then for each level on its own run warmups and timed repeats of {@code new
- * Checker(opts).check(history)}, with heap peaks per run. Progress goes to the given writer.
+ * the heap it retains, then for each level on its own run warmups and timed repeats of the
+ * engine's check ({@code new Checker(opts).check(history)} or {@code OnlineChecker.check(history,
+ * opts)}), with heap peaks per run. Progress goes to the given writer.
  */
 public final class CoreBenchmark {
+  private final BenchEngine engine;
   private final List<Level> levels;
   private final int warmup;
   private final int repeat;
   private final PrintWriter progress;
 
   public CoreBenchmark(final List<Level> levels, final int warmup, final int repeat, final PrintWriter progress) {
+    this(BenchEngine.BATCH, levels, warmup, repeat, progress);
+  }
+
+  public CoreBenchmark(final BenchEngine engine, final List<Level> levels, final int warmup, final int repeat,
+      final PrintWriter progress) {
+    this.engine = engine;
     if (levels.isEmpty() || warmup < 0 || repeat < 1) {
       throw new IllegalArgumentException("need at least one level, warmup >= 0 and repeat >= 1");
     }
@@ -54,7 +61,7 @@ public final class CoreBenchmark {
       for (final Level level : levels) {
         results.add(measure(level, loaded.history, meter));
       }
-      return new BenchReport(machine, date, loaded.input, results);
+      return new BenchReport(machine, date, engine.cliName(), loaded.input, results);
     }
   }
 
@@ -96,11 +103,11 @@ public final class CoreBenchmark {
 
   private BenchReport.LevelResult measure(final Level level, final History history, final HeapMeter meter)
       throws InterruptedException {
-    final Checker checker = new Checker(CheckOptions.defaults().withLevels(Set.of(level)));
+    final CheckOptions options = CheckOptions.defaults().withLevels(Set.of(level));
     final long n = history.size();
     for (int i = 0; i < warmup; i++) {
       final long t0 = System.nanoTime();
-      final CheckResult r = checker.check(history);
+      final CheckResult r = engine.check(history, options);
       progress.printf("%s warmup %d/%d: %.2f s (%s)%n", level, i + 1, warmup, (System.nanoTime() - t0) / 1e9,
           r.verdicts().get(level));
       progress.flush();
@@ -114,7 +121,7 @@ public final class CoreBenchmark {
     for (int i = 0; i < repeat; i++) {
       final HeapMeter.Window window = meter.startWindow();
       final long t0 = System.nanoTime();
-      last = checker.check(history);
+      last = engine.check(history, options);
       final double seconds = (System.nanoTime() - t0) / 1e9;
       final HeapMeter.Usage usage = window.close();
       times.add(seconds);

@@ -16,10 +16,10 @@ import java.util.List;
  * period and flushes.
  *
  * <p>Knowing the whole history, it makes reads of values written more than once unattributed
- * from the start, as the batch checker does (a stream learns of a repeat only when it arrives; see
- * docs/streaming-design.md). Values are unique in valid histories, so it first runs without that
- * knowledge and runs again with it only if the engine saw a value written twice: the result is
- * the same as always knowing it, and the usual case pays nothing.
+ * from the start, as the batch checker does and as a flush does for what is buffered (see
+ * docs/streaming-design.md). Values are unique in valid histories, so it first runs declaring
+ * none and runs again declaring them only if the engine saw a value written twice: the result is
+ * the same as always declaring them, and the usual case pays nothing.
  */
 final class BatchAdapter {
   private BatchAdapter() {}
@@ -64,12 +64,11 @@ final class BatchAdapter {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
-      final long e = unique.get(i).end();
-      end[i] = e == Transaction.NO_TIME ? TxnIndex.NO_END : e;
+      end[i] = TxnIndex.timeKey(unique.get(i));
       order[i] = i;
-      if (e != Transaction.NO_TIME) {
-        min = Math.min(min, e);
-        max = Math.max(max, e);
+      if (end[i] != TxnIndex.NO_END) {
+        min = Math.min(min, end[i]);
+        max = Math.max(max, end[i]);
       }
     }
     final IndexSort.IntComparator pi = (a, b) -> {

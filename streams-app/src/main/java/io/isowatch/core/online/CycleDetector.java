@@ -102,15 +102,14 @@ final class CycleDetector {
   }
 
   private void insert(final int g) {
-    boolean reported = false;
+    // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
+    // refused like any edge, never reported again (as the batch checker never searches from them).
+    boolean reported = siblingAntiDependencies(g);
     for (final LevelGraph graph : s.graphs) {
       final LevelGraph.Cycle c = graph.insert(g);
       if (c != null && !reported) {
         reported = true;
-        final List<CycleStep> steps = steps(graph, c);
-        if (!isDivergencePair(steps)) {
-          out.cycle(steps);
-        }
+        out.cycle(steps(graph, c));
       }
     }
   }
@@ -176,18 +175,18 @@ final class CycleDetector {
     return new CycleStep(u, v, mask, ids.toArray());
   }
 
-  /** Two transactions that overwrote the same version: already reported as a LostUpdate. */
-  private boolean isDivergencePair(final List<CycleStep> steps) {
-    if (steps.size() != 2 || !steps.get(0).rwOnly() || !steps.get(1).rwOnly()) {
+  /** The group holds only RW edges between two transactions that both overwrote the version. */
+  private boolean siblingAntiDependencies(final int g) {
+    final int n = s.edges.count(g);
+    if (n == 0 || !s.edges.betweenTransactions(g)) {
       return false;
     }
-    final CycleStep first = steps.get(0);
-    for (final int e : first.edgeIds()) {
-      if (s.edges.kind(e) == EdgeKind.RW && s.successors.contains(s.edges.version(e), first.from())) {
-        return true;
+    for (int e = s.edges.first(g); e < s.edges.first(g) + n; e++) {
+      if (s.edges.kind(e) != EdgeKind.RW || !s.successors.contains(s.edges.version(e), s.edges.from(g))) {
+        return false;
       }
     }
-    return false;
+    return true;
   }
 
   private static boolean contains(final IntList list, final int v) {

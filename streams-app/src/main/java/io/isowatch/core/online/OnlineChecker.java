@@ -5,6 +5,7 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.EnumMap;
@@ -94,15 +95,16 @@ public final class OnlineChecker {
     s.input++;
     if (lastReleased >= 0 && PiOrder.compare(s.txns, s.sessions, slot, lastReleased) < 0) {
       processor.late(t, "transaction " + t.id() + " arrived after " + s.txns.txn(lastReleased).id()
-          + ", which follows it in the processing order, was processed (its end "
-          + (t.end() == Transaction.NO_TIME ? "is unknown" : "is " + t.end() + " µs") + ", the latest end seen "
-          + maxEnd + " µs, the grace period " + graceText() + ")");
+          + ", which follows it in the processing order, was processed (its time "
+          + (TxnIndex.timeKey(t) == TxnIndex.NO_END ? "is unknown" : "is " + TxnIndex.timeKey(t) + " µs")
+          + ", the latest seen " + maxEnd + " µs, the grace period " + graceText() + ")");
       release(slot);
     } else {
       s.buffer.add(slot);
     }
-    if (t.end() != Transaction.NO_TIME && t.end() > maxEnd) {
-      maxEnd = t.end();
+    final long time = TxnIndex.timeKey(t);
+    if (time != TxnIndex.NO_END && time > maxEnd) {
+      maxEnd = time;
     }
     final long watermark = watermark();
     while (!s.buffer.isEmpty() && s.txns.endKey(s.buffer.peek()) < watermark) {
@@ -117,6 +119,15 @@ public final class OnlineChecker {
    */
   public List<OnlineEvent> flush() {
     final long started = System.nanoTime();
+    if (!s.repeatsDeclared && !s.buffer.isEmpty()) {
+      // Everything buffered is known now: values it writes twice are never attributed, as check does.
+      final IntList slots = s.buffer.slots();
+      final List<Transaction> buffered = new java.util.ArrayList<>(slots.size());
+      for (int i = 0; i < slots.size(); i++) {
+        buffered.add(s.txns.txn(slots.get(i)));
+      }
+      s.repeated = RepeatedValues.union(s.repeated, RepeatedValues.of(buffered));
+    }
     while (!s.buffer.isEmpty()) {
       release(s.buffer.poll());
     }
@@ -165,6 +176,7 @@ public final class OnlineChecker {
   /** Tells the engine the values the whole history repeats (batch adapter only). */
   void declareRepeated(final RepeatedValues repeated) {
     s.repeated = repeated;
+    s.repeatsDeclared = true;
   }
 
   /** A transaction the batch adapter dropped because its id repeats an earlier one in the file. */

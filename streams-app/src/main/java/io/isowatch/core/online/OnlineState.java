@@ -55,6 +55,8 @@ final class OnlineState implements DependencyView {
   RepeatedValues repeated;
   /** Some value was written twice. */
   boolean repeatSeen;
+  /** The batch adapter declared the repeated values of the whole history: flushes need not look. */
+  boolean repeatsDeclared;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this.options = options;

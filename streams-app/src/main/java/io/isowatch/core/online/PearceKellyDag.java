@@ -71,10 +71,6 @@ final class PearceKellyDag {
     }
   }
 
-  boolean hasNode(final int n) {
-    return n < ord.length && ord[n] != NONE;
-  }
-
   int ord(final int n) {
     return ord[n];
   }

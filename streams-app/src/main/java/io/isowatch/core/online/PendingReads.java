@@ -24,7 +24,6 @@ final class PendingReads {
   private byte[] wrote = new byte[1 << 10];
   /** Min-heap of entries by reader end (readers with an end only); resolved entries are skipped. */
   private final IntList heap = new IntList(1 << 10);
-  private int pending;
   private int firstMaybePending;
 
   /** Adds a pending read; {@code writesKey} when the reader also writes the key (an RMW). */
@@ -48,7 +47,6 @@ final class PendingReads {
     if (readerEndKey != TxnIndex.NO_END) {
       heapPush(e);
     }
-    pending++;
   }
 
   /** Moves the reads waiting on (k, v) to {@code out} and forgets them. */
@@ -60,7 +58,6 @@ final class PendingReads {
     for (int e = head - 1; e >= 0; e = next.get(e)) {
       if (state[e] == PENDING) {
         state[e] = DONE;
-        pending--;
         out.add(e);
       }
     }
@@ -73,7 +70,6 @@ final class PendingReads {
       final int e = heapPop();
       if (state[e] == PENDING) {
         state[e] = DONE;
-        pending--;
         out.add(e);
       }
     }
@@ -84,16 +80,11 @@ final class PendingReads {
     for (int e = firstMaybePending; e < reader.size(); e++) {
       if (state[e] == PENDING) {
         state[e] = DONE;
-        pending--;
         out.add(e);
       }
     }
     firstMaybePending = reader.size();
     heap.clear();
-  }
-
-  int pendingCount() {
-    return pending;
   }
 
   int reader(final int e) {

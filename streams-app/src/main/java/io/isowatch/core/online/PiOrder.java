@@ -1,9 +1,10 @@
 package io.isowatch.core.online;
 
 /**
- * The canonical processing order π (see docs/streaming-design.md): by end time, transactions
- * without one last; then session name, rank in the session (seq, or arrival order where there is
- * none) and transaction id. A total order on distinct transactions, independent of arrival.
+ * The canonical processing order π (see docs/streaming-design.md): by end time (the start time
+ * for a transaction whose end is unknown; those with neither last), then session name, rank in the
+ * session (seq, or arrival order where there is none) and transaction id. A total order on
+ * distinct transactions, independent of arrival.
  */
 final class PiOrder {
   private PiOrder() {}

@@ -25,6 +25,18 @@ final class ReorderBuffer {
     }
   }
 
+  /** The buffered slots, in no particular order. */
+  IntList slots() {
+    final IntList out = new IntList(size() + 1);
+    for (int i = runHead; i < run.size(); i++) {
+      out.add(run.get(i));
+    }
+    for (int i = 0; i < heap.size(); i++) {
+      out.add(heap.get(i));
+    }
+    return out;
+  }
+
   boolean isEmpty() {
     return size() == 0;
   }

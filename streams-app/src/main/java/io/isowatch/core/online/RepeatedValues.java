@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The (key, value) pairs a whole history writes more than once. Only the batch adapter knows them
- * before processing; it tells the engine so that reads of such values are never attributed, as in
- * the batch checker (a stream can only learn of the repeat when it arrives).
+ * The (key, value) pairs that transactions not yet processed write more than once: the whole
+ * history's for the batch adapter, the reorder buffer's at a flush. Reads of such values are then
+ * never attributed, as in the batch checker (a stream learns of any other repeat only when its
+ * writer is processed).
  */
 final class RepeatedValues {
   private final Set<String> repeated;
@@ -42,6 +43,16 @@ final class RepeatedValues {
       }
     }
     return out == null ? null : new RepeatedValues(out);
+  }
+
+  /** The union of two sets, either of which may be null (none). */
+  static RepeatedValues union(final RepeatedValues a, final RepeatedValues b) {
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    final Set<String> all = new HashSet<>(a.repeated);
+    all.addAll(b.repeated);
+    return new RepeatedValues(all);
   }
 
   boolean contains(final String key, final long value) {

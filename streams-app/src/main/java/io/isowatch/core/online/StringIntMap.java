@@ -60,10 +60,6 @@ final class StringIntMap {
     return true;
   }
 
-  int size() {
-    return size;
-  }
-
   private void rehash() {
     final String[] oldKeys = keys;
     final long[] oldWords = hashAndId;

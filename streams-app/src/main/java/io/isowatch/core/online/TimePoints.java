@@ -80,11 +80,6 @@ final class TimePoints {
     return time.get(p);
   }
 
-  /** Points made so far, the head included. */
-  int count() {
-    return time.size();
-  }
-
   void attach(final int p, final int slot) {
     attached.add(p, slot);
   }

@@ -15,7 +15,6 @@ final class TxnIndex {
   /** Sorts after every end time in π: the transaction has no end time. */
   static final long NO_END = Long.MAX_VALUE;
 
-  private static final byte RELEASED = 1;
   private static final byte COUNTED = 2;
 
   private final StringIntMap ids = new StringIntMap(1 << 10);
@@ -38,7 +37,7 @@ final class TxnIndex {
     flags = new byte[n];
     session[INIT] = -1;
     piPos[INIT] = -1;
-    flags[INIT] = RELEASED | COUNTED;
+    flags[INIT] = COUNTED;
   }
 
   /** The slot of the transaction with this id, or -1. */
@@ -62,7 +61,7 @@ final class TxnIndex {
     }
     final int slot = size++;
     txns[slot] = t;
-    endKey[slot] = t.end() == Transaction.NO_TIME ? NO_END : t.end();
+    endKey[slot] = timeKey(t);
     rank[slot] = rankInSession;
     session[slot] = sessionId;
     piPos[slot] = -1;
@@ -70,6 +69,18 @@ final class TxnIndex {
       ids.putNew(t.id(), slot);
     }
     return slot;
+  }
+
+  /**
+   * The time π orders a transaction by: its end; its start when its client never saw it end (an
+   * indeterminate transaction, whose writes may be visible from its start on); {@link #NO_END}
+   * when it has neither.
+   */
+  static long timeKey(final Transaction t) {
+    if (t.end() != Transaction.NO_TIME) {
+      return t.end();
+    }
+    return t.start() != Transaction.NO_TIME ? t.start() : NO_END;
   }
 
   /** Slots in use, the initial transaction's included. */
@@ -85,7 +96,7 @@ final class TxnIndex {
     return txns[slot].status();
   }
 
-  /** The end time as π orders it: {@link #NO_END} when there is none. */
+  /** The time π orders the transaction by ({@link #timeKey}). */
   long endKey(final int slot) {
     return endKey[slot];
   }
@@ -104,17 +115,7 @@ final class TxnIndex {
   }
 
   void markReleased(final int slot) {
-    flags[slot] |= RELEASED;
     piPos[slot] = released++;
-  }
-
-  boolean isReleased(final int slot) {
-    return (flags[slot] & RELEASED) != 0;
-  }
-
-  /** Transactions released so far. */
-  int releasedCount() {
-    return released;
   }
 
   void markCounted(final int slot) {

@@ -97,8 +97,4 @@ final class Versions {
   long rawValue(final int version) {
     return value.get(version);
   }
-
-  int size() {
-    return key.size();
-  }
 }

@@ -20,9 +20,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** Generated histories against the checker: valid ones pass, each injected pattern is found by name. */
+/**
+ * Generated histories against the checker: valid ones pass, each injected pattern is found by
+ * name. Runs on the batch {@link Checker} here and on the incremental engine in {@code
+ * GeneratedHistoriesOnlineCheckTest}, which overrides {@link #engine}.
+ */
 class GeneratedHistoriesCheckTest {
   private static final CheckOptions ALL_LEVELS = CheckOptions.defaults();
+
+  /** The engine under test. */
+  CheckResult engine(final History history, final CheckOptions options) {
+    return new Checker(options).check(history);
+  }
 
   @ParameterizedTest
   @ValueSource(strings = {"uniform", "zipf:0.99", "hotspot", "exponential"})
@@ -32,7 +41,7 @@ class GeneratedHistoriesCheckTest {
         .withKeys(200).withDistribution(KeyDistribution.parse(dist)));
 
     // When
-    final CheckResult r = new Checker(ALL_LEVELS).check(h);
+    final CheckResult r = engine(h, ALL_LEVELS);
 
     // Then
     assertEquals(Map.of(Level.SSER, Verdict.SATISFIED, Level.SER, Verdict.SATISFIED, Level.SI, Verdict.SATISFIED),
@@ -48,7 +57,7 @@ class GeneratedHistoriesCheckTest {
         .withTransactions(30_000).withKeys(10).withSessions(5).withLevel(SimulatedLevel.SI));
 
     // When: a cap high enough that the cycle search is not cut short.
-    final CheckResult r = new Checker(ALL_LEVELS.withMaxAnomalies(10_000)).check(g.history());
+    final CheckResult r = engine(g.history(), ALL_LEVELS.withMaxAnomalies(10_000));
 
     // Then: first-committer-wins aborts, no SI anomaly, and SER falls to cycles SI allows only:
     // two adjacent anti-dependencies (G2-item), write skew among them.
@@ -71,7 +80,7 @@ class GeneratedHistoriesCheckTest {
         .withKeys(100).withDistribution(KeyDistribution.parse(dist)).withLevel(SimulatedLevel.SI));
 
     // When
-    final CheckResult r = new Checker(ALL_LEVELS.withLevels(Set.of(Level.SI))).check(h);
+    final CheckResult r = engine(h, ALL_LEVELS.withLevels(Set.of(Level.SI)));
 
     // Then
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI), () -> r.anomalies().toString());
@@ -84,7 +93,7 @@ class GeneratedHistoriesCheckTest {
         .withTimestamps(false));
 
     // When
-    final CheckResult r = new Checker(ALL_LEVELS).check(h);
+    final CheckResult r = engine(h, ALL_LEVELS);
 
     // Then
     assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SSER));
@@ -100,7 +109,7 @@ class GeneratedHistoriesCheckTest {
         .withTransactions(5_000).withKeys(100).withInjections(List.of(new Injection(kind, 2))));
 
     // When
-    final CheckResult r = new Checker(ALL_LEVELS).check(g.history());
+    final CheckResult r = engine(g.history(), ALL_LEVELS);
 
     // Then: exactly the injected anomalies, by name, on exactly the injected transactions.
     assertEquals(Map.of(kind.patternName(), 2L), r.stats().anomaliesByName(), () -> r.anomalies().toString());
@@ -124,7 +133,7 @@ class GeneratedHistoriesCheckTest {
         .withInjections(Injection.parseList(MtHistoryGeneratorTest.allKinds())));
 
     // When
-    final CheckResult r = new Checker(ALL_LEVELS.withLevels(Set.of(Level.SI))).check(g.history());
+    final CheckResult r = engine(g.history(), ALL_LEVELS.withLevels(Set.of(Level.SI)));
 
     // Then: every SI-violating pattern is reported; write skew is allowed by SI.
     for (final InjectedAnomaly injected : g.summary().injected()) {
