@@ -31,6 +31,9 @@ public final class CheckerMetrics {
   private final Histogram latency = Histogram.build(MetricNames.DETECTION_LATENCY_SECONDS,
       "From the end of an anomaly's latest transaction to its publication.").labelNames("tenant")
       .buckets(LATENCY_BUCKETS).register(registry);
+  private final Histogram lateness = Histogram.build(MetricNames.ARRIVAL_LATENESS_SECONDS,
+      "How far behind the tenant's latest end time seen a transaction arrives.").labelNames("tenant")
+      .buckets(LATENCY_BUCKETS).register(registry);
   private final Gauge pendingReads = Gauge.build(MetricNames.PENDING_READS,
       "Reads still waiting for their writer.").labelNames("tenant").register(registry);
   private final Gauge stateTransactions = Gauge.build(MetricNames.STATE_TRANSACTIONS,
@@ -48,6 +51,11 @@ public final class CheckerMetrics {
 
   public void transactionChecked(final String tenant) {
     transactions.labels(tenant).inc();
+  }
+
+  /** One arrival, {@code latenessMicros} behind the latest end seen before it (0 if not behind). */
+  public void arrived(final String tenant, final long latenessMicros) {
+    lateness.labels(tenant).observe(latenessMicros / 1e6);
   }
 
   /** One published anomaly; {@code latencyMicros} null when its transactions lack end times. */

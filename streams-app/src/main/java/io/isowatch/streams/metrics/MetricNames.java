@@ -25,6 +25,12 @@ public final class MetricNames {
   public static final String DETECTION_LATENCY_SECONDS = "isowatch_detection_latency_seconds";
 
   /**
+   * How far behind the tenant's latest end time seen each transaction arrives (0 when it is the
+   * latest), label {@code tenant}: size {@code check.grace.ms} above its high quantiles.
+   */
+  public static final String ARRIVAL_LATENESS_SECONDS = "isowatch_arrival_lateness_seconds";
+
+  /**
    * Reads still waiting for their writer, per {@code tenant}; served only for engines that tell
    * (the online engine does not expose the count yet).
    */
@@ -56,7 +62,8 @@ public final class MetricNames {
 
   /** IsoWatch's own families. */
   public static final List<String> ALL = List.of(
-      TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, PENDING_READS,
+      TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
+      PENDING_READS,
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
       VERDICTS_TOTAL, UP);
 

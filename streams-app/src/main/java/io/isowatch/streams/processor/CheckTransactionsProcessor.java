@@ -108,6 +108,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     TenantProgress p = progressOf(tenant);
     inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
         EngineInput.encode(new EngineInput.Arrival(record.timestamp() * 1_000L, event), codec));
+    if (txn.end() != Transaction.NO_TIME) {
+      metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
+    }
     p = p.arrived(txn.end(), record.timestamp());
     final List<OnlineEvent> events = engine.accept(txn);
     metrics.transactionChecked(tenant);

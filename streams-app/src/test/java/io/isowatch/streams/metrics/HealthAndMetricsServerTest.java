@@ -29,6 +29,8 @@ class HealthAndMetricsServerTest {
     final CheckerMetrics metrics = new CheckerMetrics();
     metrics.transactionChecked("acme");
     metrics.transactionChecked("acme");
+    metrics.arrived("acme", 0);
+    metrics.arrived("acme", 300_000L);
     metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
     metrics.tenantState("acme", 3, 1, 42);
     metrics.deadLettered(new IllegalArgumentException("x"));
@@ -49,6 +51,8 @@ class HealthAndMetricsServerTest {
           "isowatch_anomalies_total{tenant=\"acme\",type=\"G-single\",name=\"LostUpdate\",level=\"SER\",} 1.0"), body);
       assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"2.5\",} 1.0"), body);
       assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"1.0\",} 0.0"), body);
+      assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.25\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.5\",} 2.0"), body);
       assertTrue(body.contains("isowatch_pending_reads{tenant=\"acme\",} 3.0"), body);
       assertTrue(body.contains("isowatch_state_transactions{tenant=\"acme\",} 42.0"), body);
       assertTrue(body.contains("isowatch_dlq_records_total{error=\"IllegalArgumentException\",} 1.0"), body);
