@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       GenerateCommand.class,
       BenchCommand.class,
       io.isowatch.streams.TopicsCommand.class,
+      io.isowatch.streams.RunCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
@@ -47,6 +48,14 @@ public final class Main implements Runnable {
     // The report is the CLI's output; the core's INFO lines (e.g. ops a reader skipped) would only
     // clutter the terminal. -Dorg.slf4j.simpleLogger.defaultLogLevel=info in ISOWATCH_JAVA_OPTS
     // brings them back. Set before the first logger exists, which reads it once.
+    if (args.length > 0 && "run".equals(args[0])) {
+      // `run` is a service: its log is its output, so it keeps INFO (see RunCommand.LOG_DEFAULTS).
+      io.isowatch.streams.RunCommand.LOG_DEFAULTS.forEach((k, v) -> {
+        if (System.getProperty(k) == null) {
+          System.setProperty(k, v);
+        }
+      });
+    }
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
       System.setProperty(LOG_LEVEL_PROPERTY, "warn");
     }

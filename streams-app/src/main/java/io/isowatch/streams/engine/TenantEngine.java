@@ -1,0 +1,43 @@
+package io.isowatch.streams.engine;
+
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.OnlineEvent;
+import java.util.List;
+
+/**
+ * The checker of one tenant's history as the topology sees it: transactions go in in arrival order,
+ * certain anomalies, findings and verdict changes come out, never retracted
+ * (docs/streaming-design.md). The engine keeps its own reorder buffer and watermark; the topology
+ * only persists what went in, so that replaying the same inputs into a new engine rebuilds the
+ * same state.
+ *
+ * <p>Implementations are Kafka-free and deterministic: the same inputs give the same outputs.
+ */
+public interface TenantEngine {
+  /**
+   * Takes one arriving transaction (possibly late, possibly a duplicate).
+   *
+   * @return what was published: anomalies (each once over the engine's life), findings, verdict
+   *     changes
+   */
+  List<OnlineEvent> accept(Transaction transaction);
+
+  /**
+   * Ends the input for now: releases every buffered transaction and resolves pending reads (a read
+   * still waiting becomes a ThinAirRead), as {@code isowatch check} finishes a file.
+   */
+  List<OnlineEvent> flush();
+
+  /** The verdicts, anomalies, findings and counts of everything processed so far. */
+  CheckResult result();
+
+  /** Transactions waiting in the reorder buffer for the watermark. */
+  long buffered();
+
+  /**
+   * Reads whose writer has not been seen yet, or -1 when the engine does not tell (the online
+   * engine keeps them but has no accessor yet).
+   */
+  long pendingReads();
+}

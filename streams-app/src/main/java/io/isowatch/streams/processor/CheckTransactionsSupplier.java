@@ -1,0 +1,39 @@
+package io.isowatch.streams.processor;
+
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.streams.Stores;
+import io.isowatch.streams.engine.TenantEngineFactory;
+import io.isowatch.streams.metrics.CheckerMetrics;
+import java.time.Duration;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * Supplies {@link CheckTransactionsProcessor}s and declares their stores next to them, so the
+ * topology connects them without naming them twice.
+ *
+ * @param idleFlush stream time without arrivals after which a tenant's buffer is flushed; negative:
+ *     never
+ */
+public record CheckTransactionsSupplier(
+    TenantEngineFactory engines,
+    CheckerMetrics metrics,
+    Duration verdictInterval,
+    Duration idleFlush,
+    String anomaliesChild,
+    String verdictsChild) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
+
+  @Override
+  public Processor<String, TransactionEvent, String, SpecificRecord> get() {
+    return new CheckTransactionsProcessor(engines, metrics, verdictInterval, idleFlush, anomaliesChild,
+        verdictsChild);
+  }
+
+  @Override
+  public Set<StoreBuilder<?>> stores() {
+    return Set.of(Stores.tenantTransactions(), Stores.tenantProgress(), Stores.publishedAnomalies());
+  }
+}

@@ -1,0 +1,42 @@
+package io.isowatch.streams.processor;
+
+import io.isowatch.schemas.TransactionEvent;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/**
+ * Plain Avro binary of a {@link TransactionEvent}, the value format of the {@code
+ * tenant-transactions} store. Deliberately not the registry's wire format: a store (and its
+ * changelog) must be readable without the registry, and the schema is the one compiled in.
+ */
+public final class EventCodec {
+  private final SpecificDatumWriter<TransactionEvent> writer = new SpecificDatumWriter<>(TransactionEvent.class);
+  private final SpecificDatumReader<TransactionEvent> reader = new SpecificDatumReader<>(TransactionEvent.class);
+
+  public byte[] encode(final TransactionEvent event) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    final BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+    try {
+      writer.write(event, encoder);
+      encoder.flush();
+    } catch (final IOException e) {
+      // Writing to a byte array cannot fail.
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  public TransactionEvent decode(final byte[] bytes) {
+    try {
+      return reader.read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+    } catch (final IOException e) {
+      throw new UncheckedIOException("unreadable tenant-transactions value", e);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.isowatch.streams.processor;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Finding;
+import io.isowatch.schemas.Level;
+import io.isowatch.schemas.LevelVerdict;
+import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.schemas.Verdict;
+import io.isowatch.schemas.VerdictCounts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Maps a tenant's {@link CheckResult} to the {@link TenantVerdict} of the verdicts topic. */
+public final class VerdictRecords {
+  /** The finding kind of well-formed but impossible events (e.g. a write without a value). */
+  public static final String MALFORMED_TRANSACTION = "MALFORMED_TRANSACTION";
+
+  private VerdictRecords() {}
+
+  /**
+   * The verdict record. Levels the engine finds SATISFIED become UNKNOWN when some events were
+   * malformed: the history checked is then incomplete, so satisfaction is not proven.
+   *
+   * @param malformed the tenant's malformed events (not in the engine)
+   * @param buffered transactions received but still waiting for the watermark: not yet in the
+   *     dependency graph, so not counted as checked
+   * @param pendingReads reads still waiting for their writer
+   */
+  public static TenantVerdict toAvro(final String tenant, final CheckResult result, final long malformed,
+      final long buffered, final long pendingReads, final long atMicros) {
+    final List<LevelVerdict> levels = new ArrayList<>();
+    for (final io.isowatch.core.check.Level level : io.isowatch.core.check.Level.values()) {
+      final io.isowatch.core.check.Verdict v = result.verdicts().get(level);
+      if (v == null) {
+        continue;
+      }
+      levels.add(levelVerdict(level, v, result, malformed));
+    }
+    final Map<String, Long> findings = new TreeMap<>();
+    for (final Finding f : result.findings()) {
+      findings.merge(f.kind().name(), f.count(), Long::sum);
+    }
+    if (malformed > 0) {
+      findings.put(MALFORMED_TRANSACTION, malformed);
+    }
+    return TenantVerdict.newBuilder()
+        .setTenant(tenant)
+        .setAtMicros(atMicros)
+        .setLevels(levels)
+        .setCounts(VerdictCounts.newBuilder()
+            .setTransactionsChecked(Math.max(0, result.stats().transactions() - buffered))
+            .setAnomaliesByName(new TreeMap<>(result.stats().anomaliesByName()))
+            .setPendingReads(pendingReads)
+            .setFindingsByKind(findings)
+            .build())
+        .build();
+  }
+
+  private static LevelVerdict levelVerdict(final io.isowatch.core.check.Level level,
+      final io.isowatch.core.check.Verdict v, final CheckResult result, final long malformed) {
+    final Level avroLevel = Level.valueOf(level.name());
+    return switch (v) {
+      case VIOLATED -> new LevelVerdict(avroLevel, Verdict.VIOLATED, firstViolation(level, result));
+      case UNKNOWN -> new LevelVerdict(avroLevel, Verdict.UNKNOWN, result.reasons().get(level));
+      case SATISFIED -> malformed > 0
+          ? new LevelVerdict(avroLevel, Verdict.UNKNOWN,
+              malformed + " malformed transaction event(s) could not be checked")
+          : new LevelVerdict(avroLevel, Verdict.SATISFIED, null);
+    };
+  }
+
+  private static String firstViolation(final io.isowatch.core.check.Level level, final CheckResult result) {
+    for (final Anomaly a : result.anomalies()) {
+      if (a.violates().contains(level)) {
+        return a.displayName() + " " + String.join(",", a.txnIds());
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,109 @@
+package io.isowatch.streams;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigSourcesTest {
+  @TempDir Path dir;
+
+  @Test
+  void shouldUseTheDefaultsWhenNothingIsSet() throws Exception {
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+    // Then
+    final Properties streams = config.streamsProperties();
+    assertEquals("isowatch-checker", streams.get(StreamsConfig.APPLICATION_ID_CONFIG));
+    assertEquals(StreamsConfig.EXACTLY_ONCE_V2, streams.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+    assertEquals("127.0.0.1:9092", streams.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+    assertFalse(config.avroSerdeConfig().autoRegister());
+    assertFalse(config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG));
+    assertEquals(9464, config.getInt(IsoWatchStreamsConfig.HTTP_PORT_CONFIG));
+    assertEquals(EnumSet.allOf(Level.class), config.checkOptions().levels());
+    assertEquals(0L, config.checkOptions().initialValue());
+    assertEquals(5_000_000L, config.graceMicros());
+  }
+
+  @Test
+  void shouldLetTheEnvironmentOverrideTheFileAndFlagsOverrideBothWhenAllSetAKey() throws Exception {
+    // Given
+    final Path file = dir.resolve("isowatch.properties");
+    Files.writeString(file, """
+        application.id=from-file
+        check.grace.ms=100
+        check.levels=SER
+        schemas.auto.register=false
+        check.initial.value=null
+        kafka.security.protocol=SASL_SSL
+        kafka.sasl.mechanism=SCRAM-SHA-512
+        """);
+    final Map<String, String> env = Map.of(
+        "ISOWATCH_CHECK_GRACE_MS", "250",
+        "ISOWATCH_KAFKA_SASL_MECHANISM", "SCRAM-SHA-256",
+        "ISOWATCH_JAVA_OPTS", "-Xmx1g");
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.of(file), env,
+        Map.of(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true"));
+    // Then
+    assertEquals("from-file", config.getString(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG));
+    assertEquals(250_000L, config.graceMicros());
+    assertEquals(EnumSet.of(Level.SER), config.levels());
+    assertNull(config.checkOptions().initialValue());
+    assertTrue(config.avroSerdeConfig().autoRegister());
+    final Properties streams = config.streamsProperties();
+    assertEquals("SASL_SSL", streams.get("security.protocol"));
+    assertEquals("SCRAM-SHA-256", streams.get("sasl.mechanism"));
+    assertEquals("SCRAM-SHA-256", config.adminProperties().get("sasl.mechanism"));
+    assertFalse(streams.containsKey("java.opts"));
+  }
+
+  @Test
+  void shouldHandClientPrefixesOnlyToTheirClientWhenPassingThrough() {
+    // Given
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(Map.of(
+        "kafka.producer.compression.type", "zstd",
+        "kafka.admin.request.timeout.ms", "5000",
+        "kafka.ssl.truststore.location", "/etc/kafka/truststore.jks"));
+    // When
+    final Map<String, Object> admin = config.adminProperties();
+    final Properties streams = config.streamsProperties();
+    // Then
+    assertEquals("zstd", streams.get("producer.compression.type"));
+    assertFalse(admin.containsKey("producer.compression.type"));
+    assertEquals("5000", admin.get("request.timeout.ms"));
+    assertEquals("/etc/kafka/truststore.jks", admin.get("ssl.truststore.location"));
+    assertEquals("/etc/kafka/truststore.jks", streams.get("ssl.truststore.location"));
+  }
+
+  @Test
+  void shouldRefuseTheConfigurationWhenAValueIsInvalid() {
+    // Given
+    final Map<String, String> env = Map.of("ISOWATCH_CHECK_LEVELS", "SER,RC");
+    // When
+    final ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigSources.load(Optional.empty(), env, Map.of()));
+    // Then
+    assertTrue(e.getMessage().contains("check.levels"), e.getMessage());
+  }
+
+  @Test
+  void shouldRefuseTheInitialValueWhenItIsNeitherANumberNorNull() {
+    final ConfigException e = assertThrows(ConfigException.class,
+        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, "zero")));
+    assertTrue(e.getMessage().contains("check.initial.value"), e.getMessage());
+  }
+}

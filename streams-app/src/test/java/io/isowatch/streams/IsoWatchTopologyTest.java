@@ -1,0 +1,260 @@
+package io.isowatch.streams;
+
+import static io.isowatch.core.testkit.HistoryDsl.history;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.Edge;
+import io.isowatch.schemas.EdgeKind;
+import io.isowatch.schemas.Level;
+import io.isowatch.schemas.LevelVerdict;
+import io.isowatch.schemas.Op;
+import io.isowatch.schemas.OpType;
+import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.Verdict;
+import io.isowatch.streams.metrics.MetricNames;
+import io.isowatch.streams.processor.TenantKey;
+import io.isowatch.streams.processor.TenantProgress;
+import io.isowatch.streams.processor.VerdictRecords;
+import io.isowatch.streams.testkit.CheckerDriver;
+import io.isowatch.streams.testkit.EmbeddedRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The checker's topology in a TopologyTestDriver: real RocksDB stores, the real registry (Apicurio's
+ * serdes have no mock registry client), the stand-in engine until the online engine lands.
+ */
+class IsoWatchTopologyTest {
+  @RegisterExtension static final EmbeddedRegistry REGISTRY = new EmbeddedRegistry();
+
+  private static final String TENANT = "acme";
+  private static final String LOST_UPDATE = """
+      T1 s1 r(x,0) w(x,1) @1000..2000
+      T2 s2 r(x,0) w(x,2) @1500..2500
+      """;
+
+  @TempDir Path stateDir;
+
+  @Test
+  void shouldPublishLostUpdateWithItsCycleWhenTwoTransactionsOverwriteTheSameRead() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given
+      final List<TransactionEvent> events = CheckerDriver.events(TENANT, history(LOST_UPDATE));
+      // When
+      checker.pipe(events);
+      checker.flushIdleTenants();
+      // Then
+      final List<Anomaly> anomalies = checker.anomalies();
+      assertEquals(1, anomalies.size(), anomalies.toString());
+      final Anomaly a = anomalies.get(0);
+      assertEquals(TENANT, a.getTenant());
+      assertEquals("G-single", a.getType());
+      assertEquals("LostUpdate", a.getName());
+      assertEquals(List.of(Level.SSER, Level.SER, Level.SI), a.getViolates());
+      assertEquals(List.of(
+          new Edge("T1", "T2", EdgeKind.WW, "x", 1L),
+          new Edge("T2", "T1", EdgeKind.RW, "x", 0L)), a.getCycle());
+      assertEquals(List.of("T1", "T2"), a.getTransactions().stream().map(t -> t.getTxn()).toList());
+      assertEquals(io.isowatch.schemas.AnomalyIds.of(TENANT, "G-single", "LostUpdate", List.of("T1", "T2")),
+          a.getAnomalyId());
+      // Detected at the driver's wall clock; latency from T2's end (2500 µs after the epoch).
+      final long detectedAt = CheckerDriver.START.toEpochMilli() * 1_000L;
+      assertEquals(detectedAt, a.getDetectedAtMicros());
+      assertEquals(detectedAt - 2_500L, a.getDetectionLatencyMicros());
+      assertEquals(1.0, checker.metrics().sample(MetricNames.ANOMALIES_TOTAL,
+          new String[] {"tenant", "type", "name", "level"}, new String[] {TENANT, "G-single", "LostUpdate", "SER"}));
+      assertEquals(2.0, checker.metrics().sample(MetricNames.TRANSACTIONS_CHECKED_TOTAL,
+          new String[] {"tenant"}, new String[] {TENANT}));
+    }
+  }
+
+  @Test
+  void shouldPublishEachAnomalyOnceWhenEveryTransactionArrivesTwice() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given
+      final List<TransactionEvent> events = CheckerDriver.events(TENANT, history(LOST_UPDATE));
+      final List<TransactionEvent> twice = new ArrayList<>(events);
+      twice.addAll(events);
+      twice.add(events.get(0));
+      // When
+      checker.pipe(twice);
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      // Then
+      assertEquals(List.of("LostUpdate"), checker.anomalies().stream().map(Anomaly::getName).toList());
+      final TenantVerdict verdict = checker.verdicts().get(0);
+      assertEquals(2L, verdict.getCounts().getTransactionsChecked());
+      assertEquals(Map.of("LostUpdate", 1L), verdict.getCounts().getAnomaliesByName());
+    }
+  }
+
+  @Test
+  void shouldDeadLetterAnUndecodableRecordAndProcessTheNextWhenTheBytesAreNotAvro() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given
+      final byte[] garbage = "not avro at all".getBytes(StandardCharsets.UTF_8);
+      final byte[] key = TENANT.getBytes(StandardCharsets.UTF_8);
+      // When
+      checker.pipeRaw(key, garbage);
+      checker.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
+      checker.flushIdleTenants();
+      // Then
+      final List<DeadLetter> letters = checker.deadLetters();
+      assertEquals(1, letters.size());
+      final DeadLetter d = letters.get(0);
+      assertEquals(Topics.defaults().txnEvents().name(), d.getSourceTopic());
+      assertEquals(0, d.getSourcePartition());
+      assertEquals(0L, d.getSourceOffset());
+      assertEquals(CheckerDriver.START.toEpochMilli(), d.getSourceTimestampMillis());
+      assertArrayEquals(garbage, bytes(d.getRawValue()));
+      assertArrayEquals(key, bytes(d.getRawKey()));
+      assertTrue(d.getErrorClass().contains("."), d.getErrorClass());
+      assertEquals(List.of("LostUpdate"), checker.anomalies().stream().map(Anomaly::getName).toList());
+      assertEquals(1.0, checker.metrics().scrape().lines()
+          .filter(l -> l.startsWith(MetricNames.DLQ_RECORDS_TOTAL + "{"))
+          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum());
+    }
+  }
+
+  @Test
+  void shouldDeadLetterARecordWhenItsKeyIsNotItsTenant() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given: a valid event of tenant acme keyed as tenant other.
+      final TransactionEvent event = CheckerDriver.events(TENANT, history(LOST_UPDATE)).get(0);
+      // When
+      checker.driver().createInputTopic(Topics.defaults().txnEvents().name(),
+          new org.apache.kafka.common.serialization.StringSerializer(),
+          new io.isowatch.streams.serde.AvroSerdes(
+              io.isowatch.streams.serde.AvroSerdeConfig.development(REGISTRY.url()))
+              .valueSerde(TransactionEvent.class).serializer()).pipeInput("other", event);
+      // Then
+      final List<DeadLetter> letters = checker.deadLetters();
+      assertEquals(1, letters.size());
+      assertEquals(InvalidRecordException.class.getName(), letters.get(0).getErrorClass());
+      assertTrue(letters.get(0).getErrorMessage().contains("'other'"), letters.get(0).getErrorMessage());
+    }
+  }
+
+  @Test
+  void shouldPublishTenantVerdictsWhenTheWallClockPunctuatorFires() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given
+      checker.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
+      checker.pipe(CheckerDriver.events("beta", history("B1 s1 r(x,0) w(x,1) @1..2\nB2 s1 r(x,1) @3..4")));
+      checker.flushIdleTenants();
+      // When
+      checker.publishVerdicts();
+      checker.publishVerdicts();
+      // Then: one verdict per changed tenant, none when nothing changed since.
+      final List<TenantVerdict> verdicts = checker.verdicts();
+      assertEquals(List.of("acme", "beta"), verdicts.stream().map(TenantVerdict::getTenant).toList());
+      final TenantVerdict acme = verdicts.get(0);
+      assertEquals(List.of(Level.SSER, Level.SER, Level.SI),
+          acme.getLevels().stream().map(LevelVerdict::getLevel).toList());
+      assertTrue(acme.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.VIOLATED), acme.toString());
+      assertEquals("LostUpdate T1,T2", acme.getLevels().get(1).getReason());
+      assertEquals(CheckerDriver.START.toEpochMilli() * 1_000L
+          + 10_000L * 1_000L, acme.getAtMicros());
+      final TenantVerdict beta = verdicts.get(1);
+      assertTrue(beta.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.SATISFIED), beta.toString());
+      assertNull(beta.getLevels().get(0).getReason());
+      assertEquals(2L, beta.getCounts().getTransactionsChecked());
+    }
+  }
+
+  @Test
+  void shouldCountAFindingAndKeepRunningWhenAWriteHasNoValue() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given: well-formed Avro, impossible transaction.
+      final TransactionEvent impossible = TransactionEvent.newBuilder()
+          .setTenant(TENANT).setSession("s9").setSeq(0).setTxn("T9")
+          .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED)
+          .setOps(List.of(new Op(OpType.READ, "y", 0L), new Op(OpType.WRITE, "y", null)))
+          .build();
+      // When
+      checker.pipe(List.of(impossible));
+      checker.pipe(CheckerDriver.events(TENANT, history("T1 s1 r(x,0) w(x,1) @1..2")));
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      // Then
+      assertEquals(List.of(), checker.deadLetters());
+      final TenantVerdict verdict = checker.verdicts().get(0);
+      assertEquals(1L, verdict.getCounts().getFindingsByKind().get(VerdictRecords.MALFORMED_TRANSACTION));
+      assertEquals(1L, verdict.getCounts().getTransactionsChecked());
+      assertTrue(verdict.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.UNKNOWN), verdict.toString());
+      assertEquals("1 malformed transaction event(s) could not be checked", verdict.getLevels().get(0).getReason());
+    }
+  }
+
+  @Test
+  void shouldRebuildTheTenantWithoutRepublishingWhenRestartedFromTheChangelogs() {
+    // Given: a first run publishes the lost update; what it wrote to its stores' changelogs is kept.
+    final String prefix = IsoWatchStreamsConfig.APPLICATION_ID_DEFAULT + "-";
+    final List<KeyValue<TenantKey, byte[]>> inputs;
+    final List<KeyValue<String, TenantProgress>> progress;
+    final List<KeyValue<TenantKey, Long>> published;
+    try (CheckerDriver first = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      first.pipe(CheckerDriver.events(TENANT, history(LOST_UPDATE)));
+      first.flushIdleTenants();
+      assertEquals(1, first.anomalies().size());
+      inputs = changelog(first, prefix + Stores.TENANT_TRANSACTIONS, TenantKey.serde(), Serdes.ByteArray());
+      progress = changelog(first, prefix + Stores.TENANT_PROGRESS, Serdes.String(), TenantProgress.serde());
+      published = changelog(first, prefix + Stores.PUBLISHED_ANOMALIES, TenantKey.serde(), Serdes.Long());
+    }
+    // The two arrivals and the flush; the clock's own arrival is the fourth entry.
+    assertEquals(3, inputs.stream().filter(kv -> kv.key.tenant().equals(TENANT)).count());
+    try (CheckerDriver second = new CheckerDriver(REGISTRY.url(), stateDir.resolve("second"))) {
+      // The driver does not restore from changelogs; do what Kafka Streams' restoration does.
+      inputs.forEach(kv -> second.driver().<TenantKey, byte[]>getKeyValueStore(Stores.TENANT_TRANSACTIONS)
+          .put(kv.key, kv.value));
+      progress.forEach(kv -> second.driver().<String, TenantProgress>getKeyValueStore(Stores.TENANT_PROGRESS)
+          .put(kv.key, kv.value));
+      published.forEach(kv -> second.driver().<TenantKey, Long>getKeyValueStore(Stores.PUBLISHED_ANOMALIES)
+          .put(kv.key, kv.value));
+      // When: a third writer of x=0 arrives after the restart.
+      second.pipe(List.of(CheckerDriver.events(TENANT, history("T3 s3 r(x,0) w(x,3) @1600..2600")).get(0)));
+      second.flushIdleTenants();
+      second.flushIdleTenants();
+      // Then: the engine was rebuilt from the store (it knows T1 and T2) and only the two new
+      // lost updates are published, not the old one.
+      final List<Anomaly> anomalies = second.anomalies();
+      assertEquals(List.of(List.of("T1", "T3"), List.of("T2", "T3")),
+          anomalies.stream().map(a -> a.getTransactions().stream().map(t -> t.getTxn()).sorted().toList())
+              .sorted((x, y) -> x.toString().compareTo(y.toString())).toList());
+      assertEquals(1.0, second.metrics().sample(MetricNames.TENANT_RESTORES_TOTAL,
+          new String[] {"tenant"}, new String[] {TENANT}));
+      second.publishVerdicts();
+      final TenantVerdict verdict = second.verdicts().get(0);
+      assertEquals(3L, verdict.getCounts().getTransactionsChecked());
+      assertEquals(3L, verdict.getCounts().getAnomaliesByName().get("LostUpdate"));
+    }
+  }
+
+  private static <K, V> List<KeyValue<K, V>> changelog(final CheckerDriver checker, final String store,
+      final Serde<K> keys, final Serde<V> values) {
+    return checker.driver().createOutputTopic(store + "-changelog", keys.deserializer(), values.deserializer())
+        .readKeyValuesToList();
+  }
+
+  private static byte[] bytes(final ByteBuffer b) {
+    final byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+}

@@ -1,0 +1,110 @@
+package io.isowatch.streams;
+
+import static org.awaitility.Awaitility.await;
+
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.MtHistoryGenerator;
+import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.streams.serde.AvroSerdeConfig;
+import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.EmbeddedKafka;
+import io.isowatch.streams.testkit.EmbeddedRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Throughput of {@code isowatch run}'s app against a real (in-JVM) broker with exactly-once v2:
+ * the input is produced first, then the time from RUNNING until every tenant's verdict counts all
+ * its transactions is measured. Opt-in (tag {@code benchmark}): {@code mvn -pl streams-app verify
+ * -Dit.test=StreamingThroughputBenchmarkIT -Dsurefire.excludedGroups= -Dtest=none
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("integration")
+@Tag("benchmark")
+class StreamingThroughputBenchmarkIT {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingThroughputBenchmarkIT.class);
+  @RegisterExtension static final EmbeddedKafka KAFKA = new EmbeddedKafka();
+  @RegisterExtension static final EmbeddedRegistry REGISTRY = new EmbeddedRegistry();
+
+  private static final int TENANTS = 6;
+  private static final long PER_TENANT = Long.getLong("isowatch.bench.transactions", 20_000L);
+  private static final Topics TOPICS = Topics.defaults();
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldReportTheEventsPerSecondWhenRunAgainstARealBroker() throws Exception {
+    // Given
+    KAFKA.createTopics(TOPICS.all());
+    final AvroSerdes serdes = new AvroSerdes(AvroSerdeConfig.development(REGISTRY.url()));
+    final List<TransactionEvent> events = new ArrayList<>();
+    for (int i = 0; i < TENANTS; i++) {
+      final String tenant = "bench-" + i;
+      MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(7 + i).withTransactions(PER_TENANT)
+              .withSessions(20).withKeys(1_000).withInjections(Injection.parseList("LostUpdate:3")))
+          .transactions().forEach(t -> events.add(TransactionEvents.fromCore(tenant, t)));
+    }
+    final Map<String, Object> producerConfig = new HashMap<>();
+    producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+    producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    try (KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(producerConfig,
+        new StringSerializer(), serdes.valueSerde(TransactionEvent.class).serializer())) {
+      events.forEach(e -> producer.send(new ProducerRecord<>(TOPICS.txnEvents().name(), e.getTenant(), e)));
+      producer.flush();
+    }
+    final Map<String, Object> props = new HashMap<>();
+    props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+    props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, REGISTRY.url().toString());
+    props.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
+    props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
+    props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
+    props.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "1");
+    props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "500");
+    try (KafkaConsumer<String, TenantVerdict> verdicts = new KafkaConsumer<>(Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
+            ConsumerConfig.GROUP_ID_CONFIG, "bench-reader",
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        new StringDeserializer(), serdes.valueSerde(TenantVerdict.class).deserializer());
+        CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
+      verdicts.subscribe(List.of(TOPICS.verdicts().name()));
+      await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == KafkaStreams.State.RUNNING);
+      // When
+      final long t0 = System.nanoTime();
+      final Map<String, Long> checked = new HashMap<>();
+      // Grace 1 ms keeps each tenant's last transaction buffered: all but one per tenant.
+      final long target = events.size() - TENANTS;
+      await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+        verdicts.poll(Duration.ofMillis(100)).forEach(r ->
+            checked.put(r.key(), r.value().getCounts().getTransactionsChecked()));
+        return checked.values().stream().mapToLong(Long::longValue).sum() >= target;
+      });
+      // Then
+      final double seconds = (System.nanoTime() - t0) / 1e9;
+      LOG.info("Streaming throughput events=[{}] tenants=[{}] partitions=[{}] seconds=[{}] eventsPerSecond=[{}]",
+          events.size(), TENANTS, TOPICS.txnEvents().partitions(), String.format("%.2f", seconds),
+          String.format("%.0f", events.size() / seconds));
+    }
+  }
+}

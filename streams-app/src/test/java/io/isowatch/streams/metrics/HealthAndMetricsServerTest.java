@@ -1,0 +1,122 @@
+package io.isowatch.streams.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.junit.jupiter.api.Test;
+
+class HealthAndMetricsServerTest {
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void shouldServePrometheusTextWithEveryCheckerFamilyWhenScraped() throws Exception {
+    // Given
+    final CheckerMetrics metrics = new CheckerMetrics();
+    metrics.transactionChecked("acme");
+    metrics.transactionChecked("acme");
+    metrics.arrived("acme", 0);
+    metrics.arrived("acme", 300_000L);
+    metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
+    metrics.tenantState("acme", 3, 1, 42);
+    metrics.deadLettered(new IllegalArgumentException("x"));
+    metrics.inputFinding("acme", "MALFORMED_TRANSACTION");
+    metrics.tenantRestored("acme");
+    metrics.verdictPublished("acme");
+    metrics.register(new KafkaStreamsCollector(HealthAndMetricsServerTest::kafkaMetrics));
+    try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, metrics,
+        () -> new HealthAndMetricsServer.Health(true, "RUNNING"))) {
+      // When
+      final HttpResponse<String> r = get(server.port(), "/metrics");
+      // Then
+      assertEquals(200, r.statusCode());
+      assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
+      final String body = r.body();
+      assertTrue(body.contains("isowatch_transactions_checked_total{tenant=\"acme\",} 2.0"), body);
+      assertTrue(body.contains(
+          "isowatch_anomalies_total{tenant=\"acme\",type=\"G-single\",name=\"LostUpdate\",level=\"SER\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"2.5\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"1.0\",} 0.0"), body);
+      assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.25\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.5\",} 2.0"), body);
+      assertTrue(body.contains("isowatch_pending_reads{tenant=\"acme\",} 3.0"), body);
+      assertTrue(body.contains("isowatch_state_transactions{tenant=\"acme\",} 42.0"), body);
+      assertTrue(body.contains("isowatch_dlq_records_total{error=\"IllegalArgumentException\",} 1.0"), body);
+      assertTrue(body.contains(
+          "kafka_streams_stream_thread_metrics_process_rate{thread_id=\"t-1\",} 12.5"), body);
+      // Every isowatch_ family served is in the documented list.
+      final Matcher m = Pattern.compile("(?m)^# TYPE (isowatch_\\w+) ").matcher(body);
+      final Set<String> served = new java.util.TreeSet<>();
+      while (m.find()) {
+        served.add(m.group(1));
+      }
+      final Set<String> documented = new java.util.TreeSet<>();
+      documented.addAll(MetricNames.ALL);
+      documented.remove(MetricNames.UP);
+      assertEquals(documented, served);
+    }
+  }
+
+  @Test
+  void shouldAnswer503WhenTheAppIsNotRunning() throws Exception {
+    // Given
+    final AtomicReference<HealthAndMetricsServer.Health> health =
+        new AtomicReference<>(new HealthAndMetricsServer.Health(true, "REBALANCING"));
+    try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, new CheckerMetrics(),
+        health::get)) {
+      // When
+      final HttpResponse<String> healthy = get(server.port(), "/health");
+      health.set(new HealthAndMetricsServer.Health(false, "ERROR"));
+      final HttpResponse<String> failed = get(server.port(), "/health");
+      // Then
+      assertEquals(200, healthy.statusCode());
+      assertEquals("REBALANCING\n", healthy.body());
+      assertEquals(503, failed.statusCode());
+      assertEquals("ERROR\n", failed.body());
+    }
+  }
+
+  private HttpResponse<String> get(final int port, final String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static Map<MetricName, Metric> kafkaMetrics() {
+    final Map<MetricName, Metric> out = new LinkedHashMap<>();
+    final MetricName rate = new MetricName("process-rate", "stream-thread-metrics", "records per second",
+        Map.of("thread-id", "t-1"));
+    out.put(rate, metric(rate, 12.5));
+    final MetricName text = new MetricName("version", "app-info", "", Map.of());
+    out.put(text, metric(text, "4.3.1"));
+    return out;
+  }
+
+  private static Metric metric(final MetricName name, final Object value) {
+    return new Metric() {
+      @Override
+      public MetricName metricName() {
+        return name;
+      }
+
+      @Override
+      public Object metricValue() {
+        return value;
+      }
+    };
+  }
+
+}

@@ -1,0 +1,134 @@
+package io.isowatch.streams.processor;
+
+import static io.isowatch.core.testkit.HistoryDsl.history;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
+import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.streams.Stores;
+import io.isowatch.streams.engine.OnlineTenantEngine;
+import io.isowatch.streams.metrics.CheckerMetrics;
+import io.isowatch.streams.testkit.CheckerDriver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link CheckTransactionsProcessor} alone, with a {@link MockProcessorContext}, real RocksDB stores
+ * (not logged) and punctuators fired by hand; no registry involved.
+ */
+class CheckTransactionsProcessorTest {
+  private static final long T0 = 1_000_000L;
+  private static final Duration IDLE = Duration.ofSeconds(10);
+
+  @TempDir Path stateDir;
+
+  private MockProcessorContext<String, SpecificRecord> context;
+  private CheckTransactionsProcessor processor;
+  private KeyValueStore<TenantKey, Long> published;
+  private final List<KeyValueStore<?, ?>> stores = new java.util.ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    final Properties config = new Properties();
+    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "unit");
+    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unit:9092");
+    context = new MockProcessorContext<>(config, new TaskId(0, 0), stateDir.toFile());
+    context.setCurrentSystemTimeMs(T0);
+    add(Stores.tenantTransactions());
+    add(Stores.tenantProgress());
+    published = add(Stores.publishedAnomalies());
+    processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
+        new CheckerMetrics(), Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
+    processor.init(context);
+  }
+
+  @AfterEach
+  void tearDown() {
+    processor.close();
+    stores.forEach(KeyValueStore::close);
+  }
+
+  @Test
+  void shouldFlushOnlyTheTenantsIdleForLongEnoughWhenTheStreamTimePunctuatorFires() {
+    // Given: acme's lost update waits in its buffer (grace 0 keeps the latest transaction back);
+    // beta's transactions arrive later in stream time.
+    process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30", T0);
+    process("beta", "B1 s1 r(x,0) w(x,1) @10..20\nB2 s2 r(x,0) w(x,2) @15..30", T0 + IDLE.toMillis() - 1);
+    final CapturedPunctuator idleFlush = punctuator(PunctuationType.STREAM_TIME);
+    // When
+    idleFlush.getPunctuator().punctuate(T0 + IDLE.toMillis());
+    // Then: only acme, idle for the whole period, was flushed and its lost update published.
+    assertEquals(List.of("acme"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getTenant()).toList());
+    assertEquals(IDLE.dividedBy(4), idleFlush.getInterval());
+  }
+
+  @Test
+  void shouldPublishVerdictsOnlyForTenantsThatChangedWhenTheWallClockPunctuatorFires() {
+    // Given
+    process("acme", "T1 s1 r(x,0) w(x,1) @10..20", T0);
+    final CapturedPunctuator verdicts = punctuator(PunctuationType.WALL_CLOCK_TIME);
+    // When
+    verdicts.getPunctuator().punctuate(T0);
+    final List<SpecificRecord> first = forwarded("verdicts");
+    context.resetForwards();
+    verdicts.getPunctuator().punctuate(T0 + 1_000);
+    // Then
+    assertEquals(List.of("acme"), first.stream().map(r -> ((TenantVerdict) r).getTenant()).toList());
+    assertEquals(List.of(), forwarded("verdicts"));
+    // The only transaction still waits for the watermark (grace 0): received, not yet checked.
+    assertEquals(0L, ((TenantVerdict) first.get(0)).getCounts().getTransactionsChecked());
+  }
+
+  @Test
+  void shouldNotPublishAnAnomalyWhenItsIdIsAlreadyInThePublishedStore() {
+    // Given: the lost update's id was published before (e.g. by a run whose engine state is gone).
+    published.put(TenantKey.ofItem("acme", AnomalyIds.of("acme", "G-single", "LostUpdate", List.of("T1", "T2"))), 1L);
+    // When
+    process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30\nT3 s3 r(y,0) @40..50", T0);
+    // Then
+    assertEquals(List.of(), forwarded("anomalies"));
+  }
+
+  private <K, V> KeyValueStore<K, V> add(final StoreBuilder<KeyValueStore<K, V>> builder) {
+    final KeyValueStore<K, V> store = builder.withLoggingDisabled().build();
+    store.init(context.getStateStoreContext(), store);
+    context.addStateStore(store);
+    stores.add(store);
+    return store;
+  }
+
+  private void process(final String tenant, final String dsl, final long timestamp) {
+    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
+      processor.process(new Record<>(tenant, e, timestamp));
+    }
+  }
+
+  private CapturedPunctuator punctuator(final PunctuationType type) {
+    return context.scheduledPunctuators().stream().filter(p -> p.getType() == type).findFirst().orElseThrow();
+  }
+
+  private List<SpecificRecord> forwarded(final String child) {
+    return context.forwarded().stream()
+        .filter(f -> child.equals(f.childName().orElse(null)))
+        .<SpecificRecord>map(f -> f.record().value())
+        .toList();
+  }
+}
