@@ -120,22 +120,6 @@ final class IndexedHistory {
       return;
     }
     session.sort(Comparator.comparingLong(Transaction::seq));
-    long expected = session.get(0).seq();
-    if (expected != 0) {
-      findings.add(FindingKind.SEQ_GAP, null, session.get(0).id(), session.get(0).line(),
-          "session '" + session.get(0).session() + "' starts at seq " + expected
-              + ", not 0: earlier transactions are missing from the input");
-    }
-    for (final Transaction t : session) {
-      if (t.seq() < expected) {
-        findings.add(FindingKind.DUPLICATE_SEQ, null, t.id(), t.line(),
-            "session '" + t.session() + "' has two transactions with seq " + t.seq());
-      } else if (t.seq() > expected) {
-        findings.add(FindingKind.SEQ_GAP, null, t.id(), t.line(),
-            "session '" + t.session() + "' skips seq " + expected + ".." + (t.seq() - 1)
-                + ": input is incomplete there");
-      }
-      expected = t.seq() + 1;
-    }
+    SessionSeqs.report(session, findings);
   }
 }

@@ -4,6 +4,7 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Findings;
+import io.isowatch.core.check.SessionSeqs;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.graph.IntList;
@@ -116,23 +117,7 @@ final class ResultBuilder {
         bySeq.add(s.txns.txn(members.get(i)));
       }
       bySeq.sort((a, b) -> Long.compare(a.seq(), b.seq()));
-      long expected = bySeq.get(0).seq();
-      if (expected != 0) {
-        findings.add(FindingKind.SEQ_GAP, null, bySeq.get(0).id(), bySeq.get(0).line(),
-            "session '" + bySeq.get(0).session() + "' starts at seq " + expected
-                + ", not 0: earlier transactions are missing from the input");
-      }
-      for (final Transaction t : bySeq) {
-        if (t.seq() < expected) {
-          findings.add(FindingKind.DUPLICATE_SEQ, null, t.id(), t.line(),
-              "session '" + t.session() + "' has two transactions with seq " + t.seq());
-        } else if (t.seq() > expected) {
-          findings.add(FindingKind.SEQ_GAP, null, t.id(), t.line(),
-              "session '" + t.session() + "' skips seq " + expected + ".." + (t.seq() - 1)
-                  + ": input is incomplete there");
-        }
-        expected = t.seq() + 1;
-      }
+      SessionSeqs.report(bySeq, findings);
     }
   }
 
