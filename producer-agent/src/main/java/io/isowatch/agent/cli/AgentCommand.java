@@ -6,6 +6,7 @@ import io.isowatch.agent.run.MicroClock;
 import io.isowatch.agent.run.RunSummary;
 import io.isowatch.agent.sink.CollectingSink;
 import io.isowatch.agent.sink.JsonlFileSink;
+import io.isowatch.agent.sink.KafkaTransactionSink;
 import io.isowatch.agent.sink.SinkException;
 import io.isowatch.agent.sink.TeeSink;
 import io.isowatch.agent.sink.TransactionSink;
@@ -22,8 +23,11 @@ import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Checker;
+import io.isowatch.streams.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,9 +60,6 @@ import picocli.CommandLine.Spec;
       "2:invalid usage"
     })
 public final class AgentCommand implements Callable<Integer> {
-  static final String KAFKA_UNAVAILABLE = "Kafka sink not available in this build: --kafka, --registry are "
-      + "reserved for it; record to a file with --out FILE";
-
   /** Enough listed anomalies that every injected kind can show up among them. */
   private static final int CHECK_MAX_ANOMALIES = 10_000;
 
@@ -136,14 +137,21 @@ public final class AgentCommand implements Callable<Integer> {
   @Option(names = "--check", description = "Also check the recorded history in-process and print the verdicts (keeps it in memory).")
   private boolean check;
 
-  @Option(names = "--tenant", paramLabel = "T", description = "Tenant recorded on every transaction.")
+  @Option(names = "--tenant", paramLabel = "T",
+      description = "Tenant recorded on every transaction; with --kafka, also the record key.")
   private String tenant;
 
-  @Option(names = "--kafka", paramLabel = "BOOTSTRAP", description = "Reserved for the Kafka sink (not in this build).")
+  @Option(names = "--kafka", paramLabel = "BOOTSTRAP",
+      description = "Publish every transaction to isowatch.txn-events.v1 at these brokers (needs --registry, --tenant).")
   private String kafka;
 
-  @Option(names = "--registry", paramLabel = "URL", description = "Reserved for the Kafka sink (not in this build).")
+  @Option(names = "--registry", paramLabel = "URL",
+      description = "Schema registry base URL for --kafka, e.g. http://127.0.0.1:8081.")
   private String registry;
+
+  @Option(names = "--dev",
+      description = "With --kafka: register the TransactionEvent schema if missing (by default it must be registered).")
+  private boolean dev;
 
   /** Runs the agent on its own, without the {@code isowatch} launcher. */
   public static void main(final String[] args) {
@@ -155,14 +163,10 @@ public final class AgentCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     final PrintWriter err = spec.commandLine().getErr();
-    if (kafka != null || registry != null) {
-      err.println("isowatch agent: " + KAFKA_UNAVAILABLE);
-      err.flush();
-      return 2;
+    if (out == null && !check && kafka == null) {
+      throw usage("nothing would be recorded: give --out FILE (- for stdout), --kafka BOOTSTRAP or --check");
     }
-    if (out == null && !check) {
-      throw usage("nothing would be recorded: give --out FILE (- for stdout) or --check");
-    }
+    final AvroSerdeConfig serde = kafka == null ? null : serdeConfig();
     final long seedValue = seed != null ? seed : ThreadLocalRandom.current().nextLong();
     final AgentConfig config;
     final Target t;
@@ -185,20 +189,39 @@ public final class AgentCommand implements Callable<Integer> {
       throw usage(e.getMessage());
     }
     try (Target closing = t) {
-      return run(config, closing, seedValue, err);
+      return run(config, closing, seedValue, serde, err);
     }
   }
 
-  private int run(final AgentConfig config, final Target t, final long seedValue, final PrintWriter err)
-      throws InterruptedException {
+  private AvroSerdeConfig serdeConfig() {
+    if (registry == null) {
+      throw usage("--kafka needs --registry URL (the schema registry)");
+    }
+    if (tenant == null || tenant.isBlank()) {
+      throw usage("--kafka needs --tenant T (the record key)");
+    }
+    try {
+      final URI url = new URI(registry.trim());
+      return dev ? AvroSerdeConfig.development(url) : AvroSerdeConfig.production(url);
+    } catch (final URISyntaxException | IllegalArgumentException e) {
+      throw usage("invalid --registry " + registry + ": " + e.getMessage());
+    }
+  }
+
+  private int run(final AgentConfig config, final Target t, final long seedValue, final AvroSerdeConfig serde,
+      final PrintWriter err) throws InterruptedException {
     final boolean historyOnStdout = "-".equals(out);
     final PrintWriter report = historyOnStdout ? err : spec.commandLine().getOut();
     final CollectingSink memory = check ? new CollectingSink() : null;
     final TransactionSink sink;
     try {
-      sink = sink(memory);
+      sink = sink(memory, serde);
     } catch (final IOException e) {
       err.println("isowatch agent: cannot write " + out + ": " + e.getMessage());
+      err.flush();
+      return 1;
+    } catch (final SinkException e) {
+      err.println("isowatch agent: " + e.getMessage());
       err.flush();
       return 1;
     }
@@ -263,10 +286,22 @@ public final class AgentCommand implements Callable<Integer> {
     }
   }
 
-  private TransactionSink sink(final CollectingSink memory) throws IOException {
-    final List<TransactionSink> sinks = new ArrayList<>(2);
+  private TransactionSink sink(final CollectingSink memory, final AvroSerdeConfig serde)
+      throws IOException, SinkException, InterruptedException {
+    final List<TransactionSink> sinks = new ArrayList<>(3);
+    if (serde != null) {
+      // First, so that an unreachable broker fails the run before a file is truncated.
+      sinks.add(KafkaTransactionSink.create(kafka, serde, tenant));
+    }
     if (out != null) {
-      sinks.add("-".equals(out) ? JsonlFileSink.toStdout() : JsonlFileSink.toFile(Path.of(out)));
+      try {
+        sinks.add("-".equals(out) ? JsonlFileSink.toStdout() : JsonlFileSink.toFile(Path.of(out)));
+      } catch (final IOException e) {
+        for (final TransactionSink s : sinks) {
+          s.close();
+        }
+        throw e;
+      }
     }
     if (memory != null) {
       sinks.add(memory);

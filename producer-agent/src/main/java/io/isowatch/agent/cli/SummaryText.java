@@ -46,8 +46,9 @@ final class SummaryText {
       line(out, "reconnects", String.valueOf(s.reconnects()));
     }
     for (final SinkStats k : sinks) {
-      line(out, "sink", String.format(Locale.ROOT, "%s: %d accepted, %d written, producers waited %d times (%.1f ms)",
-          k.sink(), k.accepted(), k.written(), k.producerWaits(), k.producerWaitMicros() / 1e3));
+      line(out, "sink", String.format(Locale.ROOT, "%s: %d accepted, %d %s%s, producers waited %d times (%.1f ms)",
+          k.sink(), k.accepted(), k.written(), k.writtenAs(), k.failed() > 0 ? ", " + k.failed() + " FAILED" : "",
+          k.producerWaits(), k.producerWaitMicros() / 1e3));
     }
     if (s.failure() != null) {
       line(out, "stopped by", s.failure());

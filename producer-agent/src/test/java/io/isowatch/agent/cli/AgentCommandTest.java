@@ -65,14 +65,21 @@ class AgentCommandTest {
   }
 
   @Test
-  void shouldFailClearlyWhenAskedForTheKafkaSink() {
+  void shouldRequireARegistryAndATenantWhenPublishingToKafka() {
     // Given / When
-    final Result r = run("--target", "h2", "--txns", "10", "--kafka", "localhost:9092", "--registry", "http://r",
-        "--tenant", "t1");
+    final Result noRegistry = run("--target", "h2", "--txns", "10", "--kafka", "localhost:9092", "--tenant", "t1");
+    final Result noTenant = run("--target", "h2", "--txns", "10", "--kafka", "localhost:9092",
+        "--registry", "http://127.0.0.1:8081");
+    final Result registryPath = run("--target", "h2", "--txns", "10", "--kafka", "localhost:9092",
+        "--registry", "http://127.0.0.1:8081/apis", "--tenant", "t1");
 
     // Then
-    assertEquals(2, r.code());
-    assertTrue(r.err().contains("Kafka sink not available in this build"), r.err());
+    assertEquals(2, noRegistry.code());
+    assertTrue(noRegistry.err().contains("--kafka needs --registry URL"), noRegistry.err());
+    assertEquals(2, noTenant.code());
+    assertTrue(noTenant.err().contains("--kafka needs --tenant T"), noTenant.err());
+    assertEquals(2, registryPath.code());
+    assertTrue(registryPath.err().contains("registry URL must be the base URL without a path"), registryPath.err());
   }
 
   @Test

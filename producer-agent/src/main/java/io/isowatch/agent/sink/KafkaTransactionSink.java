@@ -1,0 +1,184 @@
+package io.isowatch.agent.sink;
+
+import io.isowatch.core.history.Transaction;
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.streams.Topics;
+import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.streams.serde.AvroSerdeConfig;
+import io.isowatch.streams.serde.AvroSerdes;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes every transaction as a {@code TransactionEvent} (Avro, Confluent wire format through
+ * the schema registry, {@link AvroSerdes}) to {@code isowatch.txn-events.v1}, keyed by the tenant,
+ * so that one tenant's transactions land in one partition and each session's stay in the order
+ * the session handed them over.
+ *
+ * <p>The producer is idempotent with {@code acks=all}: a retried batch is neither duplicated nor
+ * reordered. Nothing is dropped: while the producer's buffer is full, {@link #accept} blocks
+ * (backpressure on the sessions, counted as producer waits when it took over a millisecond). A
+ * send the broker or the serializer refused (an unregistered schema in production mode, a broker
+ * gone past {@code delivery.timeout.ms}) is counted as failed, and every later {@link #accept} and
+ * {@link #close} throws. {@link #close} flushes and waits for every acknowledgement.
+ */
+public final class KafkaTransactionSink implements TransactionSink {
+  /** How long a full producer buffer may block a session before the run fails: a long while. */
+  static final Duration MAX_BLOCK = Duration.ofMinutes(10);
+  private static final Duration PREFLIGHT = Duration.ofSeconds(30);
+  private static final long WAIT_THRESHOLD_NANOS = 1_000_000;
+
+  private final String name;
+  private final String topic;
+  private final String tenant;
+  private final Producer<String, TransactionEvent> producer;
+  private final AtomicLong accepted = new AtomicLong();
+  private final AtomicLong acknowledged = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong waits = new AtomicLong();
+  private final AtomicLong waitMicros = new AtomicLong();
+  private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
+  private volatile boolean closed;
+
+  /** A sink over a given producer (the caller's configuration; tests use a mock). */
+  KafkaTransactionSink(final String name, final String topic, final String tenant,
+      final Producer<String, TransactionEvent> producer) {
+    this.name = name;
+    this.topic = topic;
+    this.tenant = Objects.requireNonNull(tenant, "tenant");
+    this.producer = producer;
+  }
+
+  /**
+   * A sink publishing to {@code bootstrap} for {@code tenant}.
+   *
+   * @param serde the registry and whether schemas are registered on first use (development) or
+   *     must already be registered (production)
+   */
+  public static KafkaTransactionSink create(final String bootstrap, final AvroSerdeConfig serde, final String tenant)
+      throws SinkException, InterruptedException {
+    final String topic = Topics.defaults().txnEvents().name();
+    requireTopic(bootstrap, topic);
+    final KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(producerConfig(bootstrap),
+        new StringSerializer(), new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer());
+    return new KafkaTransactionSink("kafka " + bootstrap + " " + topic, topic, tenant, producer);
+  }
+
+  /**
+   * Fails fast when the broker is unreachable or the topic is missing (clusters do not create
+   * topics on first use), rather than blocking the first send for {@link #MAX_BLOCK}.
+   */
+  private static void requireTopic(final String bootstrap, final String topic)
+      throws SinkException, InterruptedException {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PREFLIGHT.toMillis()))) {
+      admin.describeTopics(List.of(topic)).allTopicNames().get(PREFLIGHT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (final ExecutionException e) {
+      throw new SinkException("cannot publish to topic " + topic + " at " + bootstrap + ": " + e.getCause(), e);
+    } catch (final TimeoutException e) {
+      throw new SinkException("cannot reach Kafka at " + bootstrap + " within " + PREFLIGHT.toSeconds() + " s", e);
+    } catch (final KafkaException e) {
+      throw new SinkException("cannot connect to Kafka at " + bootstrap + ": " + e.getMessage(), e);
+    }
+  }
+
+  static Map<String, Object> producerConfig(final String bootstrap) {
+    final Map<String, Object> p = new HashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, "isowatch-agent");
+    // Exactly once per partition and in order: retries neither duplicate nor reorder.
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    // Bounded memory; a full buffer blocks the sessions instead of failing them.
+    p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024);
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, MAX_BLOCK.toMillis());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    return p;
+  }
+
+  @Override
+  public void accept(final Transaction txn) throws SinkException, InterruptedException {
+    check();
+    if (closed) {
+      throw new SinkException(name + " is closed; transaction " + txn.id() + " was not sent", null);
+    }
+    accepted.incrementAndGet();
+    final TransactionEvent event = TransactionEvents.fromCore(tenant, txn);
+    final long t0 = System.nanoTime();
+    try {
+      producer.send(new ProducerRecord<>(topic, tenant, event), (metadata, e) -> {
+        if (e == null) {
+          acknowledged.incrementAndGet();
+        } else {
+          fail(e);
+        }
+      });
+    } catch (final KafkaException | IllegalStateException e) {
+      // Refused before sending: serialization (e.g. the schema is not registered), a full buffer
+      // past max.block.ms, or a closed producer.
+      fail(e);
+      check();
+    }
+    final long blocked = System.nanoTime() - t0;
+    if (blocked > WAIT_THRESHOLD_NANOS) {
+      waits.incrementAndGet();
+      waitMicros.addAndGet(blocked / 1000);
+    }
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted while sending " + txn.id());
+    }
+  }
+
+  @Override
+  public List<SinkStats> stats() {
+    return List.of(new SinkStats(name, accepted.get(), acknowledged.get(), waits.get(), waitMicros.get(),
+        failed.get(), "acknowledged"));
+  }
+
+  /** Sends everything still buffered, waits for the acknowledgements, and closes the producer. */
+  @Override
+  public synchronized void close() throws SinkException {
+    if (!closed) {
+      closed = true;
+      try {
+        producer.flush();
+      } catch (final KafkaException e) {
+        fail(e);
+      } finally {
+        producer.close();
+      }
+    }
+    check();
+  }
+
+  private void fail(final Exception e) {
+    failed.incrementAndGet();
+    firstFailure.compareAndSet(null, e);
+  }
+
+  private void check() throws SinkException {
+    final Exception f = firstFailure.get();
+    if (f != null) {
+      throw new SinkException(name + ": " + failed.get() + " of " + accepted.get() + " transactions not acknowledged"
+          + " (" + acknowledged.get() + " acknowledged); first error: " + f, f);
+    }
+  }
+}
