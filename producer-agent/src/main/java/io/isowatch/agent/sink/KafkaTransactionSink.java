@@ -1,6 +1,7 @@
 package io.isowatch.agent.sink;
 
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.avro.TransactionEvents;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -75,8 +77,10 @@ public final class KafkaTransactionSink implements TransactionSink {
       throws SinkException, InterruptedException {
     final String topic = Topics.defaults().txnEvents().name();
     requireTopic(bootstrap, topic);
-    final KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(producerConfig(bootstrap),
-        new StringSerializer(), new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer());
+    final Serializer<TransactionEvent> values = new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer();
+    resolveSchema(values, topic, tenant, serde);
+    final KafkaProducer<String, TransactionEvent> producer =
+        new KafkaProducer<>(producerConfig(bootstrap), new StringSerializer(), values);
     return new KafkaTransactionSink("kafka " + bootstrap + " " + topic, topic, tenant, producer);
   }
 
@@ -95,6 +99,24 @@ public final class KafkaTransactionSink implements TransactionSink {
       throw new SinkException("cannot reach Kafka at " + bootstrap + " within " + PREFLIGHT.toSeconds() + " s", e);
     } catch (final KafkaException e) {
       throw new SinkException("cannot connect to Kafka at " + bootstrap + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Looks the schema up (production) or registers it (development) once, before the sessions
+   * start: an unregistered schema then fails the run up front, and the sessions do not race to
+   * register it (the serializer caches what it resolved).
+   */
+  private static void resolveSchema(final Serializer<TransactionEvent> values, final String topic,
+      final String tenant, final AvroSerdeConfig serde) throws SinkException {
+    final TransactionEvent probe = TransactionEvents.fromCore(tenant, new Transaction("probe", "probe", 0,
+        TxnStatus.COMMITTED, Transaction.NO_TIME, Transaction.NO_TIME, List.of(), tenant, null, 0));
+    try {
+      values.serialize(topic, probe);
+    } catch (final RuntimeException e) {
+      throw new SinkException("the TransactionEvent schema of " + topic + " could not be "
+          + (serde.autoRegister() ? "registered" : "found (it must be registered; --dev registers it)")
+          + " at " + serde.registryUrl() + ": " + e, e);
     }
   }
 
@@ -131,9 +153,9 @@ public final class KafkaTransactionSink implements TransactionSink {
           fail(e);
         }
       });
-    } catch (final KafkaException | IllegalStateException e) {
-      // Refused before sending: serialization (e.g. the schema is not registered), a full buffer
-      // past max.block.ms, or a closed producer.
+    } catch (final RuntimeException e) {
+      // Refused before sending: serialization (the registry's client throws its own runtime
+      // exceptions, e.g. an unregistered schema), a full buffer past max.block.ms, a closed producer.
       fail(e);
       check();
     }
