@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code isowatch agent}: runs a mini-transaction workload against a database and records every
- * transaction, as the client saw it, into a native JSONL history. Progress goes to stderr every
+ * transaction, as the client saw it, into a native JSONL history and/or to Kafka (the streaming
+ * checker's input topic). Progress goes to stderr every
  * few seconds; the summary goes to stdout (stderr when the history itself goes to stdout).
  */
 @Command(

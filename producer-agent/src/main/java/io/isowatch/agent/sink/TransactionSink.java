@@ -4,7 +4,7 @@ import io.isowatch.core.history.Transaction;
 import java.util.List;
 
 /**
- * Where recorded transactions go: a file, later Kafka, or several at once ({@link TeeSink}).
+ * Where recorded transactions go: a file, Kafka, or several at once ({@link TeeSink}).
  * Shared by all sessions, so implementations are thread-safe. A sink never drops a transaction:
  * {@link #accept} blocks while the sink is full (backpressure) and throws once the sink has
  * failed.
