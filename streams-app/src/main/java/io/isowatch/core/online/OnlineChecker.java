@@ -149,6 +149,11 @@ public final class OnlineChecker {
     return s.buffer.size();
   }
 
+  /** External reads still waiting for a writer of the value they returned. */
+  public int pendingReads() {
+    return s.pending.waiting();
+  }
+
   /** Transactions that arrived again with the same content and were ignored. */
   public long duplicatesIgnored() {
     return s.duplicates;

@@ -25,6 +25,7 @@ final class PendingReads {
   /** Min-heap of entries by reader end (readers with an end only); resolved entries are skipped. */
   private final IntList heap = new IntList(1 << 10);
   private int firstMaybePending;
+  private int waiting;
 
   /** Adds a pending read; {@code writesKey} when the reader also writes the key (an RMW). */
   void add(final int k, final long v, final int readerSlot, final int opIndex, final boolean writesKey,
@@ -40,6 +41,7 @@ final class PendingReads {
       wrote = Arrays.copyOf(wrote, 2 * e);
     }
     state[e] = PENDING;
+    waiting++;
     wrote[e] = (byte) (writesKey ? 1 : 0);
     final int head = lists.get(k, v);
     next.add(head > 0 ? head - 1 : -1);
@@ -58,6 +60,7 @@ final class PendingReads {
     for (int e = head - 1; e >= 0; e = next.get(e)) {
       if (state[e] == PENDING) {
         state[e] = DONE;
+        waiting--;
         out.add(e);
       }
     }
@@ -70,6 +73,7 @@ final class PendingReads {
       final int e = heapPop();
       if (state[e] == PENDING) {
         state[e] = DONE;
+        waiting--;
         out.add(e);
       }
     }
@@ -80,11 +84,17 @@ final class PendingReads {
     for (int e = firstMaybePending; e < reader.size(); e++) {
       if (state[e] == PENDING) {
         state[e] = DONE;
+        waiting--;
         out.add(e);
       }
     }
     firstMaybePending = reader.size();
     heap.clear();
+  }
+
+  /** Reads still waiting for a writer. */
+  int waiting() {
+    return waiting;
   }
 
   int reader(final int e) {

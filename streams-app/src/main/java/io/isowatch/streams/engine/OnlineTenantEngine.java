@@ -46,7 +46,6 @@ public final class OnlineTenantEngine implements TenantEngine {
 
   @Override
   public long pendingReads() {
-    // OnlineChecker keeps its pending reads privately; see the interface.
-    return -1;
+    return checker.pendingReads();
   }
 }

@@ -36,8 +36,7 @@ public interface TenantEngine {
   long buffered();
 
   /**
-   * Reads whose writer has not been seen yet, or -1 when the engine does not tell (the online
-   * engine keeps them but has no accessor yet).
+   * Reads whose writer has not been seen yet.
    */
   long pendingReads();
 }

@@ -72,13 +72,10 @@ public final class CheckerMetrics {
   /**
    * The tenant's state sizes.
    *
-   * @param pending reads waiting for their writer, or negative when the engine does not tell (the
-   *     gauge is then not set)
+   * @param pending reads waiting for their writer
    */
   public void tenantState(final String tenant, final long pending, final long buffered, final long storedInputs) {
-    if (pending >= 0) {
-      pendingReads.labels(tenant).set(pending);
-    }
+    pendingReads.labels(tenant).set(pending);
     bufferedTransactions.labels(tenant).set(buffered);
     stateTransactions.labels(tenant).set(storedInputs);
   }

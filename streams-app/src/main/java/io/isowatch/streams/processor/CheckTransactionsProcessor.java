@@ -220,7 +220,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final TenantEngine engine = engine(tenant);
       final TenantProgress p = progressOf(tenant);
       final TenantVerdict verdict = VerdictRecords.toAvro(
-          tenant, engine.result(), p.malformed(), engine.buffered(), Math.max(0, engine.pendingReads()),
+          tenant, engine.result(), p.malformed(), engine.buffered(), engine.pendingReads(),
           wallClockMs * 1_000L);
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);

@@ -53,6 +53,34 @@ class StreamingScenariosTest {
   }
 
   @Test
+  void shouldCountPendingReadsUntilTheirWriterArrives() {
+    // Given: grace 100 µs; R reads x=5 and y=7 before anyone wrote them; W writes x=5
+    final OnlineChecker c = new OnlineChecker(OPTIONS, OnlineOptions.streaming(100));
+    final List<Transaction> t = txns("""
+        R s1 r(x,5) r(y,7) @10..20
+        A s2 r(z,0) w(z,1) @30..200
+        W s3 r(x,0) w(x,5) @5..110
+        B s4 r(q,0) w(q,1) @2000..2100
+        """);
+
+    // When: A's arrival releases R (two reads wait); W's does not release W yet; B's releases W
+    // (x=5 found) and then A, which takes the order past R's end plus the grace (y=7 expires)
+    c.accept(t.get(0));
+    c.accept(t.get(1));
+    final int afterA = c.pendingReads();
+    c.accept(t.get(2));
+    final int afterW = c.pendingReads();
+    c.accept(t.get(3));
+    final int afterB = c.pendingReads();
+
+    // Then
+    assertEquals(2, afterA);
+    assertEquals(2, afterW);
+    assertEquals(0, afterB);
+    assertEquals(List.of("ThinAirRead [R]"), names(c.result()));
+  }
+
+  @Test
   void shouldAttributeAReadToAWriterThatEndsAfterTheReaderWithinTheGracePeriod() {
     // Given: W's commit was acknowledged 90 µs after R ended; grace 100 µs
     final OnlineChecker c = new OnlineChecker(OPTIONS, OnlineOptions.streaming(100));
