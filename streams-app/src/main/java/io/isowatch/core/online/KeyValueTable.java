@@ -21,17 +21,8 @@ final class KeyValueTable {
 
   /** The id stored for (key, value), or -1. */
   int get(final int key, final long value) {
-    int slot = hash(key, value) & mask;
-    while (true) {
-      final long word = table[2 * slot + 1];
-      if (word == 0) {
-        return -1;
-      }
-      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
-        return (int) word - 1;
-      }
-      slot = (slot + 1) & mask;
-    }
+    final long word = table[2 * probe(key, value) + 1];
+    return word == 0 ? -1 : (int) word - 1;
   }
 
   /**
@@ -42,20 +33,12 @@ final class KeyValueTable {
     if (2 * (size + 1) > mask + 1) {
       rehash();
     }
-    int slot = hash(key, value) & mask;
-    while (true) {
-      final long word = table[2 * slot + 1];
-      if (word == 0) {
-        break;
-      }
-      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
-        return (int) word - 1;
-      }
-      slot = (slot + 1) & mask;
+    final int slot = probe(key, value);
+    final long word = table[2 * slot + 1];
+    if (word != 0) {
+      return (int) word - 1;
     }
-    size++;
-    table[2 * slot] = value;
-    table[2 * slot + 1] = ((long) key << 32) | ((id + 1L) & 0xFFFFFFFFL);
+    store(slot, key, value, id);
     return -1;
   }
 
@@ -64,20 +47,7 @@ final class KeyValueTable {
     if (2 * (size + 1) > mask + 1) {
       rehash();
     }
-    int slot = hash(key, value) & mask;
-    while (true) {
-      final long word = table[2 * slot + 1];
-      if (word == 0) {
-        size++;
-        break;
-      }
-      if ((int) (word >>> 32) == key && table[2 * slot] == value) {
-        break;
-      }
-      slot = (slot + 1) & mask;
-    }
-    table[2 * slot] = value;
-    table[2 * slot + 1] = ((long) key << 32) | ((id + 1L) & 0xFFFFFFFFL);
+    store(probe(key, value), key, value, id);
   }
 
   int size() {
@@ -95,6 +65,26 @@ final class KeyValueTable {
         put((int) (word >>> 32), old[i], (int) word - 1);
       }
     }
+  }
+
+  /** The slot holding (key, value), or the empty slot where it would go (linear probing). */
+  private int probe(final int key, final long value) {
+    int slot = hash(key, value) & mask;
+    while (true) {
+      final long word = table[2 * slot + 1];
+      if (word == 0 || ((int) (word >>> 32) == key && table[2 * slot] == value)) {
+        return slot;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private void store(final int slot, final int key, final long value, final int id) {
+    if (table[2 * slot + 1] == 0) {
+      size++;
+    }
+    table[2 * slot] = value;
+    table[2 * slot + 1] = ((long) key << 32) | ((id + 1L) & 0xFFFFFFFFL);
   }
 
   private static int hash(final int key, final long value) {
