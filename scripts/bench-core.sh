@@ -21,13 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib/streams-app-jar.sh
+source scripts/lib/streams-app-jar.sh
+ensure_streams_app_jar
 jar=streams-app/target/isowatch.jar
-if [[ ! -f "$jar" || ! -d streams-app/target/lib ]] \
-    || [[ -n "$(find pom.xml streams-app/pom.xml streams-app/src/main schemas -newer "$jar" -type f -print -quit)" ]]; then
-  echo "building streams-app (tests skipped) ..." >&2
-  # Build output goes to stderr: standard output may be a --json document.
-  { mvn -q -B -o -DskipTests package -pl streams-app -am || mvn -q -B -DskipTests package -pl streams-app -am; } >&2
-fi
 
 heap="${BENCH_HEAP:-4g}"
 jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1}"

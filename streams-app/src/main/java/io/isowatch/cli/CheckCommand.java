@@ -6,7 +6,8 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.history.History;
+import io.isowatch.core.online.Horizon;
+import io.isowatch.core.online.OnlineOptions;
 import io.isowatch.core.report.DotWriter;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
@@ -75,6 +76,27 @@ public final class CheckCommand implements Callable<Integer> {
       description = "List at most N anomalies; counts stay exact (default: ${DEFAULT-VALUE}).")
   private int maxAnomalies;
 
+  @Option(names = "--horizon-txns", paramLabel = "N",
+      description = "Segmented check (docs/segmentation.md): retain only the last N processed transactions; "
+          + "the history is streamed through the online engine in file order with --grace, so memory stays "
+          + "bounded. Reads older than the horizon become STALE_READ_BEYOND_HORIZON findings.")
+  private Long horizonTxns;
+
+  @Option(names = "--horizon", paramLabel = "DURATION", converter = Converters.MicrosConverter.class,
+      description = "Segmented check: retain only the transactions within DURATION (e.g. 30s, 10m) of the "
+          + "latest processed end time; with --horizon-txns, both bounds apply.")
+  private Long horizonMicros;
+
+  @Option(names = "--segment-on-snapshots",
+      description = "Segmented check: cut only right before a snapshot transaction (a read-only transaction "
+          + "reading every key, as isowatch agent --snapshot-every emits).")
+  private boolean segmentOnSnapshots;
+
+  @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s", converter = Converters.MicrosConverter.class,
+      description = "Segmented check only: how far out of end-time order a transaction may come in the file and "
+          + "still be checked in order; later ones are LATE_TRANSACTION findings (default: ${DEFAULT-VALUE}).")
+  private long graceMicros;
+
   @Parameters(paramLabel = "FILE", description = "The history file, or - for stdin.")
   private String file;
 
@@ -85,15 +107,25 @@ public final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     final CheckOptions options = options();
-    final History history = HistoryInput.read(file, format, services);
-    final CheckResult result = services.engine().check(history, options);
+    final Horizon horizon = horizon();
+    final CheckResult result = horizon.enabled()
+        ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon))
+        : services.engine().check(HistoryInput.read(file, format, services), options);
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }
     if (dotDir != null) {
       writeDot(result);
     }
-    final PrintWriter out = spec.commandLine().getOut();
+    return printReport(result, json, services, spec.commandLine().getOut());
+  }
+
+  /**
+   * Prints a result as {@code check} does (the JSON document or the text report) and returns
+   * {@code check}'s exit code for it; {@code replay} prints through here too.
+   */
+  static int printReport(final CheckResult result, final boolean json, final Services services,
+      final PrintWriter out) throws java.io.IOException {
     if (json) {
       JsonReport.write(result, out);
     } else {
@@ -101,6 +133,23 @@ public final class CheckCommand implements Callable<Integer> {
       out.flush();
     }
     return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+  }
+
+  private Horizon horizon() {
+    if (horizonTxns != null && horizonTxns < 1) {
+      throw new ParameterException(spec.commandLine(), "--horizon-txns must be >= 1, got " + horizonTxns);
+    }
+    Horizon h = Horizon.NONE;
+    if (horizonTxns != null) {
+      h = h.withTransactions(horizonTxns);
+    }
+    if (horizonMicros != null) {
+      h = h.withMicros(horizonMicros);
+    }
+    if (segmentOnSnapshots && !h.enabled()) {
+      throw new ParameterException(spec.commandLine(), "--segment-on-snapshots needs --horizon-txns or --horizon");
+    }
+    return h.withSnapshots(segmentOnSnapshots);
   }
 
   private CheckOptions options() {
@@ -114,7 +163,7 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   /** One line per contract-breaking finding: {@code FILE: line 12: DUPLICATE_TXN_ID: … (txns …)}. */
-  static String invalidInputMessage(final String name, final List<Finding> findings) {
+  public static String invalidInputMessage(final String name, final List<Finding> findings) {
     return findings.stream()
         .filter(f -> f.kind().severity() == FindingKind.Severity.INVALID)
         .map(f -> name + ": " + lines(f) + f.kind() + ": " + f.message()

@@ -52,4 +52,27 @@ final class Converters {
       }
     }
   }
+
+  /** A duration with a unit, {@code 250us}, {@code 500ms}, {@code 10s}, {@code 5m}, {@code 2h}: microseconds. */
+  static final class MicrosConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(final String value) {
+      final java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(us|ms|s|m|h)").matcher(value.trim());
+      if (!m.matches()) {
+        throw new TypeConversionException("'" + value + "' is not a duration (e.g. 250us, 500ms, 10s, 5m, 2h)");
+      }
+      final long n = Long.parseLong(m.group(1));
+      final long unit = switch (m.group(2)) {
+        case "us" -> 1L;
+        case "ms" -> 1_000L;
+        case "s" -> 1_000_000L;
+        case "m" -> 60_000_000L;
+        default -> 3_600_000_000L;
+      };
+      if (n > Long.MAX_VALUE / unit || n == 0) {
+        throw new TypeConversionException("'" + value + "' is out of range (must be positive)");
+      }
+      return n * unit;
+    }
+  }
 }

@@ -22,7 +22,8 @@ public final class GeneratorOptions {
   int keys;
 
   @Option(names = "--dist", paramLabel = "DIST", defaultValue = "uniform", converter = DistributionConverter.class,
-      description = "Key access: uniform, zipf[:THETA], hotspot[:HOT_KEYS:HOT_OPS] or exponential[:LAMBDA]"
+      description = "Key access: uniform, zipf[:THETA] (0.99), hotspot[:F1:F2] (the smaller fraction of keys gets the"
+          + " larger fraction of accesses, either order; 0.2:0.8) or exponential[:LAMBDA] (over the key range; 10)"
           + " (default: ${DEFAULT-VALUE}).")
   KeyDistribution distribution;
 
@@ -30,10 +31,11 @@ public final class GeneratorOptions {
       description = "Share of read-only transactions (default: ${DEFAULT-VALUE}).")
   double readOnlyRatio;
 
-  @Option(names = "--shapes", paramLabel = "SHAPES", split = ",",
-      defaultValue = "R1,R1R2,R1W1,R1R2W2,R1R2W1W2,R1W1R2W2", converter = ShapeConverter.class,
-      description = "MT shapes to draw from, comma-separated (default: ${DEFAULT-VALUE}).")
-  List<MtShape> shapes;
+  @Option(names = "--shapes", paramLabel = "SHAPES",
+      defaultValue = "R1,R1R2,R1W1,R1R2W2,R1R2W1W2,R1W1R2W2",
+      description = "MT shapes to draw from, comma-separated: R1, R1R2, R1W1, R1W1W1, R1R2W1, R1R2W2, R1R2W1W2,"
+          + " R1W1R2W2, or the presets paper (the default's six) and full (default: ${DEFAULT-VALUE}).")
+  String shapes;
 
   @Option(names = "--inject", paramLabel = "SPEC", split = ",", converter = InjectionConverter.class,
       description = "Anomalies to inject, e.g. LostUpdate:3,WriteSkew:2. Known: LostUpdate, WriteSkew,"
@@ -55,7 +57,8 @@ public final class GeneratorOptions {
    * @throws IllegalArgumentException when the options contradict each other
    */
   GeneratorConfig toConfig(final long transactions, final SimulatedLevel level, final boolean timestamps) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio,
+        MtShape.parseList(shapes), level,
         timestamps, injections, injectAt);
   }
 
@@ -65,18 +68,6 @@ public final class GeneratorOptions {
     public KeyDistribution convert(final String value) {
       try {
         return KeyDistribution.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
-    }
-  }
-
-  /** Reads one MT shape. */
-  static final class ShapeConverter implements ITypeConverter<MtShape> {
-    @Override
-    public MtShape convert(final String value) {
-      try {
-        return MtShape.parse(value);
       } catch (final IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }

@@ -1,6 +1,10 @@
 package io.isowatch.cli;
 
+import io.isowatch.streams.RunCommand;
+import java.io.IOException;
 import java.lang.reflect.Constructor;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,6 +41,9 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       io.isowatch.streams.TopicsCommand.class,
       io.isowatch.streams.RunCommand.class,
+      ReplayCommand.class,
+      io.isowatch.streams.ops.ResetCommand.class,
+      io.isowatch.streams.ops.DlqCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
@@ -50,16 +57,61 @@ public final class Main implements Runnable {
     // brings them back. Set before the first logger exists, which reads it once.
     if (args.length > 0 && "run".equals(args[0])) {
       // `run` is a service: its log is its output, so it keeps INFO (see RunCommand.LOG_DEFAULTS).
-      io.isowatch.streams.RunCommand.LOG_DEFAULTS.forEach((k, v) -> {
+      RunCommand.LOG_DEFAULTS.forEach((k, v) -> {
         if (System.getProperty(k) == null) {
           System.setProperty(k, v);
         }
       });
     }
+    // Commands that start a broker, a registry and Kafka Streams in this JVM own the terminal:
+    // their logs go to a file in their work directory.
+    if (args.length > 0 && "demo".equals(args[0])) {
+      logToFile(DEMO_LOG_DIR_PROPERTY, "isowatch-demo-", "isowatch.log");
+    }
+    if (args.length > 0 && "replay".equals(args[0])) {
+      logToFile(ReplayCommand.WORK_DIR_PROPERTY, "isowatch-replay-", "replay.log");
+    }
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
       System.setProperty(LOG_LEVEL_PROPERTY, "warn");
     }
     System.exit(commandLine(Services.real()).execute(args));
+  }
+
+  /**
+   * The system property naming the directory of {@code isowatch demo}'s log (set by {@link #main});
+   * the demo keeps its work files there too.
+   */
+  public static final String DEMO_LOG_DIR_PROPERTY = "isowatch.demo.dir";
+
+  /**
+   * Sends the log of a command that owns the terminal (its output is the user's view) to
+   * {@code logName} in a new temporary directory, at INFO with Kafka at WARN, and names the
+   * directory in {@code dirProperty}. Set before the first logger exists, which reads it once.
+   */
+  private static void logToFile(final String dirProperty, final String prefix, final String logName) {
+    try {
+      final Path dir = Files.createTempDirectory(prefix);
+      // Removed at exit when nothing was written into it (--help, a usage error); a directory
+      // holding logs is kept or deleted by the command itself.
+      dir.toFile().deleteOnExit();
+      System.setProperty(dirProperty, dir.toString());
+      RunCommand.LOG_DEFAULTS.forEach((k, v) -> {
+        if (System.getProperty(k) == null) {
+          System.setProperty(k, v);
+        }
+      });
+      // The in-process broker's own loggers (kafka.*, state.change.logger) are not under org.apache.kafka.
+      for (final String broker : new String[] {"kafka", "state.change.logger", "org.apache.kafka"}) {
+        System.setProperty("org.slf4j.simpleLogger.log." + broker,
+            System.getProperty("org.slf4j.simpleLogger.log." + broker, "warn"));
+      }
+      if (System.getProperty("org.slf4j.simpleLogger.logFile") == null) {
+        System.setProperty("org.slf4j.simpleLogger.logFile", dir.resolve(logName).toString());
+      }
+    } catch (final IOException e) {
+      // The log then goes to stderr, as for every other command: noisier, not wrong.
+      System.err.println("isowatch: cannot create a log directory, logging to stderr: " + e.getMessage());
+    }
   }
 
   /** The configured command line; tests call this with their own services and writers. */

@@ -4,13 +4,20 @@ import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.metrics.HealthAndMetricsServer;
 import io.isowatch.streams.metrics.KafkaStreamsCollector;
 import io.isowatch.streams.metrics.MetricNames;
+import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.ui.BearerAuth;
+import io.isowatch.streams.ui.UiFeed;
+import io.isowatch.streams.ui.UiState;
+import io.isowatch.streams.ui.WebUi;
 import io.prometheus.client.Collector;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -19,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running streaming checker: topics (when configured), Kafka Streams with {@link
- * IsoWatchTopology}, and the HTTP endpoint. Used by {@code isowatch run} and the end-to-end tests.
+ * IsoWatchTopology}, and the HTTP endpoint (metrics, health, and the web UI fed by a read-committed
+ * consumer of the app's own outputs). Used by {@code isowatch run} and the end-to-end tests.
  * Never wipes local state: a restart resumes from the state directory and the changelogs.
  *
  * <p>An exception escaping a processor is a bug (bad input never escapes): the client shuts down,
@@ -33,6 +41,7 @@ public final class CheckerApp implements AutoCloseable {
   private final KafkaStreams streams;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private HealthAndMetricsServer http;
+  private UiFeed uiFeed;
   private boolean closed;
 
   private CheckerApp(final IsoWatchStreamsConfig config, final CheckerMetrics metrics, final KafkaStreams streams) {
@@ -53,7 +62,8 @@ public final class CheckerApp implements AutoCloseable {
     if (config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG)) {
       createTopics(config);
     }
-    final CheckerMetrics metrics = new CheckerMetrics();
+    LOG.info("IsoWatch configuration {}", config.describe());
+    final CheckerMetrics metrics = new CheckerMetrics(config.promisedLevels());
     final KafkaStreams streams = new KafkaStreams(IsoWatchTopology.build(config, metrics), config.streamsProperties());
     final CheckerApp app = new CheckerApp(config, metrics, streams);
     streams.setUncaughtExceptionHandler(app::onUncaught);
@@ -67,8 +77,16 @@ public final class CheckerApp implements AutoCloseable {
     metrics.register(app.upGauge());
     final int port = config.getInt(IsoWatchStreamsConfig.HTTP_PORT_CONFIG);
     if (port >= 0) {
+      final boolean ui = config.getBoolean(IsoWatchStreamsConfig.UI_ENABLED_CONFIG);
+      final UiState uiState = new UiState(config.getInt(IsoWatchStreamsConfig.UI_MAX_ANOMALIES_CONFIG));
       app.http = HealthAndMetricsServer.start(config.getString(IsoWatchStreamsConfig.HTTP_HOST_CONFIG), port,
-          metrics, () -> new HealthAndMetricsServer.Health(app.healthy(), streams.state().name()));
+          metrics, () -> new HealthAndMetricsServer.Health(app.healthy(), streams.state().name()),
+          config.httpAuthToken().map(BearerAuth::of), ui ? Optional.of(new WebUi(uiState)) : Optional.empty());
+      if (ui) {
+        app.uiFeed = UiFeed.start("isowatch-ui-feed", config.consumerProperties(),
+            new AvroSerdes(config.avroSerdeConfig()).valueSerde(SpecificRecord.class).deserializer(),
+            config.topics().anomalies().name(), config.topics().verdicts().name(), uiState);
+      }
     }
     streams.start();
     LOG.info("IsoWatch checker started applicationId=[{}] bootstrapServers=[{}] input=[{}] guarantee=[{}]",
@@ -152,6 +170,9 @@ public final class CheckerApp implements AutoCloseable {
     final boolean clean = streams.close(new KafkaStreams.CloseOptions().timeout(timeout).leaveGroup(true));
     if (!clean) {
       LOG.warn("Kafka Streams did not close within the timeout timeoutMs=[{}]", timeout.toMillis());
+    }
+    if (uiFeed != null) {
+      uiFeed.close();
     }
     if (http != null) {
       http.close();

@@ -46,6 +46,9 @@ public final class ConfigReference {
       return "(required)";
     }
     final Object v = k.defaultValue;
+    if (v == null) {
+      return "none";
+    }
     final String text = v instanceof List<?> list
         ? String.join(",", list.stream().map(Object::toString).toList())
         : String.valueOf(v);

@@ -2,7 +2,10 @@ package io.isowatch.streams;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.online.Horizon;
+import io.isowatch.streams.processor.ReplayEnd;
 import io.isowatch.streams.serde.AvroSerdeConfig;
+import io.isowatch.streams.serde.RegistryClientSecurity;
 import java.net.URI;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -11,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -55,6 +59,41 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " is the registry of scripts/registry.sh.";
   public static final String SCHEMA_REGISTRY_URL_DEFAULT = "http://127.0.0.1:8081";
 
+  public static final String SCHEMA_REGISTRY_AUTH_USERNAME_CONFIG = "schema.registry.auth.username";
+  public static final String SCHEMA_REGISTRY_AUTH_USERNAME_DOC =
+      "User name for HTTP basic authentication to the schema registry; empty: no authentication.";
+
+  public static final String SCHEMA_REGISTRY_AUTH_PASSWORD_CONFIG = "schema.registry.auth.password";
+  public static final String SCHEMA_REGISTRY_AUTH_PASSWORD_DOC =
+      "Password for HTTP basic authentication to the schema registry (logged as [hidden]).";
+
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG = "schema.registry.ssl.truststore.location";
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC =
+      "Trust store for an https:// registry whose certificate the JVM's default trust store does not"
+          + " accept; empty: the JVM's default.";
+
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG = "schema.registry.ssl.truststore.type";
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC = "Type of the registry trust store: JKS or PKCS12.";
+
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG = "schema.registry.ssl.truststore.password";
+  public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC =
+      "Password of the registry trust store (logged as [hidden]).";
+
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG = "schema.registry.ssl.keystore.location";
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC =
+      "Key store with the client certificate, for a registry requiring mutual TLS; empty: none.";
+
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG = "schema.registry.ssl.keystore.type";
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC = "Type of the registry key store: JKS or PKCS12.";
+
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG = "schema.registry.ssl.keystore.password";
+  public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC =
+      "Password of the registry key store (logged as [hidden]).";
+
+  public static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG = "schema.registry.ssl.key.password";
+  public static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC =
+      "Password of the private key in the registry key store, when it differs from the store's (logged as [hidden]).";
+
   public static final String APPLICATION_ID_CONFIG = "application.id";
   public static final String APPLICATION_ID_DOC =
       "Kafka Streams application id: the consumer group, the prefix of the changelog topics and the"
@@ -93,6 +132,32 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " default.replication.factor.";
   public static final short TOPICS_REPLICATION_DEFAULT = TopicSpec.BROKER_DEFAULT_REPLICATION;
 
+  public static final String TOPICS_TXN_EVENTS_NAME_CONFIG = "topics.txn-events.name";
+  public static final String TOPICS_TXN_EVENTS_NAME_DOC =
+      "Name of the input topic of transaction events. Change it only to read another topic of the same"
+          + " contract (isowatch replay --topic sets it).";
+
+  public static final String TOPICS_ANOMALIES_NAME_CONFIG = "topics.anomalies.name";
+  public static final String TOPICS_ANOMALIES_NAME_DOC =
+      "Name of the output topic of anomalies (isowatch replay --topic gives its run a topic of its own).";
+
+  public static final String TOPICS_VERDICTS_NAME_CONFIG = "topics.verdicts.name";
+  public static final String TOPICS_VERDICTS_NAME_DOC =
+      "Name of the output topic of tenant verdicts (isowatch replay --topic gives its run a topic of its own).";
+
+  public static final String TOPICS_DLQ_NAME_CONFIG = "topics.dlq.name";
+  public static final String TOPICS_DLQ_NAME_DOC =
+      "Name of the dead-letter topic (isowatch replay --topic gives its run a topic of its own).";
+
+  public static final String REPLAY_END_OFFSETS_CONFIG = "replay.end.offsets";
+  public static final String REPLAY_END_OFFSETS_DOC =
+      "Set by isowatch replay, not by hand: for each input partition, the offset of its last record to"
+          + " replay, as partition:offset,partition:offset. After processing that record the checker flushes"
+          + " the tenants of that partition (stored as an input, as the idle flush) and publishes their"
+          + " verdicts at once, so the end of a finite input is deterministic rather than a wall-clock guess."
+          + " Empty: never.";
+  public static final String REPLAY_END_OFFSETS_DEFAULT = "";
+
   public static final String CHECK_LEVELS_CONFIG = "check.levels";
   public static final String CHECK_LEVELS_DOC = "Isolation levels to decide, comma-separated: SSER, SER, SI.";
   public static final String CHECK_LEVELS_DEFAULT = "SSER,SER,SI";
@@ -113,6 +178,27 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " clients that stop. A transaction of that tenant arriving later is processed as late. -1: never.";
   public static final long CHECK_IDLE_FLUSH_MS_DEFAULT = -1L;
 
+  public static final String CHECK_HORIZON_TRANSACTIONS_CONFIG = "check.horizon.transactions";
+  public static final String CHECK_HORIZON_TRANSACTIONS_DOC =
+      "Segmentation (docs/segmentation.md): each tenant's engine retains only its last N processed"
+          + " transactions and a bounded summary of the rest; reads older than the horizon become"
+          + " STALE_READ_BEYOND_HORIZON findings. Same meaning as 'isowatch check --horizon-txns'. -1: no limit.";
+  public static final long CHECK_HORIZON_TRANSACTIONS_DEFAULT = -1L;
+
+  public static final String CHECK_HORIZON_MS_CONFIG = "check.horizon.ms";
+  public static final String CHECK_HORIZON_MS_DOC =
+      "Segmentation: each tenant's engine retains only the transactions whose end is within this many"
+          + " milliseconds of its latest processed end time; with check.horizon.transactions both bounds"
+          + " apply. Same meaning as 'isowatch check --horizon'. -1: no limit.";
+  public static final long CHECK_HORIZON_MS_DEFAULT = -1L;
+
+  public static final String CHECK_PRUNE_INTERVAL_MS_CONFIG = "check.prune.interval.ms";
+  public static final String CHECK_PRUNE_INTERVAL_MS_DOC =
+      "Stream time between two prunes of every loaded tenant engine, when a horizon is set (an engine"
+          + " also prunes by itself when it holds twice its transaction horizon). Each prune is timed in"
+          + " isowatch_prune_seconds.";
+  public static final long CHECK_PRUNE_INTERVAL_MS_DEFAULT = 60_000L;
+
   public static final String CHECK_RT_SKEW_US_CONFIG = "check.rt.skew.us";
   public static final String CHECK_RT_SKEW_US_DOC =
       "Clock-skew tolerance for real-time order (SSER), microseconds: T1 precedes T2 only if"
@@ -131,6 +217,15 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " exact and every anomaly is still published on isowatch.anomalies.v1.";
   public static final int CHECK_MAX_ANOMALIES_DEFAULT = CheckOptions.DEFAULT_MAX_ANOMALIES;
 
+  public static final String TENANT_PROMISED_LEVELS_CONFIG = "tenant.promised.levels";
+  public static final String TENANT_PROMISED_LEVELS_DOC =
+      "The isolation levels each tenant is promised, for alerting: comma-separated TENANT:LEVEL entries,"
+          + " one per promised level; *:LEVEL applies to every tenant without entries of its own, TENANT:NONE"
+          + " promises that tenant nothing (e.g. *:SER,*:SI,canary-rc:NONE). Exported as"
+          + " isowatch_promised_level{tenant,level}; the paging alert of ops/prometheus/alerts.yml fires when a"
+          + " new anomaly violates a promised level. Empty: nothing is promised and no anomaly pages.";
+  public static final String TENANT_PROMISED_LEVELS_DEFAULT = "";
+
   public static final String VERDICT_INTERVAL_MS_CONFIG = "verdict.interval.ms";
   public static final String VERDICT_INTERVAL_MS_DOC =
       "Wall-clock interval of the verdict punctuator: every interval, each tenant whose state changed"
@@ -147,6 +242,25 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   public static final String HTTP_HOST_DOC = "Address the HTTP endpoint binds to.";
   public static final String HTTP_HOST_DEFAULT = "0.0.0.0";
 
+  public static final String HTTP_AUTH_TOKEN_CONFIG = "http.auth.token";
+  public static final String HTTP_AUTH_TOKEN_DOC =
+      "Bearer token guarding the web UI, its REST API (/api/...) and /metrics: when set, requests without"
+          + " 'Authorization: Bearer <token>' (or the UI's session cookie, obtained once by opening"
+          + " /?token=<token>) get 401. /health stays open for probes. Unset: no authentication. Never"
+          + " logged; prefer the environment variable to a file.";
+
+  public static final String UI_MAX_ANOMALIES_CONFIG = "ui.max.anomalies";
+  public static final String UI_MAX_ANOMALIES_DOC =
+      "Anomalies the web UI keeps in memory for its feed and detail pages (the most recent ones, across"
+          + " tenants); older ones remain on isowatch.anomalies.v1.";
+  public static final int UI_MAX_ANOMALIES_DEFAULT = 1_000;
+
+  public static final String UI_ENABLED_CONFIG = "ui.enabled";
+  public static final String UI_ENABLED_DOC =
+      "Whether the HTTP endpoint also serves the read-only web UI (/) and its REST API (/api/...), fed by"
+          + " a read_committed consumer of isowatch.anomalies.v1 and isowatch.verdicts.v1.";
+  public static final boolean UI_ENABLED_DEFAULT = true;
+
   public static final String SHUTDOWN_TIMEOUT_MS_CONFIG = "shutdown.timeout.ms";
   public static final String SHUTDOWN_TIMEOUT_MS_DOC =
       "How long a shutdown (SIGTERM, Ctrl-C) waits for Kafka Streams to commit and close.";
@@ -158,6 +272,26 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
       .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, SCHEMA_REGISTRY_URL_DEFAULT,
           new ConfigDef.NonEmptyString(), Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
+      .define(SCHEMA_REGISTRY_AUTH_USERNAME_CONFIG, Type.STRING, "", Importance.MEDIUM,
+          SCHEMA_REGISTRY_AUTH_USERNAME_DOC)
+      .define(SCHEMA_REGISTRY_AUTH_PASSWORD_CONFIG, Type.PASSWORD, null, Importance.MEDIUM,
+          SCHEMA_REGISTRY_AUTH_PASSWORD_DOC)
+      .define(SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG, Type.STRING, "", Importance.MEDIUM,
+          SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC)
+      .define(SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG, Type.STRING, "JKS",
+          ConfigDef.CaseInsensitiveValidString.in("JKS", "PKCS12"), Importance.LOW,
+          SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC)
+      .define(SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG, Type.PASSWORD, null, Importance.MEDIUM,
+          SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC)
+      .define(SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG, Type.STRING, "", Importance.LOW,
+          SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC)
+      .define(SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG, Type.STRING, "JKS",
+          ConfigDef.CaseInsensitiveValidString.in("JKS", "PKCS12"), Importance.LOW,
+          SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC)
+      .define(SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG, Type.PASSWORD, null, Importance.LOW,
+          SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC)
+      .define(SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG, Type.PASSWORD, null, Importance.LOW,
+          SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC)
       .define(APPLICATION_ID_CONFIG, Type.STRING, APPLICATION_ID_DEFAULT,
           new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
       .define(STATE_DIR_CONFIG, Type.STRING, STATE_DIR_DEFAULT,
@@ -170,24 +304,46 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
       .define(TOPICS_CREATE_CONFIG, Type.BOOLEAN, TOPICS_CREATE_DEFAULT, Importance.MEDIUM, TOPICS_CREATE_DOC)
       .define(TOPICS_REPLICATION_CONFIG, Type.SHORT, TOPICS_REPLICATION_DEFAULT,
           Importance.LOW, TOPICS_REPLICATION_DOC)
+      .define(TOPICS_TXN_EVENTS_NAME_CONFIG, Type.STRING, Topics.defaults().txnEvents().name(),
+          new ConfigDef.NonEmptyString(), Importance.LOW, TOPICS_TXN_EVENTS_NAME_DOC)
+      .define(TOPICS_ANOMALIES_NAME_CONFIG, Type.STRING, Topics.defaults().anomalies().name(),
+          new ConfigDef.NonEmptyString(), Importance.LOW, TOPICS_ANOMALIES_NAME_DOC)
+      .define(TOPICS_VERDICTS_NAME_CONFIG, Type.STRING, Topics.defaults().verdicts().name(),
+          new ConfigDef.NonEmptyString(), Importance.LOW, TOPICS_VERDICTS_NAME_DOC)
+      .define(TOPICS_DLQ_NAME_CONFIG, Type.STRING, Topics.defaults().deadLetters().name(),
+          new ConfigDef.NonEmptyString(), Importance.LOW, TOPICS_DLQ_NAME_DOC)
+      .define(REPLAY_END_OFFSETS_CONFIG, Type.STRING, REPLAY_END_OFFSETS_DEFAULT,
+          new ReplayEndValidator(), Importance.LOW, REPLAY_END_OFFSETS_DOC)
       .define(CHECK_LEVELS_CONFIG, Type.LIST, CHECK_LEVELS_DEFAULT,
           ConfigDef.ValidList.in("SSER", "SER", "SI"), Importance.HIGH, CHECK_LEVELS_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.HIGH, CHECK_GRACE_MS_DOC)
       .define(CHECK_IDLE_FLUSH_MS_CONFIG, Type.LONG, CHECK_IDLE_FLUSH_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
           Importance.MEDIUM, CHECK_IDLE_FLUSH_MS_DOC)
+      .define(CHECK_HORIZON_TRANSACTIONS_CONFIG, Type.LONG, CHECK_HORIZON_TRANSACTIONS_DEFAULT,
+          new NoLimitOrPositive(), Importance.MEDIUM, CHECK_HORIZON_TRANSACTIONS_DOC)
+      .define(CHECK_HORIZON_MS_CONFIG, Type.LONG, CHECK_HORIZON_MS_DEFAULT, new NoLimitOrPositive(),
+          Importance.MEDIUM, CHECK_HORIZON_MS_DOC)
+      .define(CHECK_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, CHECK_PRUNE_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
+          Importance.LOW, CHECK_PRUNE_INTERVAL_MS_DOC)
       .define(CHECK_RT_SKEW_US_CONFIG, Type.LONG, CHECK_RT_SKEW_US_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.MEDIUM, CHECK_RT_SKEW_US_DOC)
       .define(CHECK_INITIAL_VALUE_CONFIG, Type.STRING, CHECK_INITIAL_VALUE_DEFAULT,
           new InitialValueValidator(), Importance.LOW, CHECK_INITIAL_VALUE_DOC)
       .define(CHECK_MAX_ANOMALIES_CONFIG, Type.INT, CHECK_MAX_ANOMALIES_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, CHECK_MAX_ANOMALIES_DOC)
+      .define(TENANT_PROMISED_LEVELS_CONFIG, Type.LIST, TENANT_PROMISED_LEVELS_DEFAULT,
+          new PromisedLevelsValidator(), Importance.MEDIUM, TENANT_PROMISED_LEVELS_DOC)
       .define(VERDICT_INTERVAL_MS_CONFIG, Type.LONG, VERDICT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.MEDIUM, VERDICT_INTERVAL_MS_DOC)
       .define(HTTP_PORT_CONFIG, Type.INT, HTTP_PORT_DEFAULT, ConfigDef.Range.between(-1, 65_535),
           Importance.MEDIUM, HTTP_PORT_DOC)
       .define(HTTP_HOST_CONFIG, Type.STRING, HTTP_HOST_DEFAULT, new ConfigDef.NonEmptyString(),
           Importance.LOW, HTTP_HOST_DOC)
+      .define(HTTP_AUTH_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_AUTH_TOKEN_DOC)
+      .define(UI_ENABLED_CONFIG, Type.BOOLEAN, UI_ENABLED_DEFAULT, Importance.LOW, UI_ENABLED_DOC)
+      .define(UI_MAX_ANOMALIES_CONFIG, Type.INT, UI_MAX_ANOMALIES_DEFAULT, ConfigDef.Range.atLeast(1),
+          Importance.LOW, UI_MAX_ANOMALIES_DOC)
       .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, SHUTDOWN_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC);
 
@@ -216,6 +372,10 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
     p.put(StreamsConfig.STATE_DIR_CONFIG, getString(STATE_DIR_CONFIG));
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, getString(PROCESSING_GUARANTEE_CONFIG));
+    // Read by the check processor from its context's app configs (ReplayEnd.from).
+    if (!getString(REPLAY_END_OFFSETS_CONFIG).isBlank()) {
+      p.put(REPLAY_END_OFFSETS_CONFIG, getString(REPLAY_END_OFFSETS_CONFIG));
+    }
     return p;
   }
 
@@ -224,16 +384,45 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
    * {@code admin.}-prefixed keys lose their prefix and other clients' prefixed keys are left out.
    */
   public Map<String, Object> adminProperties() {
+    return clientProperties("admin.");
+  }
+
+  /**
+   * Properties for a plain producer or consumer outside Kafka Streams (the agent's sink, {@code
+   * isowatch dlq replay}, {@code isowatch reset}): bootstrap servers and the passthrough, where keys
+   * with {@code clientPrefix} (e.g. {@code producer.}) lose it and other clients' prefixed keys are
+   * left out. Security settings ({@code kafka.security.protocol}, {@code kafka.sasl.*}, {@code
+   * kafka.ssl.*}) have no prefix and so reach every client.
+   */
+  public Map<String, Object> clientProperties(final String clientPrefix) {
     final Map<String, Object> p = new HashMap<>();
+    final Map<String, Object> prefixed = new HashMap<>();
     kafkaPassthrough().forEach((k, v) -> {
-      if (k.startsWith("admin.")) {
-        p.put(k.substring("admin.".length()), v);
-      } else if (OTHER_CLIENT_PREFIXES.stream().noneMatch(k::startsWith)) {
+      if (k.startsWith(clientPrefix)) {
+        prefixed.put(k.substring(clientPrefix.length()), v);
+      } else if (!k.startsWith("admin.") && OTHER_CLIENT_PREFIXES.stream().noneMatch(k::startsWith)) {
         p.put(k, v);
       }
     });
+    // A prefixed key is more specific than the same key without prefix.
+    p.putAll(prefixed);
     p.put("bootstrap.servers", getString(BOOTSTRAP_SERVERS_CONFIG));
     return p;
+  }
+
+  /**
+   * Properties for a plain consumer (the web UI's feed): bootstrap servers and the passthrough, where
+   * {@code consumer.}-prefixed keys lose their prefix (and win over the same key without it) and
+   * other clients' prefixed keys are left out.
+   */
+  public Map<String, Object> consumerProperties() {
+    return clientProperties("consumer.");
+  }
+
+  /** The bearer token of the HTTP endpoint, when one is configured (never log it). */
+  public java.util.Optional<String> httpAuthToken() {
+    final org.apache.kafka.common.config.types.Password p = getPassword(HTTP_AUTH_TOKEN_CONFIG);
+    return p == null || p.value().isBlank() ? java.util.Optional.empty() : java.util.Optional.of(p.value());
   }
 
   /** Every {@value #KAFKA_PREFIX}-prefixed property, without the prefix. */
@@ -261,26 +450,130 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
     return Math.multiplyExact(getLong(CHECK_GRACE_MS_CONFIG), 1_000L);
   }
 
+  /** What each tenant's engine retains (docs/segmentation.md). */
+  public Horizon horizon() {
+    Horizon h = Horizon.NONE;
+    final long txns = getLong(CHECK_HORIZON_TRANSACTIONS_CONFIG);
+    final long ms = getLong(CHECK_HORIZON_MS_CONFIG);
+    if (txns > 0) {
+      h = h.withTransactions(txns);
+    }
+    if (ms > 0) {
+      h = h.withMicros(Math.multiplyExact(ms, 1_000L));
+    }
+    return h;
+  }
+
+  public long pruneIntervalMs() {
+    return getLong(CHECK_PRUNE_INTERVAL_MS_CONFIG);
+  }
+
   public long verdictIntervalMs() {
     return getLong(VERDICT_INTERVAL_MS_CONFIG);
   }
 
   public AvroSerdeConfig avroSerdeConfig() {
     return new AvroSerdeConfig(URI.create(getString(SCHEMA_REGISTRY_URL_CONFIG)),
-        getBoolean(SCHEMAS_AUTO_REGISTER_CONFIG));
+        getBoolean(SCHEMAS_AUTO_REGISTER_CONFIG), registryClientSecurity());
+  }
+
+  /** Authentication and TLS of the schema registry's client. */
+  public RegistryClientSecurity registryClientSecurity() {
+    return new RegistryClientSecurity(
+        getString(SCHEMA_REGISTRY_AUTH_USERNAME_CONFIG), getPassword(SCHEMA_REGISTRY_AUTH_PASSWORD_CONFIG),
+        new RegistryClientSecurity.Store(getString(SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG),
+            getString(SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG),
+            getPassword(SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG)),
+        new RegistryClientSecurity.Store(getString(SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG),
+            getString(SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG),
+            getPassword(SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG)),
+        getPassword(SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG));
+  }
+
+  /** The levels promised to each tenant, for alerting. */
+  public PromisedLevels promisedLevels() {
+    return PromisedLevels.parse(getList(TENANT_PROMISED_LEVELS_CONFIG));
+  }
+
+  /**
+   * The whole configuration as one line for the startup log: every declared key and every
+   * passthrough key, with secrets shown as {@code [hidden]} ({@link SecretKeys}).
+   */
+  public String describe() {
+    final TreeMap<String, String> shown = new TreeMap<>();
+    for (final Map.Entry<String, ?> e : values().entrySet()) {
+      final Object v = e.getValue();
+      shown.put(e.getKey(), v == null ? "null"
+          : CONFIG_DEF.configKeys().get(e.getKey()).type == Type.PASSWORD ? SecretKeys.HIDDEN : String.valueOf(v));
+    }
+    kafkaPassthrough().forEach((k, v) ->
+        shown.put(KAFKA_PREFIX + k, SecretKeys.isSecret(k) ? SecretKeys.HIDDEN : String.valueOf(v)));
+    return shown.toString();
   }
 
   /** The topics to read and write, with the replication used when creating them. */
   public Topics topics() {
     final short replication = getShort(TOPICS_REPLICATION_CONFIG);
-    return replication == TopicSpec.BROKER_DEFAULT_REPLICATION
-        ? Topics.defaults()
-        : Topics.defaults().withReplication(replication);
+    final Topics named = Topics.defaults().withNames(getString(TOPICS_TXN_EVENTS_NAME_CONFIG),
+        getString(TOPICS_ANOMALIES_NAME_CONFIG), getString(TOPICS_VERDICTS_NAME_CONFIG),
+        getString(TOPICS_DLQ_NAME_CONFIG));
+    return replication == TopicSpec.BROKER_DEFAULT_REPLICATION ? named : named.withReplication(replication);
   }
 
   private Long initialValue() {
     final String v = getString(CHECK_INITIAL_VALUE_CONFIG).trim();
     return "null".equalsIgnoreCase(v) ? null : Long.valueOf(v);
+  }
+
+  /** partition:offset pairs, comma-separated, or empty. */
+  private static final class ReplayEndValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      try {
+        ReplayEnd.parse(value == null ? "" : value.toString());
+      } catch (final IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "partition:offset[,partition:offset...], or empty";
+    }
+  }
+
+  /** -1 (no limit) or a positive number. */
+  private static final class NoLimitOrPositive implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(final String name, final Object value) {
+      final long v = value == null ? 0 : (Long) value;
+      if (v != -1 && v < 1) {
+        throw new ConfigException(name, value, "must be -1 (no limit) or positive");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "-1, or at least 1";
+    }
+  }
+
+  /** Entries TENANT:LEVEL. */
+  private static final class PromisedLevelsValidator implements ConfigDef.Validator {
+    @Override
+    @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.
+    public void ensureValid(final String name, final Object value) {
+      try {
+        PromisedLevels.parse(value == null ? List.of() : (List<String>) value);
+      } catch (final IllegalArgumentException | ClassCastException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "TENANT:LEVEL entries (LEVEL: SSER, SER, SI or NONE; TENANT * for the others)";
+    }
   }
 
   /** A long or the word null. */

@@ -30,6 +30,8 @@ import org.apache.kafka.streams.TopologyConfig;
  * <p>No repartitioning: the input is keyed by tenant, so a tenant's whole graph lives in one task.
  */
 public final class IsoWatchTopology {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IsoWatchTopology.class);
+
   public static final String SOURCE = "txn-events-source";
   public static final String DECODE = "decode-transactions";
   public static final String CHECK = "check-transactions";
@@ -46,6 +48,14 @@ public final class IsoWatchTopology {
    */
   public static Topology build(final IsoWatchStreamsConfig config, final CheckerMetrics metrics) {
     final Topics topics = config.topics();
+    if (config.horizon().enabled()
+        && !StreamsConfig.EXACTLY_ONCE_V2.equals(config.getString(IsoWatchStreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
+      // A checkpoint and the deletes of the inputs it covers go to two changelogs; only a Kafka
+      // transaction makes them land together (docs/streaming.md, "Bounded stores").
+      LOG.warn("A horizon is set without exactly_once_v2: a crash during a checkpoint can leave a tenant's stores "
+          + "missing inputs, and its rebuilt engine would not check them processingGuarantee=[{}]",
+          config.getString(IsoWatchStreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+    }
     final AvroSerdes serdes = new AvroSerdes(config.avroSerdeConfig());
     // Built with the app's own Streams config, so topology-level settings passed through apply.
     final Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.streamsProperties())));
@@ -55,10 +65,11 @@ public final class IsoWatchTopology {
         () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK, DLQ_SINK), SOURCE);
     topology.addProcessor(CHECK,
         new CheckTransactionsSupplier(
-            OnlineTenantEngine.factory(config.checkOptions(), config.graceMicros()), metrics,
+            OnlineTenantEngine.factory(config.checkOptions(), config.graceMicros(), config.horizon()), metrics,
             Duration.ofMillis(config.verdictIntervalMs()),
             Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
-            ANOMALIES_SINK, VERDICTS_SINK),
+            ANOMALIES_SINK, VERDICTS_SINK,
+            Duration.ofMillis(config.horizon().enabled() ? config.pruneIntervalMs() : -1)),
         DECODE);
     topology.addSink(ANOMALIES_SINK, topics.anomalies().name(), Serdes.String().serializer(),
         serdes.valueSerde(Anomaly.class).serializer(), CHECK);

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Run the streaming checker until SIGTERM or Ctrl-C.",
-      "Configuration: defaults < --config FILE < ISOWATCH_* environment < flags; see docs/config-reference.md."
+      "Configuration: defaults < --config FILE < ISOWATCH_* environment < flags;",
+      "see docs/config-reference.md."
     })
 public final class RunCommand implements Callable<Integer> {
   /**

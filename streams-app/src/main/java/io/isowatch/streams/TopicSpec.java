@@ -8,7 +8,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * One IsoWatch topic as it must exist on the cluster, bound to the types of its keys and values.
  *
- * @param name the topic name, {@code isowatch.<entity>.v<N>}; a rename is a migration
+ * @param name the topic name, {@code isowatch.<entity>.v<N>} for IsoWatch's own (a rename is a
+ *     migration), any legal Kafka name when set by configuration
  * @param partitions number of partitions; for tenant-keyed topics it caps the parallelism, since
  *     one tenant's records always land in one partition
  * @param replication replication factor, or {@link #BROKER_DEFAULT_REPLICATION} to let the cluster
@@ -37,8 +38,10 @@ public record TopicSpec<K, V extends SpecificRecord>(
 
   public TopicSpec {
     Objects.requireNonNull(name, "name");
-    if (!name.matches("isowatch\\.[a-z][a-z0-9-]*\\.v[1-9][0-9]*")) {
-      throw new IllegalArgumentException("topic name must be isowatch.<entity>.v<N>: " + name);
+    // IsoWatch's own names follow isowatch.<entity>.v<N> (Topics.defaults(), TopicsTest); names set
+    // by configuration (a replay's own topics, a recorded input topic) need only be legal.
+    if (!name.matches("[A-Za-z0-9._-]{1,249}") || ".".equals(name) || "..".equals(name)) {
+      throw new IllegalArgumentException("not a legal Kafka topic name: " + name);
     }
     if (partitions < 1) {
       throw new IllegalArgumentException(name + ": partitions must be positive: " + partitions);
@@ -59,6 +62,12 @@ public record TopicSpec<K, V extends SpecificRecord>(
   /** The registry subject of the values (Confluent's TopicNameStrategy). */
   public String valueSubject() {
     return name + "-value";
+  }
+
+  /** The same topic under another name (set by configuration). */
+  public TopicSpec<K, V> withName(final String newName) {
+    return new TopicSpec<>(
+        newName, partitions, replication, configs, keyType, keyDescription, valueType, purpose);
   }
 
   /** The same topic with another replication factor. */

@@ -81,6 +81,16 @@ public record Topics(
     return List.of(txnEvents, anomalies, verdicts, deadLetters);
   }
 
+  /** The same topics under other names (configuration: {@code topics.*.name}). */
+  public Topics withNames(final String txnEventsName, final String anomaliesName, final String verdictsName,
+      final String deadLettersName) {
+    return new Topics(
+        txnEvents.withName(txnEventsName),
+        anomalies.withName(anomaliesName),
+        verdicts.withName(verdictsName),
+        deadLetters.withName(deadLettersName));
+  }
+
   /** The same topics with an explicit replication factor. */
   public Topics withReplication(final short replication) {
     return new Topics(

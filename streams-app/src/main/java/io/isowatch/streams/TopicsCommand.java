@@ -87,6 +87,13 @@ public final class TopicsCommand {
     private Short replication;
 
     @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description = "Client settings in isowatch run's format for a secured cluster (kafka.security.protocol,"
+            + " kafka.sasl.*, kafka.ssl.*); the ISOWATCH_KAFKA_* environment applies too.")
+    private java.nio.file.Path configFile;
+
+    @Option(
         names = "--timeout-seconds",
         defaultValue = "30",
         description = "Timeout of each request to the cluster (default: ${DEFAULT-VALUE}).")
@@ -96,12 +103,19 @@ public final class TopicsCommand {
     public Integer call() throws Exception {
       final Topics topics =
           replication == null ? Topics.defaults() : Topics.defaults().withReplication(replication);
-      final Map<String, Object> config =
-          Map.of(
-              AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-              AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000),
-              // The client refuses an API timeout below the request timeout: keep them equal.
-              AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000));
+      final Map<String, Object> config = new java.util.HashMap<>();
+      try {
+        // Security (and any other admin setting) from the file and the ISOWATCH_KAFKA_* environment.
+        config.putAll(ConfigSources.load(java.util.Optional.ofNullable(configFile), System.getenv(),
+            Map.of(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)).adminProperties());
+      } catch (final org.apache.kafka.common.config.ConfigException | java.io.IOException e) {
+        spec.commandLine().getErr().println("topics: invalid client settings: " + e.getMessage());
+        return EXIT_ERROR;
+      }
+      config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+      config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000));
+      // The client refuses an API timeout below the request timeout: keep them equal.
+      config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) (timeoutSeconds * 1000));
       final List<TopicReport> reports;
       try (Admin admin = Admin.create(config)) {
         reports = new TopicAdmin(admin, Duration.ofSeconds(timeoutSeconds)).ensure(topics.all());

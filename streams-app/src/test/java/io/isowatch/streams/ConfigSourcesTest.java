@@ -39,6 +39,24 @@ class ConfigSourcesTest {
   }
 
   @Test
+  void shouldReadTheHttpTokenFromTheEnvironmentAndHideItWhenPrintedWhenItIsSet() throws Exception {
+    // Given
+    final Map<String, String> env = Map.of("ISOWATCH_HTTP_AUTH_TOKEN", "t0ps3cret",
+        "ISOWATCH_KAFKA_CONSUMER_MAX_POLL_RECORDS", "50", "ISOWATCH_KAFKA_PRODUCER_LINGER_MS", "5");
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), env, Map.of());
+    final IsoWatchStreamsConfig none = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+    // Then
+    assertEquals(Optional.of("t0ps3cret"), config.httpAuthToken());
+    assertFalse(config.values().toString().contains("t0ps3cret"), config.values().toString());
+    assertEquals(Optional.empty(), none.httpAuthToken());
+    // The UI's consumer gets consumer.-prefixed keys without the prefix, and no producer keys.
+    assertEquals("50", config.consumerProperties().get("max.poll.records"));
+    assertFalse(config.consumerProperties().containsKey("producer.linger.ms"));
+    assertFalse(config.consumerProperties().containsKey("linger.ms"));
+  }
+
+  @Test
   void shouldLetTheEnvironmentOverrideTheFileAndFlagsOverrideBothWhenAllSetAKey() throws Exception {
     // Given
     final Path file = dir.resolve("isowatch.properties");
@@ -69,6 +87,21 @@ class ConfigSourcesTest {
     assertEquals("SCRAM-SHA-256", streams.get("sasl.mechanism"));
     assertEquals("SCRAM-SHA-256", config.adminProperties().get("sasl.mechanism"));
     assertFalse(streams.containsKey("java.opts"));
+  }
+
+  @Test
+  void shouldPreferTheConsumerPrefixedKeyWhenBothFormsAreSetForThePlainConsumer() {
+    // Given: the same key with and without the consumer. prefix
+    final Map<String, String> settings = new java.util.HashMap<>();
+    settings.put("kafka.max.poll.records", "5");
+    settings.put("kafka.consumer.max.poll.records", "7");
+    settings.put("kafka.producer.linger.ms", "9");
+    // When
+    final Map<String, Object> consumer = new IsoWatchStreamsConfig(settings).consumerProperties();
+    // Then
+    assertEquals("7", consumer.get("max.poll.records"));
+    assertFalse(consumer.containsKey("linger.ms"));
+    assertFalse(consumer.containsKey("producer.linger.ms"));
   }
 
   @Test

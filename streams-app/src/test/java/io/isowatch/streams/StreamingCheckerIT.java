@@ -47,13 +47,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Tag;
@@ -270,14 +267,7 @@ class StreamingCheckerIT {
 
   private <V extends org.apache.avro.specific.SpecificRecord> KafkaConsumer<String, V> consumer(
       final String topic, final Class<V> type) {
-    final Deserializer<V> values = serdes.valueSerde(type).deserializer();
-    final KafkaConsumer<String, V> c = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + topic,
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), values);
-    c.subscribe(List.of(topic));
-    return c;
+    return KAFKA.readCommitted(topic, "it-reader-" + topic, serdes.valueSerde(type).deserializer());
   }
 
   /** Polls once, keeps the values of the tenant (not the clock's); returns how many are kept. */

@@ -2,6 +2,7 @@ package io.isowatch.streams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.DeadLetter;
@@ -67,12 +68,30 @@ class TopicsTest {
   }
 
   @Test
-  void shouldRejectASpecWhenTheNameBreaksTheConvention() {
+  void shouldFollowTheNamingConventionWhenAskedForDefaults() {
+    // Given / When / Then
+    TOPICS.all().forEach(t -> assertTrue(t.name().matches("isowatch\\.[a-z][a-z0-9-]*\\.v[1-9][0-9]*"), t.name()));
+  }
+
+  @Test
+  void shouldRenameEveryTopicAndKeepItsSettingsWhenNamesAreConfigured() {
+    // Given / When
+    final Topics renamed = TOPICS.withNames("recorded.txns", "r1.isowatch.anomalies.v1",
+        "r1.isowatch.verdicts.v1", "r1.isowatch.dlq.v1");
+    // Then
+    assertEquals(List.of("recorded.txns", "r1.isowatch.anomalies.v1", "r1.isowatch.verdicts.v1", "r1.isowatch.dlq.v1"),
+        renamed.all().stream().map(TopicSpec::name).toList());
+    assertEquals(TOPICS.verdicts().configs(), renamed.verdicts().configs());
+    assertEquals(TOPICS.txnEvents().partitions(), renamed.txnEvents().partitions());
+  }
+
+  @Test
+  void shouldRejectASpecWhenTheNameIsNotALegalTopicName() {
     // Given / When / Then
     final IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new TopicSpec<>("txn-events", 1, (short) 1, Map.of(), String.class, "k", Anomaly.class, "p"));
-    assertEquals("topic name must be isowatch.<entity>.v<N>: txn-events", e.getMessage());
+            () -> new TopicSpec<>("txn events", 1, (short) 1, Map.of(), String.class, "k", Anomaly.class, "p"));
+    assertEquals("not a legal Kafka topic name: txn events", e.getMessage());
   }
 }

@@ -15,7 +15,6 @@ import io.isowatch.agent.target.Target;
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.Targets;
 import io.isowatch.agent.target.faulty.FaultyTarget;
-import io.isowatch.agent.workload.KeyDistribution;
 import io.isowatch.agent.workload.KeySpace;
 import io.isowatch.agent.workload.RateLimiter;
 import io.isowatch.agent.workload.ShapeMix;
@@ -23,6 +22,9 @@ import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Checker;
+import io.isowatch.core.gen.KeyDistribution;
+import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -33,10 +35,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,7 +89,9 @@ public final class AgentCommand implements Callable<Integer> {
   private int keys;
 
   @Option(names = "--dist", paramLabel = "DIST", defaultValue = "uniform",
-      description = "uniform|zipf[:θ]|hotspot[:A:F]|exponential[:λ] (default: ${DEFAULT-VALUE}).")
+      description = "uniform|zipf[:θ]|hotspot[:F1:F2]|exponential[:λ], as isowatch generate reads it: θ = 0.99 by default; "
+          + "hotspot: the smaller fraction of keys gets the larger fraction of accesses, either order (0.2:0.8); "
+          + "λ over the key range (10) (default: ${DEFAULT-VALUE}).")
   private String dist;
 
   @Option(names = "--txns", paramLabel = "N", description = "Transactions to run over all sessions, split evenly between them (retries count).")
@@ -116,8 +123,9 @@ public final class AgentCommand implements Callable<Integer> {
   private int retries;
 
   @Option(names = "--reconnect-after-abort",
-      description = "Open a new connection (a new session) after every aborted transaction; works around H2 2.5.252 "
-          + "reading a stale snapshot in the transaction after an abort.")
+      description = "Open a new connection (a new session) after every aborted transaction. Against H2 2.5.252 "
+          + "URLs given by hand, add ;OPTIMIZE_REUSE_RESULTS=FALSE instead (the h2 target does): H2 reuses stale "
+          + "query results otherwise.")
   private boolean reconnectAfterAbort;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Write the history as native JSONL to FILE (- for stdout).")
@@ -154,6 +162,13 @@ public final class AgentCommand implements Callable<Integer> {
       description = "With --kafka: register the TransactionEvent schema if missing (by default it must be registered).")
   private boolean dev;
 
+  @Option(names = "--client-config", paramLabel = "FILE",
+      description = "With --kafka: client settings in isowatch run's format: kafka.* (e.g. kafka.security.protocol=SASL_SSL, "
+          + "kafka.sasl.mechanism=SCRAM-SHA-512, kafka.sasl.jaas.config=…, kafka.ssl.truststore.location=…) and "
+          + "schema.registry.* (auth.username, auth.password, ssl.truststore.location, …); the ISOWATCH_KAFKA_* and "
+          + "ISOWATCH_SCHEMA_REGISTRY_* environment variables apply too. --kafka and --registry win over the file.")
+  private Path clientConfig;
+
   /** Runs the agent on its own, without the {@code isowatch} launcher. */
   public static void main(final String[] args) {
     final CommandLine cl = new CommandLine(new AgentCommand());
@@ -167,7 +182,7 @@ public final class AgentCommand implements Callable<Integer> {
     if (out == null && !check && kafka == null) {
       throw usage("nothing would be recorded: give --out FILE (- for stdout), --kafka BOOTSTRAP or --check");
     }
-    final AvroSerdeConfig serde = kafka == null ? null : serdeConfig();
+    final KafkaClient client = kafka == null ? null : kafkaClient();
     final long seedValue = seed != null ? seed : ThreadLocalRandom.current().nextLong();
     final AgentConfig config;
     final Target t;
@@ -190,11 +205,14 @@ public final class AgentCommand implements Callable<Integer> {
       throw usage(e.getMessage());
     }
     try (Target closing = t) {
-      return run(config, closing, seedValue, serde, err);
+      return run(config, closing, seedValue, client, err);
     }
   }
 
-  private AvroSerdeConfig serdeConfig() {
+  /** The Kafka sink's settings: broker, registry and the clients' security. */
+  record KafkaClient(String bootstrap, AvroSerdeConfig serde, Map<String, Object> producerProperties) {}
+
+  KafkaClient kafkaClient() {
     if (registry == null) {
       throw usage("--kafka needs --registry URL (the schema registry)");
     }
@@ -202,21 +220,32 @@ public final class AgentCommand implements Callable<Integer> {
       throw usage("--kafka needs --tenant T (the record key)");
     }
     try {
-      final URI url = new URI(registry.trim());
-      return dev ? AvroSerdeConfig.development(url) : AvroSerdeConfig.production(url);
-    } catch (final URISyntaxException | IllegalArgumentException e) {
+      new URI(registry.trim());
+    } catch (final URISyntaxException e) {
       throw usage("invalid --registry " + registry + ": " + e.getMessage());
+    }
+    final IsoWatchStreamsConfig settings;
+    try {
+      settings = ConfigSources.load(Optional.ofNullable(clientConfig), System.getenv(), Map.of(
+          IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.trim(),
+          IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.trim(),
+          IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, Boolean.toString(dev)));
+      return new KafkaClient(kafka.trim(), settings.avroSerdeConfig(), settings.clientProperties("producer."));
+    } catch (final IOException e) {
+      throw usage("cannot read --client-config " + clientConfig + ": " + e.getMessage());
+    } catch (final ConfigException | IllegalArgumentException e) {
+      throw usage("invalid client settings: " + e.getMessage());
     }
   }
 
-  private int run(final AgentConfig config, final Target t, final long seedValue, final AvroSerdeConfig serde,
+  private int run(final AgentConfig config, final Target t, final long seedValue, final KafkaClient client,
       final PrintWriter err) throws InterruptedException {
     final boolean historyOnStdout = "-".equals(out);
     final PrintWriter report = historyOnStdout ? err : spec.commandLine().getOut();
     final CollectingSink memory = check ? new CollectingSink() : null;
     final TransactionSink sink;
     try {
-      sink = sink(memory, serde);
+      sink = sink(memory, client);
     } catch (final IOException e) {
       err.println("isowatch agent: cannot write " + out + ": " + e.getMessage());
       err.flush();
@@ -287,12 +316,12 @@ public final class AgentCommand implements Callable<Integer> {
     }
   }
 
-  private TransactionSink sink(final CollectingSink memory, final AvroSerdeConfig serde)
+  private TransactionSink sink(final CollectingSink memory, final KafkaClient client)
       throws IOException, SinkException, InterruptedException {
     final List<TransactionSink> sinks = new ArrayList<>(3);
-    if (serde != null) {
+    if (client != null) {
       // First, so that an unreachable broker fails the run before a file is truncated.
-      sinks.add(KafkaTransactionSink.create(kafka, serde, tenant));
+      sinks.add(KafkaTransactionSink.create(client.bootstrap(), client.serde(), tenant, client.producerProperties()));
     }
     if (out != null) {
       try {

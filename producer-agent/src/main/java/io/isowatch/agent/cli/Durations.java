@@ -7,12 +7,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses durations written {@code 500ms}, {@code 30s}, {@code 10m}, {@code 2h}, {@code 1h30m}, ISO-8601, or {@code 0}. */
-final class Durations {
+public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h)");
 
   private Durations() {}
 
-  static Duration parse(final String text) {
+  public static Duration parse(final String text) {
     final String s = text.trim().toLowerCase(Locale.ROOT);
     if (s.equals("0")) {
       return Duration.ZERO;

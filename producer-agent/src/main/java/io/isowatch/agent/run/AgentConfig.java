@@ -21,8 +21,8 @@ import java.time.Duration;
  * @param progressInterval how often a progress line is printed; null or zero for never
  * @param tenant recorded on every transaction; null for none
  * @param reconnectAfterAbort open a new connection (a new session) after every aborted
- *     transaction; a workaround for H2 2.5.252, whose connections can read a stale snapshot and
- *     skip write-conflict checks in the transaction after an abort (see the module README)
+ *     transaction; a workaround for databases whose connections misbehave after an abort (for
+ *     H2 2.5.252's stale reused query results, result reuse off is the fix: see the module README)
  */
 public record AgentConfig(
     int sessions,

@@ -5,6 +5,7 @@ import io.isowatch.core.history.TxnStatus;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.streams.producer.TransactionProducers;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
 import java.time.Duration;
@@ -21,7 +22,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.Serializer;
@@ -42,7 +42,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaTransactionSink implements TransactionSink {
   /** How long a full producer buffer may block a session before the run fails: a long while. */
-  static final Duration MAX_BLOCK = Duration.ofMinutes(10);
+  static final Duration MAX_BLOCK = TransactionProducers.MAX_BLOCK;
   private static final Duration PREFLIGHT = Duration.ofSeconds(30);
   private static final long WAIT_THRESHOLD_NANOS = 1_000_000;
 
@@ -75,12 +75,22 @@ public final class KafkaTransactionSink implements TransactionSink {
    */
   public static KafkaTransactionSink create(final String bootstrap, final AvroSerdeConfig serde, final String tenant)
       throws SinkException, InterruptedException {
+    return create(bootstrap, serde, tenant, Map.of());
+  }
+
+  /**
+   * A sink publishing to {@code bootstrap} for {@code tenant}, its producer and admin clients
+   * configured with {@code clientProperties} (security: {@code security.protocol}, {@code sasl.*},
+   * {@code ssl.*}; tuning) below the sink's own settings (idempotence, acks, …), which always win.
+   */
+  public static KafkaTransactionSink create(final String bootstrap, final AvroSerdeConfig serde, final String tenant,
+      final Map<String, Object> clientProperties) throws SinkException, InterruptedException {
     final String topic = Topics.defaults().txnEvents().name();
-    requireTopic(bootstrap, topic);
+    requireTopic(bootstrap, topic, clientProperties);
     final Serializer<TransactionEvent> values = new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer();
     resolveSchema(values, topic, tenant, serde);
     final KafkaProducer<String, TransactionEvent> producer =
-        new KafkaProducer<>(producerConfig(bootstrap), new StringSerializer(), values);
+        new KafkaProducer<>(producerConfig(bootstrap, clientProperties), new StringSerializer(), values);
     return new KafkaTransactionSink("kafka " + bootstrap + " " + topic, topic, tenant, producer);
   }
 
@@ -88,10 +98,9 @@ public final class KafkaTransactionSink implements TransactionSink {
    * Fails fast when the broker is unreachable or the topic is missing (clusters do not create
    * topics on first use), rather than blocking the first send for {@link #MAX_BLOCK}.
    */
-  private static void requireTopic(final String bootstrap, final String topic)
-      throws SinkException, InterruptedException {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PREFLIGHT.toMillis()))) {
+  private static void requireTopic(final String bootstrap, final String topic,
+      final Map<String, Object> clientProperties) throws SinkException, InterruptedException {
+    try (Admin admin = Admin.create(adminConfig(bootstrap, clientProperties))) {
       admin.describeTopics(List.of(topic)).allTopicNames().get(PREFLIGHT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (final ExecutionException e) {
       throw new SinkException("cannot publish to topic " + topic + " at " + bootstrap + ": " + e.getCause(), e);
@@ -120,19 +129,31 @@ public final class KafkaTransactionSink implements TransactionSink {
     }
   }
 
-  static Map<String, Object> producerConfig(final String bootstrap) {
+  /** The preflight admin client's settings: the client properties, bootstrap and timeout. */
+  static Map<String, Object> adminConfig(final String bootstrap, final Map<String, Object> clientProperties) {
     final Map<String, Object> p = new HashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ProducerConfig.CLIENT_ID_CONFIG, "isowatch-agent");
-    // Exactly once per partition and in order: retries neither duplicate nor reorder.
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-    // Bounded memory; a full buffer blocks the sessions instead of failing them.
-    p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024);
-    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, MAX_BLOCK.toMillis());
-    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    // Only what an admin client knows: producer tuning would draw "unknown config" warnings.
+    clientProperties.forEach((k, v) -> {
+      if (AdminClientConfig.configNames().contains(k)) {
+        p.put(k, v);
+      }
+    });
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PREFLIGHT.toMillis());
+    return p;
+  }
+
+  static Map<String, Object> producerConfig(final String bootstrap) {
+    return producerConfig(bootstrap, Map.of());
+  }
+
+  /**
+   * The producer's settings: the client properties (security, tuning), then the shared producer
+   * path's own (idempotent, acks=all, blocking when full), which win.
+   */
+  static Map<String, Object> producerConfig(final String bootstrap, final Map<String, Object> clientProperties) {
+    final Map<String, Object> p = new HashMap<>(clientProperties);
+    p.putAll(TransactionProducers.config(bootstrap, "isowatch-agent"));
     return p;
   }
 

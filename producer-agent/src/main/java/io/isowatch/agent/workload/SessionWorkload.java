@@ -1,5 +1,7 @@
 package io.isowatch.agent.workload;
 
+import io.isowatch.core.gen.KeySampler;
+import io.isowatch.core.gen.MtShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -14,12 +16,12 @@ public final class SessionWorkload {
 
   private final WorkloadConfig config;
   private final SplittableRandom random;
-  private final KeyDistribution.Sampler keySampler;
-  private final KeyDistribution.Sampler pairSampler;
+  private final KeySampler keySampler;
+  private final KeySampler pairSampler;
   private final ValueEncoder values;
   private final CasHints hints;
-  private final List<Shape> readOnly;
-  private final List<Shape> writing;
+  private final List<MtShape> readOnly;
+  private final List<MtShape> writing;
 
   /**
    * @param sessionIndex 0-based session index; the value encoder uses {@code sessionIndex + 1} as
@@ -40,8 +42,8 @@ public final class SessionWorkload {
 
   /** The next plan. */
   public TxnPlan next() {
-    final Shape shape = pickShape();
-    final int[] slots = pickKeys(shape.slots());
+    final MtShape shape = pickShape();
+    final int[] slots = pickKeys(shape.keyCount());
     return build(shape, slots);
   }
 
@@ -69,8 +71,8 @@ public final class SessionWorkload {
     return new TxnPlan(TxnPlan.SNAPSHOT, List.of(new PlannedOp.ReadAll(keys)));
   }
 
-  private Shape pickShape() {
-    final List<Shape> from;
+  private MtShape pickShape() {
+    final List<MtShape> from;
     final Double ratio = config.readOnlyRatio();
     if (ratio == null) {
       from = config.shapes().shapes();
@@ -100,13 +102,13 @@ public final class SessionWorkload {
     return new int[] {first, second};
   }
 
-  private TxnPlan build(final Shape shape, final int[] slots) {
+  private TxnPlan build(final MtShape shape, final int[] slots) {
     if (shape.cas()) {
       final String key = config.keys().name(slots[0]);
       return new TxnPlan(shape.name(), List.of(new PlannedOp.Cas(key, hints.expected(key), values.next())));
     }
     final List<PlannedOp> ops = new ArrayList<>(shape.steps().size());
-    for (final Shape.Step st : shape.steps()) {
+    for (final MtShape.Step st : shape.steps()) {
       final String key = config.keys().name(slots[st.slot() - 1]);
       ops.add(st.write() ? new PlannedOp.Write(key, values.next()) : new PlannedOp.Read(key));
     }

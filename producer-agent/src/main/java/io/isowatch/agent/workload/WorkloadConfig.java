@@ -1,11 +1,13 @@
 package io.isowatch.agent.workload;
 
+import io.isowatch.core.gen.KeyDistribution;
+
 /**
  * What transactions to draw (MTC Section V-A1 parameters, minus sessions and count, which belong
  * to the run).
  *
  * @param keys the key space
- * @param distribution how keys are picked
+ * @param distribution how keys are picked (the generator's, {@code isowatch generate --dist})
  * @param shapes the shapes drawn from
  * @param readOnlyRatio probability of drawing a read-only shape; null draws every shape uniformly
  * @param seed the seed; each session derives its own stream from it, so a session's sequence of

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -49,6 +51,25 @@ class AgentCommandTest {
     assertTrue(r.out().contains("abort rate"), r.out());
     assertTrue(r.out().contains("seed 1"), r.out());
     assertTrue(h.transactions().stream().allMatch(t -> "snapshot".equals(t.level())));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "uniform, uniform",
+    "zipf:0.9, zipf:0.9",
+    "zipf, zipf:0.99",
+    "hotspot, hotspot:0.2:0.8",
+    "hotspot:0.8:0.2, hotspot:0.2:0.8",
+    "hotspot:0.1:0.9, hotspot:0.1:0.9",
+    "exponential, exponential:10.0"})
+  void shouldAcceptTheDocumentedDistributionsInTheGeneratorsSpelling(final String dist, final String spec) {
+    // Given / When: the and README's spellings
+    final Result r = run("--target", "faulty", "--sessions", "2", "--keys", "10", "--txns", "20", "--seed", "3",
+        "--dist", dist, "--check", "--progress", "0");
+
+    // Then: read as isowatch generate reads them (one KeyDistribution)
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("10 keys, " + spec + ", shapes"), r.out());
   }
 
   @Test

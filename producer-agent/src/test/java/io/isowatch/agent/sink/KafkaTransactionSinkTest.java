@@ -121,6 +121,24 @@ class KafkaTransactionSinkTest {
     assertEquals(KafkaTransactionSink.MAX_BLOCK.toMillis(), config.get("max.block.ms"));
   }
 
+  @Test
+  void shouldKeepTheSinksGuaranteesAndAddTheClientSecurityWhenGivenClientProperties() {
+    // Given
+    final java.util.Map<String, Object> client = java.util.Map.of(
+        "security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512", "acks", "0", "linger.ms", "50");
+    // When
+    final var producer = KafkaTransactionSink.producerConfig("b:9092", client);
+    final var admin = KafkaTransactionSink.adminConfig("b:9092", client);
+    // Then: security reaches both clients; idempotence and acks=all cannot be weakened.
+    assertEquals("SASL_SSL", producer.get("security.protocol"));
+    assertEquals("SCRAM-SHA-512", producer.get("sasl.mechanism"));
+    assertEquals("all", producer.get("acks"));
+    assertEquals(true, producer.get("enable.idempotence"));
+    assertEquals("SASL_SSL", admin.get("security.protocol"));
+    assertEquals("b:9092", admin.get("bootstrap.servers"));
+    assertTrue(!admin.containsKey("linger.ms") && !admin.containsKey("acks"), admin.toString());
+  }
+
   private static SinkStats withoutWaits(final SinkStats s) {
     return new SinkStats(s.sink(), s.accepted(), s.written(), 0, 0, s.failed(), s.writtenAs());
   }

@@ -6,7 +6,7 @@ import io.isowatch.agent.run.MicroClock;
 import io.isowatch.agent.run.RunSummary;
 import io.isowatch.agent.sink.CollectingSink;
 import io.isowatch.agent.target.Target;
-import io.isowatch.agent.workload.KeyDistribution;
+import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.agent.workload.KeySpace;
 import io.isowatch.agent.workload.ShapeMix;
 import io.isowatch.agent.workload.WorkloadConfig;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.isowatch.core.gen.KeyDistribution;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

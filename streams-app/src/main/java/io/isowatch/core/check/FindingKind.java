@@ -31,6 +31,18 @@ public enum FindingKind {
    * history.
    */
   LATE_TRANSACTION(Severity.WARNING),
+  /**
+   * Segmented engine only (docs/segmentation.md): a read returned a version older than the
+   * retained horizon, whose writer and overwriter were pruned. Its levels are those it leaves
+   * undecided; when real time proves it, SSER is violated and a {@code StaleReadBeyondHorizon}
+   * anomaly says so.
+   */
+  STALE_READ_BEYOND_HORIZON(Severity.UNDECIDABLE),
+  /**
+   * Segmented engine only: transactions were pruned beyond the retained horizon; cycles through
+   * them are no longer searched, so SATISFIED means "no violation within the horizon".
+   */
+  HORIZON_PRUNED(Severity.INFO),
   /** Indeterminate transactions that no committed transaction read, so they were ignored. */
   UNKNOWN_IGNORED(Severity.INFO);
 

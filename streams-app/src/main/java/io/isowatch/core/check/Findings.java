@@ -65,6 +65,20 @@ public final class Findings {
     }
   }
 
+  /**
+   * Counts {@code n} more instances of the (kind, key) finding added before, with no example: what
+   * {@code n} further {@link #add} calls without a transaction would do.
+   *
+   * @throws IllegalStateException when no such finding was added
+   */
+  public void count(final FindingKind kind, final String key, final long n) {
+    final Acc acc = byKindAndKey.get(kind + "\u0000" + Objects.toString(key, ""));
+    if (acc == null) {
+      throw new IllegalStateException("no " + kind + " finding for key " + key + " to count more of");
+    }
+    acc.count += n;
+  }
+
   private long keyedCount(final FindingKind kind) {
     return byKindAndKey.values().stream().filter(a -> a.kind == kind && a.key != null).count();
   }
@@ -97,6 +111,60 @@ public final class Findings {
       c.byKindAndKey.put(k, b);
     });
     return c;
+  }
+
+  /**
+   * One aggregate as held, for a checkpoint of an engine (io.isowatch.core.online): {@link
+   * #toList()} renders it, {@link #of} holds it again.
+   *
+   * @param kind what was found
+   * @param key the key of its bucket, or null (no key, or beyond the keys listed per kind)
+   * @param firstMessage the message of its first instance
+   * @param levels levels it makes undecidable
+   * @param count instances
+   * @param txns example transaction ids (at most a few)
+   * @param lines example source lines
+   */
+  public record Entry(FindingKind kind, String key, String firstMessage, Set<Level> levels, long count,
+      List<String> txns, List<Integer> lines) {
+    public Entry {
+      java.util.Objects.requireNonNull(kind, "kind");
+      java.util.Objects.requireNonNull(firstMessage, "firstMessage");
+      final EnumSet<Level> copy = EnumSet.noneOf(Level.class);
+      copy.addAll(levels);
+      levels = java.util.Collections.unmodifiableSet(copy);
+      txns = List.copyOf(txns);
+      lines = List.copyOf(lines);
+    }
+  }
+
+  /** Every aggregate, in the order findings are listed. */
+  public List<Entry> entries() {
+    final List<Entry> out = new ArrayList<>(byKindAndKey.size());
+    for (final Acc a : byKindAndKey.values()) {
+      out.add(new Entry(a.kind, a.key, a.firstMessage, a.levels, a.count, a.txns, a.lines));
+    }
+    return out;
+  }
+
+  /**
+   * Findings holding exactly these aggregates, in this order: {@code of(f.entries())} lists and
+   * aggregates as {@code f} does. Throws IllegalArgumentException if two share a (kind, key).
+   */
+  public static Findings of(final List<Entry> entries) {
+    final Findings f = new Findings();
+    for (final Entry e : entries) {
+      final EnumSet<Level> levels = EnumSet.noneOf(Level.class);
+      levels.addAll(e.levels());
+      final Acc a = new Acc(e.kind(), e.key(), e.firstMessage(), levels);
+      a.count = e.count();
+      a.txns.addAll(e.txns());
+      a.lines.addAll(e.lines());
+      if (f.byKindAndKey.put(e.kind() + "\u0000" + Objects.toString(e.key(), ""), a) != null) {
+        throw new IllegalArgumentException("two findings of kind " + e.kind() + " and key " + e.key());
+      }
+    }
+    return f;
   }
 
   public List<Finding> toList() {

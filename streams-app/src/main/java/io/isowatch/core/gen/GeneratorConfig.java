@@ -1,7 +1,9 @@
 package io.isowatch.core.gen;
 
-import java.util.EnumSet;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Parameters of one generated mini-transaction history (MTC Section V-A1: sessions, transactions,
@@ -14,7 +16,9 @@ import java.util.List;
  * @param keys background keys ({@code k0..k<n-1>}); every key starts at the initial value 0
  * @param distribution how transactions pick keys
  * @param readOnlyRatio the probability that a background transaction has a read-only shape
- * @param shapes the shapes to draw from, uniformly within the read-only and the writing ones
+ * @param shapes the shapes to draw from, uniformly within the read-only and the writing ones; kept
+ *     once each, in the order of the {@code full} preset (others after it, by name), so that the
+ *     order they are given in does not change the history; CAS is an agent-only shape
  * @param level the simulated database behaviour
  * @param timestamps whether transactions carry start and end times (needed for SSER)
  * @param injections anomaly patterns to inject
@@ -60,7 +64,7 @@ public record GeneratorConfig(
     if (!(injectAt >= 0 && injectAt <= 1)) {
       throw new IllegalArgumentException("inject position must be in [0, 1], got " + injectAt);
     }
-    shapes = List.copyOf(EnumSet.copyOf(requireNonEmpty(shapes)));
+    shapes = canonical(requireNonEmpty(shapes));
     injections = List.copyOf(injections);
     checkShapes(shapes, readOnlyRatio, keys);
     final long injected = injectedTransactions(injections);
@@ -73,7 +77,7 @@ public record GeneratorConfig(
   /** The defaults: 10,000 transactions, 20 sessions, 1,000 uniform keys, 20% read-only, all shapes, SER. */
   public static GeneratorConfig defaults() {
     return new GeneratorConfig(DEFAULT_SEED, DEFAULT_TRANSACTIONS, DEFAULT_SESSIONS, DEFAULT_KEYS,
-        new KeyDistribution.Uniform(), DEFAULT_READ_ONLY_RATIO, List.of(MtShape.values()), SimulatedLevel.SER,
+        new KeyDistribution.Uniform(), DEFAULT_READ_ONLY_RATIO, MtShape.paper(), SimulatedLevel.SER,
         true, List.of(), DEFAULT_INJECT_AT);
   }
 
@@ -144,7 +148,20 @@ public record GeneratorConfig(
     return shapes;
   }
 
+  private static List<MtShape> canonical(final List<MtShape> shapes) {
+    final List<MtShape> order = MtShape.PRESETS.get("full");
+    final Map<String, MtShape> distinct = new LinkedHashMap<>();
+    shapes.forEach(s -> distinct.putIfAbsent(s.name(), s));
+    return distinct.values().stream()
+        .sorted(Comparator.comparingInt((MtShape s) -> order.indexOf(s) < 0 ? order.size() : order.indexOf(s))
+            .thenComparing(MtShape::name))
+        .toList();
+  }
+
   private static void checkShapes(final List<MtShape> shapes, final double readOnlyRatio, final int keys) {
+    if (shapes.stream().anyMatch(MtShape::cas)) {
+      throw new IllegalArgumentException("the generator simulates reads and writes only; CAS is a shape of the agent");
+    }
     final boolean anyReadOnly = shapes.stream().anyMatch(MtShape::isReadOnly);
     final boolean anyWriting = shapes.stream().anyMatch(s -> !s.isReadOnly());
     if (readOnlyRatio > 0 && !anyReadOnly) {

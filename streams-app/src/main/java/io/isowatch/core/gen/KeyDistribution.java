@@ -5,9 +5,13 @@ import java.util.Locale;
 /**
  * How transactions pick keys among {@code 0..keys-1} (MTC Section V-A1: uniform, zipfian, hotspot
  * and exponential object access). Key {@code 0} is the hottest key of every skewed distribution.
+ * The one implementation behind {@code isowatch generate --dist} and {@code isowatch agent --dist}.
  *
- * <p>Spelled on the command line as {@code uniform}, {@code zipf[:θ]}, {@code hotspot[:hotKeys:hotOps]}
- * or {@code exponential[:λ]}.
+ * <p>Spellings ({@link #parse}): {@code uniform}; {@code zipf[:θ]} (θ = 0.99 by default); {@code
+ * hotspot[:F1:F2]}, two fractions in either order, the smaller the share of keys that is hot and
+ * the larger the share of accesses they get ({@code hotspot:0.2:0.8} and {@code hotspot:0.8:0.2}
+ * both send 80% of accesses to the first 20% of keys, the default); {@code exponential[:λ]} (λ over
+ * the key range, 10 by default).
  */
 public sealed interface KeyDistribution {
 
@@ -56,18 +60,25 @@ public sealed interface KeyDistribution {
   }
 
   /**
-   * Hotspot (YCSB): a hot set of the first {@code hotKeys} fraction of the keys receives the
-   * {@code hotOps} fraction of accesses, uniformly within each set.
+   * Hotspot (YCSB): a hot set of the first {@code hotKeys} fraction of the keys (at least one key)
+   * receives the {@code hotOps} fraction of accesses, uniformly within each set. A hot set gets at
+   * least its share ({@code hotOps >= hotKeys}), which is what lets {@link #parse} read the two
+   * fractions in either order.
    */
   record Hotspot(double hotKeys, double hotOps) implements KeyDistribution {
     public static final double DEFAULT_HOT_KEYS = 0.2;
     public static final double DEFAULT_HOT_OPS = 0.8;
 
     public Hotspot {
-      if (!(hotKeys > 0 && hotKeys <= 1) || !(hotOps >= 0 && hotOps <= 1)) {
+      if (!(hotKeys > 0 && hotKeys <= 1) || !(hotOps >= hotKeys && hotOps <= 1)) {
         throw new IllegalArgumentException(
-            "hotspot needs 0 < hotKeys <= 1 and 0 <= hotOps <= 1, got " + hotKeys + ":" + hotOps);
+            "hotspot needs 0 < hotKeys <= hotOps <= 1, got hotKeys " + hotKeys + ", hotOps " + hotOps);
       }
+    }
+
+    /** The hotspot of two fractions given in either order: the smaller is the share of keys. */
+    public static Hotspot ofFractions(final double a, final double b) {
+      return new Hotspot(Math.min(a, b), Math.max(a, b));
     }
 
     @Override
@@ -117,7 +128,7 @@ public sealed interface KeyDistribution {
     }
   }
 
-  /** Reads {@code uniform}, {@code zipf[:θ]}, {@code hotspot[:hotKeys:hotOps]}, {@code exponential[:λ]}. */
+  /** Reads {@code uniform}, {@code zipf[:θ]}, {@code hotspot[:F1:F2]}, {@code exponential[:λ]} (see above). */
   static KeyDistribution parse(final String text) {
     final String[] parts = text.trim().toLowerCase(Locale.ROOT).split(":");
     try {
@@ -131,17 +142,20 @@ public sealed interface KeyDistribution {
           yield new Zipf(parts.length > 1 ? Double.parseDouble(parts[1]) : Zipf.DEFAULT_THETA);
         }
         case "hotspot" -> {
+          if (parts.length == 2) {
+            throw new IllegalArgumentException("hotspot takes both fractions, e.g. hotspot:"
+                + Hotspot.DEFAULT_HOT_KEYS + ":" + Hotspot.DEFAULT_HOT_OPS + ", got '" + text + "'");
+          }
           requireArgs(parts, 0, 2);
-          yield new Hotspot(
-              parts.length > 1 ? Double.parseDouble(parts[1]) : Hotspot.DEFAULT_HOT_KEYS,
-              parts.length > 2 ? Double.parseDouble(parts[2]) : Hotspot.DEFAULT_HOT_OPS);
+          yield parts.length == 1 ? new Hotspot(Hotspot.DEFAULT_HOT_KEYS, Hotspot.DEFAULT_HOT_OPS)
+              : Hotspot.ofFractions(Double.parseDouble(parts[1]), Double.parseDouble(parts[2]));
         }
         case "exponential", "exp" -> {
           requireArgs(parts, 0, 1);
           yield new Exponential(parts.length > 1 ? Double.parseDouble(parts[1]) : Exponential.DEFAULT_LAMBDA);
         }
         default -> throw new IllegalArgumentException("unknown key distribution '" + text
-            + "' (expected uniform, zipf[:θ], hotspot[:hotKeys:hotOps] or exponential[:λ])");
+            + "' (expected uniform, zipf[:θ], hotspot[:F1:F2] or exponential[:λ])");
       };
     } catch (final NumberFormatException e) {
       throw new IllegalArgumentException("bad number in key distribution '" + text + "'", e);

@@ -3,6 +3,7 @@ package io.isowatch.core.gen;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.TxnStatus;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,14 +41,11 @@ final class SerialSimulation implements Simulation {
     final int k2 = shape.keyCount() == 2 ? w.nextKeyOtherThan(k1) : -1;
     final long start = clock.tick(w.rnd(), lastEnd[s] + 1);
     final long end = start + 1 + w.rnd().nextInt(maxDurationMicros);
-    final List<Op> ops = switch (shape) {
-      case R1 -> List.of(read(k1));
-      case R1R2 -> List.of(read(k1), read(k2));
-      case R1W1 -> List.of(read(k1), write(k1));
-      case R1R2W2 -> List.of(read(k1), read(k2), write(k2));
-      case R1R2W1W2 -> List.of(read(k1), read(k2), write(k1), write(k2));
-      case R1W1R2W2 -> List.of(read(k1), write(k1), read(k2), write(k2));
-    };
+    final List<Op> ops = new ArrayList<>(shape.steps().size());
+    for (final MtShape.Step st : shape.steps()) {
+      final int k = st.slot() == 1 ? k1 : k2;
+      ops.add(st.write() ? write(k) : read(k));
+    }
     lastEnd[s] = end;
     out.emit(w.sessionName(s), seq[s]++, TxnStatus.COMMITTED, start, end, ops);
   }

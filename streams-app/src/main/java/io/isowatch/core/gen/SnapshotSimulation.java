@@ -3,6 +3,7 @@ package io.isowatch.core.gen;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.TxnStatus;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -56,16 +57,12 @@ final class SnapshotSimulation implements Simulation {
     final InFlight t = new InFlight(start, commitCounter);
     // Reads see the snapshot (the committed state now); values are drawn now so they stay unique
     // per key even when the transaction aborts.
-    t.ops = switch (shape) {
-      case R1 -> List.of(read(k1));
-      case R1R2 -> List.of(read(k1), read(k2));
-      case R1W1 -> List.of(read(k1), t.write(0, k1, w.keyName(k1), ++lastAllocated[k1]));
-      case R1R2W2 -> List.of(read(k1), read(k2), t.write(0, k2, w.keyName(k2), ++lastAllocated[k2]));
-      case R1R2W1W2 -> List.of(read(k1), read(k2), t.write(0, k1, w.keyName(k1), ++lastAllocated[k1]),
-          t.write(1, k2, w.keyName(k2), ++lastAllocated[k2]));
-      case R1W1R2W2 -> List.of(read(k1), t.write(0, k1, w.keyName(k1), ++lastAllocated[k1]), read(k2),
-          t.write(1, k2, w.keyName(k2), ++lastAllocated[k2]));
-    };
+    final List<Op> ops = new ArrayList<>(shape.steps().size());
+    for (final MtShape.Step st : shape.steps()) {
+      final int k = st.slot() == 1 ? k1 : k2;
+      ops.add(st.write() ? t.write(k, w.keyName(k), ++lastAllocated[k]) : read(k));
+    }
+    t.ops = ops;
     return t;
   }
 
@@ -104,10 +101,11 @@ final class SnapshotSimulation implements Simulation {
       this.snapshot = snapshot;
     }
 
-    private Op write(final int slot, final int key, final String name, final long value) {
-      writeKeys[slot] = key;
-      writeValues[slot] = value;
-      writes = slot + 1;
+    /** A write, installed at commit in program order (so a key written twice ends at its last value). */
+    private Op write(final int key, final String name, final long value) {
+      writeKeys[writes] = key;
+      writeValues[writes] = value;
+      writes++;
       return Op.write(name, value);
     }
   }

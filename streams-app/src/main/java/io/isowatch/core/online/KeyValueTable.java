@@ -54,6 +54,22 @@ final class KeyValueTable {
     return size;
   }
 
+  /** What {@link #forEach} calls with each entry. */
+  @FunctionalInterface
+  interface EntryConsumer {
+    void accept(int key, long value, int id);
+  }
+
+  /** Calls {@code each} with every entry, in table order (which depends on the insertion history). */
+  void forEach(final EntryConsumer each) {
+    for (int i = 0; i < table.length; i += 2) {
+      final long word = table[i + 1];
+      if (word != 0) {
+        each.accept((int) (word >>> 32), table[i], (int) word - 1);
+      }
+    }
+  }
+
   private void rehash() {
     final long[] old = table;
     table = new long[2 * old.length];

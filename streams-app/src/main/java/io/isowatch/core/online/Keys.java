@@ -34,6 +34,45 @@ final class Keys {
     return k;
   }
 
+  /**
+   * Makes the next key id for {@code name} with this initial value (a cut seeds the next segment's
+   * keys in the old id order, each with its frontier value as initial version).
+   */
+  int seed(final String name, final Versions versions, final Long initial) {
+    if (ids.get(name) >= 0) {
+      throw new IllegalStateException("key seeded twice: " + name);
+    }
+    return intern(name, versions, initial);
+  }
+
+  /** Per key id: its head count (versions written without a read of the key first). */
+  int[] headCounts() {
+    return heads.toArray();
+  }
+
+  /** Per key id: whether a value of it was written twice. */
+  boolean[] ambiguousFlags() {
+    final boolean[] out = new boolean[names.size()];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = ambiguous.get(k) != 0;
+    }
+    return out;
+  }
+
+  /** Sets the open-order flags of the keys {@code 0 .. heads.length - 1} (a cut, a restore). */
+  void setFlags(final int[] headCounts, final boolean[] ambiguousFlags) {
+    undetermined = 0;
+    for (int k = 0; k < names.size(); k++) {
+      if (k < headCounts.length) {
+        heads.set(k, headCounts[k]);
+        ambiguous.set(k, ambiguousFlags[k] ? 1 : 0);
+      }
+      if (heads.get(k) > 0 || ambiguous.get(k) != 0) {
+        undetermined++;
+      }
+    }
+  }
+
   int count() {
     return names.size();
   }

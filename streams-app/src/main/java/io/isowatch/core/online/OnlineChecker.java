@@ -27,14 +27,22 @@ import java.util.Objects;
  * history. Not thread-safe: one instance per tenant, fed by one thread.
  */
 public final class OnlineChecker {
-  private final OnlineState s;
-  private final Publisher out;
-  private final Processor processor;
-  private final ResultBuilder results;
+  // Replaced by each cut of a segmented engine (docs/segmentation.md).
+  private OnlineState s;
+  private Publisher out;
+  private Processor processor;
+  private ResultBuilder results;
+  /** The engine does not check for a cut again before this many transactions were released. */
+  private int nextPruneCheck;
   private final Map<Level, Verdict> published = new EnumMap<>(Level.class);
   private long maxEnd = Long.MIN_VALUE;
   private int lastReleased = -1;
   private long nanos;
+  /**
+   * What the latest cut's replay was told "already checked", while the state is still the one
+   * that cut made (a {@link #prune} returned true and nothing changed since); null otherwise.
+   */
+  private CheckedReads lastCut;
 
   public OnlineChecker(final CheckOptions options, final OnlineOptions online) {
     this(options, online, 0);
@@ -110,6 +118,7 @@ public final class OnlineChecker {
     while (!s.buffer.isEmpty() && s.txns.endKey(s.buffer.peek()) < watermark) {
       release(s.buffer.poll());
     }
+    maybePrune();
     return finish(started);
   }
 
@@ -132,7 +141,210 @@ public final class OnlineChecker {
       release(s.buffer.poll());
     }
     processor.expireAll();
+    maybePrune();
     return finish(started);
+  }
+
+  /**
+   * Cuts now (docs/segmentation.md): prunes every processed transaction before the retained
+   * horizon, as far as pending reads and the snapshot alignment allow, and keeps a summary of
+   * them. Returns whether anything was pruned; false as well when no horizon is configured. The
+   * engine also cuts by itself when its state reaches twice the horizon.
+   */
+  public boolean prune() {
+    final boolean cut = cut(true);
+    if (!cut) {
+      lastCut = null;
+    }
+    return cut;
+  }
+
+  /** Cuts if the horizon allows it; with {@code record}, so that a checkpoint may follow. */
+  private boolean cut(final boolean record) {
+    final Horizon h = s.online.horizon();
+    if (!h.enabled()) {
+      return false;
+    }
+    final int p = Segmenter.cutPosition(s, h, lastReleased);
+    if (p <= 0) {
+      return false;
+    }
+    cutAt(p, record);
+    return true;
+  }
+
+  /**
+   * Whether {@link #checkpoint} may be called now: the last call that changes the engine ({@link
+   * #accept}, {@link #flush}, {@link #prune}) was a {@link #prune} that returned true, or there
+   * was none since the engine was {@link #restore restored}. Queries ({@link #result} and the
+   * counters) do not change it.
+   */
+  public boolean checkpointable() {
+    return lastCut != null;
+  }
+
+  /**
+   * The engine's whole state right after its latest cut, as bytes: summary, retained and buffered
+   * transactions, what the cut's replay was told, counters, findings, published verdicts. The
+   * format is versioned and documented in docs/segmentation.md ("Checkpoints"); {@link #restore}
+   * reads it. Its size is linear in the retained segment, the keys and sessions, plus the two
+   * filters of the summary.
+   *
+   * @throws IllegalStateException unless {@link #checkpointable()}
+   */
+  public byte[] checkpoint() {
+    if (lastCut == null) {
+      throw new IllegalStateException("checkpoint() needs a state right after a cut: call it right after a prune()"
+          + " that returned true, before any accept() or flush()");
+    }
+    return CheckpointWriter.write(s, lastCut, new CheckpointWriter.CheckerFields(published, maxEnd,
+        lastReleased < 0 ? -1 : s.txns.piPos(lastReleased), nanos));
+  }
+
+  /**
+   * An engine equal to the one that made the checkpoint: fed the same transactions and flushes
+   * afterwards, it returns the same events from accept and flush and the same {@link #result()}
+   * (timings aside). The options are the caller's and may differ from the checkpointed engine's
+   * (docs/segmentation.md, "Checkpoints"): the retained segment is checked from now on under them
+   * (levels added are decided on the retained and later transactions only, levels dropped are no
+   * longer reported, a new grace or horizon applies to the next release and cut, a new initial
+   * value to keys first seen from now on); the summary's filters keep the size they were written
+   * with.
+   *
+   * @throws CheckpointFormatException when the bytes are not a checkpoint of a supported version,
+   *     are truncated or corrupt, or have trailing bytes
+   */
+  public static OnlineChecker restore(final CheckOptions options, final OnlineOptions online, final byte[] checkpoint) {
+    return new OnlineChecker(options, online, CheckpointReader.read(checkpoint));
+  }
+
+  private OnlineChecker(final CheckOptions options, final OnlineOptions online, final Checkpoint c) {
+    final SegmentTxns segment = c.segment();
+    final OnlineState next = new OnlineState(options, online, Math.max(1 << 10, 2 * segment.size()), c.summary());
+    for (int i = 0; i < c.sessionNames().size(); i++) {
+      next.sessions.seed(c.sessionNames().get(i), c.sessionArrivals()[i]);
+    }
+    for (int k = 0; k < c.keyNames().size(); k++) {
+      next.keys.seed(c.keyNames().get(k), next.versions, c.keyInitials().get(k));
+    }
+    next.findings = c.findings();
+    next.thinAir = c.thinAir();
+    next.repeated = c.repeated();
+    next.repeatsDeclared = c.repeatsDeclared();
+    install(next, segment, c.checked(), c.waiting(), c.lastReleasedPos(), c.carried());
+    for (final Level level : options.levels()) {
+      // A level the checkpointed engine did not decide starts as a new engine's would.
+      published.put(level, c.published().getOrDefault(level, Verdict.SATISFIED));
+    }
+    maxEnd = c.maxEnd();
+    nanos = c.nanos();
+    // The state is the checkpointed one, right after its cut: checkpointing it again gives the same bytes.
+    lastCut = c.checked();
+  }
+
+  /** Transactions pruned so far by cuts. */
+  public long prunedTransactions() {
+    return s.summary == null ? 0 : s.summary.pruned;
+  }
+
+  /** Cuts made so far. */
+  public long cuts() {
+    return s.summary == null ? 0 : s.summary.cuts;
+  }
+
+  /** Seconds spent in cuts so far (included in the engine's time). */
+  public double pruneSeconds() {
+    return s.summary == null ? 0 : s.summary.cutNanos / 1e9;
+  }
+
+  /** Transactions held now: processed and retained, plus buffered (the state size). */
+  public int retainedTransactions() {
+    return s.txns.released() + s.buffer.size();
+  }
+
+  /** Reads reported as STALE_READ_BEYOND_HORIZON so far. */
+  public long staleReads() {
+    return s.summary == null ? 0 : s.summary.staleReads;
+  }
+
+  private void maybePrune() {
+    final Horizon h = s.online.horizon();
+    final int released = s.txns.released();
+    if (!h.enabled() || released < nextPruneCheck || released == 0) {
+      return;
+    }
+    boolean due = h.transactions() != Horizon.UNLIMITED && released >= 2 * h.transactions();
+    if (!due && h.micros() != Horizon.UNLIMITED && s.latestReleasedTime != Long.MIN_VALUE) {
+      final long oldest = s.txns.endKey(s.txns.releasedAt(0));
+      due = oldest != TxnIndex.NO_END && s.latestReleasedTime - oldest >= 2 * Math.min(h.micros(), Long.MAX_VALUE / 4);
+    }
+    if (due && !cut(false)) {
+      // Held back (pending reads, no snapshot yet): look again after a while, not at every release.
+      nextPruneCheck = released + Math.max(16, released / 8);
+    }
+  }
+
+  /**
+   * Replaces the state by the next segment's: summary, then the retained transactions replayed.
+   * With {@code record}, notes what the replay was told "already checked", for {@link #checkpoint}.
+   */
+  private void cutAt(final int p, final boolean record) {
+    final long t0 = System.nanoTime();
+    final OnlineState old = s;
+    final OnlineState next = Segmenter.cut(old, p, results.verdicts());
+    next.findings = old.findings;
+    next.thinAir = old.thinAir;
+    next.repeated = old.repeated;
+    next.repeatsDeclared = old.repeatsDeclared;
+    final CutReplay cut = new CutReplay(old, p);
+    final SegmentTxns segment = SegmentTxns.of(old, p);
+    final CheckedReads checked = record ? new CheckedReads(segment.retained()) : null;
+    final ReplayOracle oracle = checked == null ? cut : (k, v) -> checked.note(k, v, cut.alreadyChecked(k, v));
+    final int last = lastReleased < 0 ? -1 : old.txns.piPos(lastReleased) - p;
+    // A cut runs inside accept or flush (at twice the horizon) after releases that may have
+    // published: those events belong to the call, not to the state the cut replaces.
+    final List<OnlineEvent> unsent = out.take();
+    install(next, segment, oracle, WaitingRead.of(old, p), last, CarriedCounters.of(old));
+    out.carry(unsent);
+    next.summary.edges += old.edges.edges() - next.edges.edges();
+    lastCut = checked;
+    final long spent = System.nanoTime() - t0;
+    next.summary.cutNanos += spent;
+    next.summary.lastCutNanos = spent;
+  }
+
+  /**
+   * Makes {@code next}, seeded (keys, sessions, summary, findings), the engine's state: replays
+   * the segment's retained transactions into it in π order with publication muted and {@code
+   * oracle} saying which reads the replaced state already checked, keeps waiting only the {@code
+   * waiting} reads, buffers the rest of the segment, and sets what the replay must not change.
+   * The second half of a cut and the whole of a restore, so that both build the same state.
+   */
+  private void install(final OnlineState next, final SegmentTxns segment, final ReplayOracle oracle,
+      final java.util.Set<WaitingRead> waiting, final int lastReleasedPos, final CarriedCounters carried) {
+    final Publisher nextOut = new Publisher(next);
+    final Processor nextProcessor = new Processor(next, nextOut);
+    s = next;
+    out = nextOut;
+    processor = nextProcessor;
+    results = new ResultBuilder(next);
+    next.replay = oracle;
+    nextOut.mute(true);
+    for (int i = 0; i < segment.retained(); i++) {
+      processed(next.txns.add(segment.txns()[i], segment.ranks()[i], segment.sessions()[i], true));
+    }
+    nextOut.take();
+    nextOut.mute(false);
+    next.replay = null;
+    // A read the replaced state had already reported (expired, or drained by a flush) must not wait again.
+    next.pending.retainOnly(e -> waiting.contains(new WaitingRead(next.pending.key(e), next.pending.value(e),
+        next.pending.op(e), next.txns.piPos(next.pending.reader(e)))));
+    for (int i = segment.retained(); i < segment.size(); i++) {
+      next.buffer.add(next.txns.add(segment.txns()[i], segment.ranks()[i], segment.sessions()[i], true));
+    }
+    lastReleased = lastReleasedPos < 0 ? -1 : next.txns.releasedAt(lastReleasedPos);
+    carried.applyTo(next);
+    nextPruneCheck = 0;
   }
 
   /** The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far). */
@@ -180,21 +392,35 @@ public final class OnlineChecker {
 
   /** Tells the engine the values the whole history repeats (batch adapter only). */
   void declareRepeated(final RepeatedValues repeated) {
+    lastCut = null;
     s.repeated = repeated;
     s.repeatsDeclared = true;
   }
 
   /** A transaction the batch adapter dropped because its id repeats an earlier one in the file. */
   void reportDuplicateId(final Transaction t) {
+    lastCut = null;
     s.input++;
     out.finding(FindingKind.DUPLICATE_TXN_ID, null, t,
         "transaction id '" + t.id() + "' appears more than once; ids must be unique in a history");
   }
 
   private void release(final int slot) {
-    processor.release(slot);
+    processed(slot);
     if (lastReleased < 0 || PiOrder.compare(s.txns, s.sessions, slot, lastReleased) > 0) {
       lastReleased = slot;
+    }
+  }
+
+  /** Processes a released slot and notes what a cut needs of it. */
+  private void processed(final int slot) {
+    processor.release(slot);
+    final long time = s.txns.endKey(slot);
+    if (time != TxnIndex.NO_END && time > s.latestReleasedTime) {
+      s.latestReleasedTime = time;
+    }
+    if (s.online.horizon().onSnapshots() && Segmenter.isSnapshot(s.txns.txn(slot), s.keys.count())) {
+      s.snapshots.add(s.txns.piPos(slot));
     }
   }
 
@@ -211,14 +437,18 @@ public final class OnlineChecker {
   }
 
   private List<OnlineEvent> finish(final long started) {
+    lastCut = null;
     if (s.online.publishEvents()) {
-      final Map<Level, Verdict> now = results.verdicts();
-      now.forEach((level, v) -> {
+      // Level by level, no map built: this runs after every accepted transaction (in level order,
+      // as the verdict map's).
+      final boolean everyLevel = results.everyLevelViolated();
+      for (final Level level : s.options.levels()) {
+        final Verdict v = results.verdict(level, everyLevel);
         final Verdict before = published.put(level, v);
         if (before != v) {
           out.event(new OnlineEvent.VerdictChanged(level, before, v, v == Verdict.UNKNOWN ? results.reason(level) : null));
         }
-      });
+      }
     }
     nanos += System.nanoTime() - started;
     return out.take();

@@ -10,8 +10,10 @@ package io.isowatch.core.online;
  *     {@link #UNBOUNDED} releases only on a flush.
  * @param publishEvents whether {@link OnlineChecker#accept} and {@link OnlineChecker#flush} return
  *     the events they publish; off, anomalies are explained only when a result lists them
+ * @param horizon what is retained of the history (docs/segmentation.md); {@link Horizon#NONE}
+ *     keeps everything
  */
-public record OnlineOptions(long graceMicros, boolean publishEvents) {
+public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon horizon) {
   /** Grace that never releases anything before a flush. */
   public static final long UNBOUNDED = Long.MAX_VALUE;
 
@@ -19,6 +21,17 @@ public record OnlineOptions(long graceMicros, boolean publishEvents) {
     if (graceMicros < 0) {
       throw new IllegalArgumentException("graceMicros must be >= 0");
     }
+    java.util.Objects.requireNonNull(horizon, "horizon");
+  }
+
+  /** Options that retain the whole history. */
+  public OnlineOptions(final long graceMicros, final boolean publishEvents) {
+    this(graceMicros, publishEvents, Horizon.NONE);
+  }
+
+  /** The same options with this horizon. */
+  public OnlineOptions withHorizon(final Horizon h) {
+    return new OnlineOptions(graceMicros, publishEvents, h);
   }
 
   /** A stream with this grace period, publishing events. */

@@ -33,13 +33,22 @@ final class OnlineState implements DependencyView {
   final List<LevelGraph> graphs = new ArrayList<>(3);
   /** SSER's graph, or null when SSER is not requested. */
   final SserGraph sser;
-  final Findings findings = new Findings();
+  /** Carried from state to state by a cut. */
+  Findings findings = new Findings();
   final AnomalyLog anomalies;
   /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
-  final KeyValueTable thinAir = new KeyValueTable(16);
+  KeyValueTable thinAir = new KeyValueTable(16);
   /** Indeterminate transactions, in processing order (those never promoted are ignored). */
   final IntList unknowns = new IntList(64);
   final ReorderBuffer buffer;
+  /** What earlier cuts pruned (carried from state to state), or null when segmentation is off. */
+  final HorizonSummary summary;
+  /** While a cut or a restore replays the retained transactions into this state: who checked what. */
+  ReplayOracle replay;
+  /** π positions of snapshot transactions (read-only, every key), when cuts are aligned on them. */
+  final IntList snapshots = new IntList(16);
+  /** The latest π time of a released transaction with a time. */
+  long latestReleasedTime = Long.MIN_VALUE;
 
   long input;
   long committed;
@@ -59,8 +68,15 @@ final class OnlineState implements DependencyView {
   boolean repeatsDeclared;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
+    this(options, online, expectedTransactions,
+        online.horizon().enabled() ? new HorizonSummary(online.horizon()) : null);
+  }
+
+  OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions,
+      final HorizonSummary summary) {
     this.options = options;
     this.online = online;
+    this.summary = summary;
     // Mini-transactions write about 1.6 values each; sizing the table up front avoids rehashing.
     this.versions = new Versions(Math.max(1 << 10, 2 * expectedTransactions));
     this.txns = new TxnIndex(expectedTransactions);

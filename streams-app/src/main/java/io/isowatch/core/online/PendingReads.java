@@ -92,6 +92,39 @@ final class PendingReads {
     heap.clear();
   }
 
+  /** The smallest {@code pos(reader)} over reads still waiting, or {@code Integer.MAX_VALUE}. */
+  int minReader(final java.util.function.IntUnaryOperator pos) {
+    int min = Integer.MAX_VALUE;
+    if (waiting == 0) {
+      return min;
+    }
+    for (int e = firstMaybePending; e < reader.size(); e++) {
+      if (state[e] == PENDING) {
+        min = Math.min(min, pos.applyAsInt(reader.get(e)));
+      }
+    }
+    return min;
+  }
+
+  /** Forgets, without reporting them, the waiting reads that {@code keep} rejects (entry ids). */
+  void retainOnly(final java.util.function.IntPredicate keep) {
+    for (int e = firstMaybePending; e < reader.size(); e++) {
+      if (state[e] == PENDING && !keep.test(e)) {
+        state[e] = DONE;
+        waiting--;
+      }
+    }
+  }
+
+  /** Calls {@code each} with every waiting read's entry id. */
+  void forEachWaiting(final java.util.function.IntConsumer each) {
+    for (int e = firstMaybePending; e < reader.size(); e++) {
+      if (state[e] == PENDING) {
+        each.accept(e);
+      }
+    }
+  }
+
   /** Reads still waiting for a writer. */
   int waiting() {
     return waiting;

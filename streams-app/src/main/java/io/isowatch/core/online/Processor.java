@@ -92,12 +92,39 @@ final class Processor {
       final int e = entries.get(i);
       final int k = s.pending.key(e);
       final long v = s.pending.value(e);
+      if (staleRead(s.pending.reader(e), k, v, s.pending.writesKey(e))) {
+        continue;
+      }
       out.read(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, s.pending.reader(e), -1, k, v, null, s.pending.op(e)));
       if (s.pending.writesKey(e)) {
         s.keys.addHead(k);
       }
       s.thinAir.put(k, v, 0);
     }
+  }
+
+  /**
+   * A read of a value no retained transaction wrote: a stale read beyond the horizon if the
+   * summary's filters know it as retired (docs/segmentation.md). Returns false when the value was
+   * certainly never retired (then it is thin air, as without segmentation).
+   */
+  private boolean staleRead(final int reader, final int k, final Long v, final boolean writesKey) {
+    final HorizonSummary h = s.summary;
+    if (h == null || h.cuts == 0) {
+      return false;
+    }
+    final int which = h.retired(k, v == null ? 0 : v, v == null);
+    if (which == 0) {
+      return false;
+    }
+    final Transaction t = s.txns.txn(reader);
+    final boolean sser = which == 1 && s.requested(Level.SSER) && h.bound != Long.MIN_VALUE
+        && RealTime.startUsable(t) && t.start() > h.bound + s.options.rtSkewMicros();
+    out.staleRead(reader, s.keys.name(k), v, sser);
+    if (writesKey) {
+      s.keys.addHead(k);
+    }
+    return true;
   }
 
   /** Resolution order of several reads: by reader's π position, then op. */
@@ -261,12 +288,21 @@ final class Processor {
 
   /** Design step 5: resolves one external read of a counted transaction. */
   private void resolve(final int reader, final int k, final Long v, final int op, final boolean writesKey) {
-    if (Objects.equals(v, s.options.initialValue())) {
-      link(reader, s.keys.initVersion(k), writesKey);
+    // The key's initial version: the initial value, or after a cut the key's frontier value.
+    final int init = s.keys.initVersion(k);
+    if (Objects.equals(v, s.versions.value(init))) {
+      link(reader, init, writesKey);
+      return;
+    }
+    if (s.replay != null && s.replay.alreadyChecked(k, v)) {
+      // Its writer was pruned by the cut being made; the replaced state checked this read.
       return;
     }
     if (v == null) {
-      readAnomaly(ReadAnomaly.Kind.ThinAirRead, reader, -1, k, null, op, writesKey);
+      // Nobody writes null: the absent initial version was retired (a stale read) or it is thin air.
+      if (!(s.options.initialValue() == null && staleRead(reader, k, null, writesKey))) {
+        readAnomaly(ReadAnomaly.Kind.ThinAirRead, reader, -1, k, null, op, writesKey);
+      }
       return;
     }
     final int version = s.versions.find(k, v);

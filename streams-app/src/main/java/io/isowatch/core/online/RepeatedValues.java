@@ -55,6 +55,28 @@ final class RepeatedValues {
     return new RepeatedValues(all);
   }
 
+  /** The pairs as (key, value), sorted by key then value (a checkpoint writes them). */
+  List<Map.Entry<String, Long>> pairs() {
+    final List<Map.Entry<String, Long>> out = new java.util.ArrayList<>(repeated.size());
+    for (final String name : repeated) {
+      // A value never contains the separator; a key might.
+      final int sep = name.lastIndexOf('\u0000');
+      out.add(Map.entry(name.substring(0, sep), Long.parseLong(name.substring(sep + 1))));
+    }
+    out.sort(Map.Entry.<String, Long>comparingByKey().thenComparing(Map.Entry.comparingByValue()));
+    return out;
+  }
+
+  /** The set of these (key, value) pairs, or null when there are none (a restore). */
+  static RepeatedValues ofPairs(final List<Map.Entry<String, Long>> pairs) {
+    if (pairs.isEmpty()) {
+      return null;
+    }
+    final Set<String> names = new HashSet<>();
+    pairs.forEach(p -> names.add(name(p.getKey(), p.getValue())));
+    return new RepeatedValues(names);
+  }
+
   boolean contains(final String key, final long value) {
     return repeated.contains(name(key, value));
   }

@@ -4,10 +4,8 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Findings;
-import io.isowatch.core.check.SessionSeqs;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
-import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -23,28 +21,49 @@ import java.util.Map;
  */
 final class ResultBuilder {
   private final OnlineState s;
+  private final SeqFindings seqs;
 
   ResultBuilder(final OnlineState s) {
     this.s = s;
+    this.seqs = new SeqFindings(s);
   }
 
   Map<Level, Verdict> verdicts() {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
-    final boolean everyLevel = s.anomalies.readCount() > 0 || s.anomalies.lostUpdateCount() > 0;
+    final boolean everyLevel = everyLevelViolated();
     for (final Level level : s.options.levels()) {
-      if (everyLevel || cyclic(level)) {
-        verdicts.put(level, Verdict.VIOLATED);
-      } else if (s.keys.undeterminedCount() > 0 || (level == Level.SSER && s.missingTimes)) {
-        verdicts.put(level, Verdict.UNKNOWN);
-      } else {
-        verdicts.put(level, Verdict.SATISFIED);
-      }
+      verdicts.put(level, verdict(level, everyLevel));
     }
     return verdicts;
   }
 
+  /** Whether a read anomaly or a lost update violates every level at once. */
+  boolean everyLevelViolated() {
+    return s.anomalies.readCount() > 0 || s.anomalies.lostUpdateCount() > 0;
+  }
+
+  /** One level's verdict; {@code everyLevel} is {@link #everyLevelViolated()}, read once per call site. */
+  Verdict verdict(final Level level, final boolean everyLevel) {
+    final HorizonSummary h = s.summary;
+    if (everyLevel || cyclic(level) || (h != null && (h.violated.contains(level)
+        || (level == Level.SSER && h.staleViolatesSser)))) {
+      return Verdict.VIOLATED;
+    }
+    if (s.keys.undeterminedCount() > 0 || (level == Level.SSER && s.missingTimes)
+        || (h != null && h.staleUndecided.contains(level))) {
+      return Verdict.UNKNOWN;
+    }
+    return Verdict.SATISFIED;
+  }
+
   /** Why the level is UNKNOWN (call only when it is). */
   String reason(final Level level) {
+    final HorizonSummary h = s.summary;
+    if (h != null && h.staleUndecided.contains(level)) {
+      return h.staleReads + " read(s) returned a version older than the retained horizon "
+          + "(STALE_READ_BEYOND_HORIZON); whether they are allowed at " + level
+          + " depends on transactions that were pruned; no violation is certain";
+    }
     if (s.keys.undeterminedCount() == 0) {
       return "real-time order needs start and end times, and some transactions have none; "
           + "no violation is certain without them";
@@ -83,8 +102,9 @@ final class ResultBuilder {
       }
     });
     final Findings findings = s.findings.copy();
-    addSeqFindings(findings);
-    long unknown = 0;
+    seqs.addTo(findings);
+    final HorizonSummary h = s.summary;
+    long unknown = h == null ? 0 : h.unknowns;
     for (int i = 0; i < s.unknowns.size(); i++) {
       final int slot = s.unknowns.get(i);
       unknown++;
@@ -94,39 +114,25 @@ final class ResultBuilder {
             "indeterminate transaction " + t.id() + " was ignored: no committed transaction read its writes");
       }
     }
+    if (h != null && h.pruned > 0) {
+      findings.add(FindingKind.HORIZON_PRUNED, null, null, 0, h.pruned + " transactions were pruned beyond the "
+          + "retained horizon in " + h.cuts + " cut(s); cycles through them are no longer searched, so a "
+          + "SATISFIED verdict means no violation within the horizon (docs/segmentation.md)");
+    }
+    List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
+    Map<String, Long> counts = s.anomalies.counts();
+    boolean truncated = s.anomalies.truncated();
+    if (h != null && h.cuts > 0) {
+      final HorizonSummary.Listing merged = HorizonSummary.merge(
+          new HorizonSummary.Listing(h.anomalies, h.counts, h.truncated),
+          new HorizonSummary.Listing(listed, counts, truncated), s.options.maxAnomalies());
+      listed = merged.anomalies();
+      counts = merged.counts();
+      truncated = merged.truncated();
+    }
     final CheckStats stats = new CheckStats(s.input, s.committed, s.aborted, s.promoted, unknown - s.promoted,
-        s.sessions.count(), s.keys.count(), s.operations, s.longRmw, s.largeReadOnly, s.edges.edges(),
-        s.anomalies.counts(), s.anomalies.truncated(), seconds);
-    return new CheckResult(verdicts, reasons, s.anomalies.select(), findings.toList(), stats);
-  }
-
-  /** Seq gaps and duplicates, per session (by name) whose every released transaction has a seq. */
-  private void addSeqFindings(final Findings findings) {
-    final List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < s.sessions.count(); i++) {
-      order.add(i);
-    }
-    order.sort((a, b) -> s.sessions.name(a).compareTo(s.sessions.name(b)));
-    for (final int session : order) {
-      final IntList members = s.sessions.members(session);
-      if (members.size() == 0 || !allHaveSeq(members)) {
-        continue;
-      }
-      final List<Transaction> bySeq = new ArrayList<>(members.size());
-      for (int i = 0; i < members.size(); i++) {
-        bySeq.add(s.txns.txn(members.get(i)));
-      }
-      bySeq.sort((a, b) -> Long.compare(a.seq(), b.seq()));
-      SessionSeqs.report(bySeq, findings);
-    }
-  }
-
-  private boolean allHaveSeq(final IntList members) {
-    for (int i = 0; i < members.size(); i++) {
-      if (!s.txns.txn(members.get(i)).hasSeq()) {
-        return false;
-      }
-    }
-    return true;
+        s.sessions.count(), s.keys.count(), s.operations, s.longRmw, s.largeReadOnly,
+        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds);
+    return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
   }
 }

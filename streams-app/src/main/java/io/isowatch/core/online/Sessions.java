@@ -32,6 +32,31 @@ final class Sessions {
     return s;
   }
 
+  /** Takes over the session names (same ids) and arrival counters of {@code old}. */
+  void seed(final Sessions old) {
+    for (int s = 0; s < old.count(); s++) {
+      seed(old.name(s), old.arrivals(s));
+    }
+  }
+
+  /** Makes the next session id for {@code name}, with this arrival counter (a cut, a restore). */
+  void seed(final String name, final int arrivalCount) {
+    if (ids.get(name) >= 0) {
+      throw new IllegalStateException("session seeded twice: " + name);
+    }
+    arrivals.set(idOf(name), arrivalCount);
+  }
+
+  /** The session's arrival counter: how many of its transactions without seq arrived. */
+  int arrivals(final int s) {
+    return arrivals.get(s);
+  }
+
+  /** The id of a known session, or -1 (never makes one). */
+  int find(final String name) {
+    return ids.get(name);
+  }
+
   int count() {
     return names.size();
   }

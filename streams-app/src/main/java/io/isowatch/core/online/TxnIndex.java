@@ -1,5 +1,6 @@
 package io.isowatch.core.online;
 
+import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.Arrays;
@@ -26,6 +27,8 @@ final class TxnIndex {
   private byte[] flags;
   private int size = 1;
   private int released;
+  /** Released slots by π position (release order), for a cut (docs/segmentation.md). */
+  private final IntList order;
 
   TxnIndex(final int expected) {
     final int n = Math.max(1 << 10, expected + 1);
@@ -38,6 +41,7 @@ final class TxnIndex {
     session[INIT] = -1;
     piPos[INIT] = -1;
     flags[INIT] = COUNTED;
+    order = new IntList(n);
   }
 
   /** The slot of the transaction with this id, or -1. */
@@ -116,6 +120,17 @@ final class TxnIndex {
 
   void markReleased(final int slot) {
     piPos[slot] = released++;
+    order.add(slot);
+  }
+
+  /** Transactions released so far. */
+  int released() {
+    return released;
+  }
+
+  /** The slot released at π position {@code pos}. */
+  int releasedAt(final int pos) {
+    return order.get(pos);
   }
 
   void markCounted(final int slot) {

@@ -9,7 +9,10 @@ import io.isowatch.schemas.EdgeKind;
 import io.isowatch.schemas.Level;
 import java.util.List;
 
-/** Maps a core {@link Anomaly} to the {@code Anomaly} Avro contract published on the anomalies topic. */
+/**
+ * Maps a core {@link Anomaly} to the {@code Anomaly} Avro contract published on the anomalies topic,
+ * and back ({@code isowatch replay} reports what the topology published).
+ */
 public final class AnomalyRecords {
   private AnomalyRecords() {}
 
@@ -44,6 +47,34 @@ public final class AnomalyRecords {
       }
     }
     return latest == Long.MIN_VALUE ? null : Math.max(0L, detectedAtMicros - latest);
+  }
+
+  /**
+   * The core anomaly of a published record: the same type, name, levels, transactions with their
+   * operations, cycle and explanation. Source lines are not published, so transactions have none.
+   */
+  public static Anomaly toCore(final io.isowatch.schemas.Anomaly a) {
+    final java.util.EnumSet<io.isowatch.core.check.Level> violates =
+        java.util.EnumSet.noneOf(io.isowatch.core.check.Level.class);
+    a.getViolates().forEach(l -> violates.add(io.isowatch.core.check.Level.valueOf(l.name())));
+    return new Anomaly(a.getType(), a.getName(), violates,
+        a.getTransactions().stream().map(t -> transaction(a.getTenant(), t)).toList(),
+        a.getCycle().stream().map(e -> new Edge(e.getFrom(), e.getTo(),
+            io.isowatch.core.check.EdgeKind.valueOf(e.getKind().name()), e.getKey(), e.getValue())).toList(),
+        a.getExplanation());
+  }
+
+  private static Transaction transaction(final String tenant, final AnomalyTransaction t) {
+    final List<io.isowatch.core.history.Op> ops = t.getOps().stream()
+        .map(op -> op.getType() == io.isowatch.schemas.OpType.READ
+            ? io.isowatch.core.history.Op.read(op.getKey(), op.getValue())
+            : io.isowatch.core.history.Op.write(op.getKey(), op.getValue()))
+        .toList();
+    return new Transaction(t.getTxn(), t.getSession(), t.getSeq() == null ? Transaction.NO_SEQ : t.getSeq(),
+        TransactionEvents.status(t.getStatus()),
+        t.getStartMicros() == null ? Transaction.NO_TIME : t.getStartMicros(),
+        t.getEndMicros() == null ? Transaction.NO_TIME : t.getEndMicros(),
+        ops, tenant, null, 0);
   }
 
   private static io.isowatch.schemas.Edge edge(final Edge e) {

@@ -5,23 +5,73 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.core.online.OnlineEvent;
+import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
 import java.util.List;
+import java.util.Optional;
 
 /** The production {@link TenantEngine}: the core's incremental {@link OnlineChecker}, one per tenant. */
 public final class OnlineTenantEngine implements TenantEngine {
   private final OnlineChecker checker;
 
+  private OnlineTenantEngine(final OnlineChecker checker) {
+    this.checker = checker;
+  }
+
   /**
    * @param graceMicros the bounded lateness: the watermark is the latest end time seen minus this
    */
   public OnlineTenantEngine(final CheckOptions options, final long graceMicros) {
-    this.checker = new OnlineChecker(options, OnlineOptions.streaming(graceMicros));
+    this(options, graceMicros, Horizon.NONE);
+  }
+
+  /** An engine that retains only {@code horizon} of the history (docs/segmentation.md). */
+  public OnlineTenantEngine(final CheckOptions options, final long graceMicros, final Horizon horizon) {
+    this.checker = new OnlineChecker(options, OnlineOptions.streaming(graceMicros).withHorizon(horizon));
   }
 
   /** The factory every tenant's engine comes from. */
   public static TenantEngineFactory factory(final CheckOptions options, final long graceMicros) {
-    return tenant -> new OnlineTenantEngine(options, graceMicros);
+    return factory(options, graceMicros, Horizon.NONE);
+  }
+
+  /** The factory of engines with a horizon. */
+  public static TenantEngineFactory factory(final CheckOptions options, final long graceMicros,
+      final Horizon horizon) {
+    return new TenantEngineFactory() {
+      @Override
+      public TenantEngine create(final String tenant) {
+        return new OnlineTenantEngine(options, graceMicros, horizon);
+      }
+
+      @Override
+      public TenantEngine restore(final String tenant, final byte[] checkpoint) {
+        return new OnlineTenantEngine(OnlineChecker.restore(options,
+            OnlineOptions.streaming(graceMicros).withHorizon(horizon), checkpoint));
+      }
+    };
+  }
+
+  @Override
+  public Optional<byte[]> checkpoint() {
+    return checker.checkpointable() ? Optional.of(checker.checkpoint()) : Optional.empty();
+  }
+
+  @Override
+  public long prune() {
+    final long before = checker.prunedTransactions();
+    checker.prune();
+    return checker.prunedTransactions() - before;
+  }
+
+  @Override
+  public PruneTotals pruneTotals() {
+    return new PruneTotals(checker.cuts(), checker.prunedTransactions(), checker.pruneSeconds());
+  }
+
+  @Override
+  public long retainedTransactions() {
+    return checker.retainedTransactions();
   }
 
   @Override

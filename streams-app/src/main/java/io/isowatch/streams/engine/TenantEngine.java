@@ -39,4 +39,33 @@ public interface TenantEngine {
    * Reads whose writer has not been seen yet.
    */
   long pendingReads();
+
+  /**
+   * Prunes what lies beyond the engine's horizon, if it has one (docs/segmentation.md).
+   *
+   * @return transactions pruned by this call (0 when nothing could be or no horizon is set)
+   */
+  default long prune() {
+    return 0;
+  }
+
+  /** Cuts so far, whoever asked for them (the punctuator's {@link #prune()} or the engine itself). */
+  default PruneTotals pruneTotals() {
+    return PruneTotals.NONE;
+  }
+
+  /** Transactions the engine holds: processed and retained, plus buffered. */
+  default long retainedTransactions() {
+    return 0;
+  }
+
+  /**
+   * Right after a {@link #prune()} that pruned something, before any other input: the engine's
+   * whole state as bytes (docs/segmentation.md, "Checkpoints"), from which {@link
+   * TenantEngineFactory#restore} makes an engine equal to this one. Empty at any other time, and
+   * for engines without a horizon.
+   */
+  default java.util.Optional<byte[]> checkpoint() {
+    return java.util.Optional.empty();
+  }
 }

@@ -1,7 +1,18 @@
 package io.isowatch.streams.engine;
 
-/** Creates the (empty) engine of a tenant. */
+/** Makes each tenant's {@link TenantEngine}. */
 @FunctionalInterface
 public interface TenantEngineFactory {
+  /** A new engine for a tenant never checked before (or whose inputs are all to be replayed). */
   TenantEngine create(String tenant);
+
+  /**
+   * An engine equal to the one whose {@link TenantEngine#checkpoint()} gave these bytes.
+   *
+   * @throws IllegalArgumentException when the bytes are not a checkpoint this version can read
+   * @throws UnsupportedOperationException when this factory's engines make no checkpoints
+   */
+  default TenantEngine restore(final String tenant, final byte[] checkpoint) {
+    throw new UnsupportedOperationException("these engines make no checkpoints");
+  }
 }

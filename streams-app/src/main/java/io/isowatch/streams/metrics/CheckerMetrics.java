@@ -1,6 +1,8 @@
 package io.isowatch.streams.metrics;
 
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.streams.PromisedLevels;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
@@ -11,7 +13,10 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The checker's own metrics ({@link MetricNames}), in a Prometheus registry of its own (not the
@@ -37,7 +42,7 @@ public final class CheckerMetrics {
   private final Gauge pendingReads = Gauge.build(MetricNames.PENDING_READS,
       "Reads still waiting for their writer.").labelNames("tenant").register(registry);
   private final Gauge stateTransactions = Gauge.build(MetricNames.STATE_TRANSACTIONS,
-      "Transaction events held in the tenant-transactions store.").labelNames("tenant").register(registry);
+      "Engine inputs held in the tenant-transactions store (those after its checkpoint).").labelNames("tenant").register(registry);
   private final Gauge bufferedTransactions = Gauge.build(MetricNames.BUFFERED_TRANSACTIONS,
       "Transactions waiting in the reorder buffer for the watermark.").labelNames("tenant").register(registry);
   private final Counter deadLetters = Counter.build(MetricNames.DLQ_RECORDS_TOTAL,
@@ -48,14 +53,84 @@ public final class CheckerMetrics {
       "Tenant engines rebuilt from the tenant-transactions store.").labelNames("tenant").register(registry);
   private final Counter verdicts = Counter.build(MetricNames.VERDICTS_TOTAL,
       "Verdicts published.").labelNames("tenant").register(registry);
+  private final Gauge levelVerdict = Gauge.build(MetricNames.LEVEL_VERDICT,
+      "1 for the tenant's current verdict of the level, 0 for the other two.")
+      .labelNames("tenant", "level", "verdict").register(registry);
+  private final Gauge promisedLevel = Gauge.build(MetricNames.PROMISED_LEVEL,
+      "1 for each level the tenant is promised (tenant.promised.levels).")
+      .labelNames("tenant", "level").register(registry);
+  private final PromisedLevels promised;
+  // The children recorded for every input, looked up once per tenant: labels() builds a label
+  // list and probes the family's map each time, six times per record (the streaming profile).
+  private final Map<String, TenantChildren> children = new ConcurrentHashMap<>();
+
+  /** Metrics of a checker that promises no tenant anything. */
+  public CheckerMetrics() {
+    this(PromisedLevels.none());
+  }
+
+  /** Metrics of a checker whose tenants are promised {@code promised}. */
+  public CheckerMetrics(final PromisedLevels promised) {
+    this.promised = promised;
+    registry.register(new HeapCollector());
+  }
+
+  private final Gauge retained = Gauge.build(MetricNames.RETAINED_TRANSACTIONS,
+      "Transactions the tenant's engine holds (processed and retained, plus buffered).").labelNames("tenant")
+      .register(registry);
+  private final Counter pruned = Counter.build(MetricNames.PRUNED_TRANSACTIONS_TOTAL,
+      "Transactions pruned beyond the horizon (docs/segmentation.md).").labelNames("tenant").register(registry);
+  private final Histogram pruneSeconds = Histogram.build(MetricNames.PRUNE_SECONDS,
+      "Duration of one prune (cut) of a tenant's engine.").labelNames("tenant")
+      .buckets(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10).register(registry);
+
+  /** A prune of the tenant's engine: how long it took, how many transactions it pruned, how many remain. */
+  public void pruned(final String tenant, final double seconds, final long prunedTransactions, final long retainedNow) {
+    pruneSeconds.labels(tenant).observe(seconds);
+    if (prunedTransactions > 0) {
+      pruned.labels(tenant).inc(prunedTransactions);
+    }
+    of(tenant).retained.set(retainedNow);
+  }
+
+  private final Gauge checkpointBytes = Gauge.build(MetricNames.CHECKPOINT_BYTES,
+      "Size of the tenant's latest engine checkpoint, bytes.").labelNames("tenant").register(registry);
+  private final Counter checkpoints = Counter.build(MetricNames.CHECKPOINTS_TOTAL,
+      "Engine checkpoints stored.").labelNames("tenant").register(registry);
+  private final Histogram checkpointSeconds = Histogram.build(MetricNames.CHECKPOINT_SECONDS,
+      "Duration of storing a checkpoint and deleting the inputs it covers.").labelNames("tenant")
+      .buckets(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10).register(registry);
+  private final Counter inputsDeleted = Counter.build(MetricNames.INPUTS_DELETED_TOTAL,
+      "Inputs deleted from tenant-transactions because a checkpoint covers them.").labelNames("tenant")
+      .register(registry);
+
+  /** A checkpoint of the tenant's engine was stored and the inputs it covers deleted. */
+  public void checkpointed(final String tenant, final long bytes, final long deletedInputs, final double seconds) {
+    checkpointBytes.labels(tenant).set(bytes);
+    checkpoints.labels(tenant).inc();
+    checkpointSeconds.labels(tenant).observe(seconds);
+    inputsDeleted.labels(tenant).inc(deletedInputs);
+  }
+
+  /** Transactions the tenant's engine holds now. */
+  public void retained(final String tenant, final long retainedNow) {
+    of(tenant).retained.set(retainedNow);
+  }
 
   public void transactionChecked(final String tenant) {
-    transactions.labels(tenant).inc();
+    final TenantChildren c = of(tenant);
+    c.transactions.inc();
+    // Read first: after the tenant's first transaction this is a plain read, not a CAS.
+    if (!c.promisedExported.get() && c.promisedExported.compareAndSet(false, true)) {
+      for (final Level level : promised.of(tenant)) {
+        promisedLevel.labels(tenant, level.name()).set(1);
+      }
+    }
   }
 
   /** One arrival, {@code latenessMicros} behind the latest end seen before it (0 if not behind). */
   public void arrived(final String tenant, final long latenessMicros) {
-    lateness.labels(tenant).observe(latenessMicros / 1e6);
+    of(tenant).lateness.observe(latenessMicros / 1e6);
   }
 
   /** One published anomaly; {@code latencyMicros} null when its transactions lack end times. */
@@ -75,9 +150,38 @@ public final class CheckerMetrics {
    * @param pending reads waiting for their writer
    */
   public void tenantState(final String tenant, final long pending, final long buffered, final long storedInputs) {
-    pendingReads.labels(tenant).set(pending);
-    bufferedTransactions.labels(tenant).set(buffered);
-    stateTransactions.labels(tenant).set(storedInputs);
+    final TenantChildren c = of(tenant);
+    c.pendingReads.set(pending);
+    c.buffered.set(buffered);
+    c.stateTransactions.set(storedInputs);
+  }
+
+  private TenantChildren of(final String tenant) {
+    final TenantChildren c = children.get(tenant);
+    return c != null ? c : children.computeIfAbsent(tenant, TenantChildren::new);
+  }
+
+  /**
+   * A tenant's children of the families recorded for every input. A child stays its family's
+   * until removed, and this class never removes one, so holding it is the same as looking it up.
+   */
+  private final class TenantChildren {
+    private final Counter.Child transactions;
+    private final Histogram.Child lateness;
+    private final Gauge.Child pendingReads;
+    private final Gauge.Child buffered;
+    private final Gauge.Child stateTransactions;
+    private final Gauge.Child retained;
+    private final AtomicBoolean promisedExported = new AtomicBoolean();
+
+    private TenantChildren(final String tenant) {
+      this.transactions = CheckerMetrics.this.transactions.labels(tenant);
+      this.lateness = CheckerMetrics.this.lateness.labels(tenant);
+      this.pendingReads = CheckerMetrics.this.pendingReads.labels(tenant);
+      this.buffered = bufferedTransactions.labels(tenant);
+      this.stateTransactions = CheckerMetrics.this.stateTransactions.labels(tenant);
+      this.retained = CheckerMetrics.this.retained.labels(tenant);
+    }
   }
 
   public void deadLettered(final Throwable error) {
@@ -94,6 +198,15 @@ public final class CheckerMetrics {
 
   public void verdictPublished(final String tenant) {
     verdicts.labels(tenant).inc();
+  }
+
+  /** The tenant's current verdicts, as published: one-hot over SATISFIED, VIOLATED, UNKNOWN per level. */
+  public void levelVerdicts(final String tenant, final Map<Level, Verdict> byLevel) {
+    byLevel.forEach((level, current) -> {
+      for (final Verdict v : Verdict.values()) {
+        levelVerdict.labels(tenant, level.name(), v.name()).set(v == current ? 1 : 0);
+      }
+    });
   }
 
   /** Adds a collector (e.g. the Kafka Streams bridge) to what {@link #write} serves. */

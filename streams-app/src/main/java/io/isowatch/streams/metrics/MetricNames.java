@@ -42,6 +42,27 @@ public final class MetricNames {
   /** Engine inputs (transaction events, flushes) held in the tenant-transactions store, per {@code tenant}. */
   public static final String STATE_TRANSACTIONS = "isowatch_state_transactions";
 
+  /** Transactions the tenant's engine holds now (processed and retained, plus buffered), per {@code tenant}. */
+  public static final String RETAINED_TRANSACTIONS = "isowatch_retained_transactions";
+
+  /** Transactions pruned beyond the horizon by the tenant's engine (docs/segmentation.md), per {@code tenant}. */
+  public static final String PRUNED_TRANSACTIONS_TOTAL = "isowatch_pruned_transactions_total";
+
+  /** Duration of one prune (a cut) of a tenant's engine, per {@code tenant}. */
+  public static final String PRUNE_SECONDS = "isowatch_prune_seconds";
+
+  /** Size of the tenant's latest engine checkpoint in tenant-checkpoints, bytes, per {@code tenant}. */
+  public static final String CHECKPOINT_BYTES = "isowatch_checkpoint_bytes";
+
+  /** Engine checkpoints stored (each deletes the inputs it covers), per {@code tenant}. */
+  public static final String CHECKPOINTS_TOTAL = "isowatch_checkpoints_total";
+
+  /** Duration of storing one checkpoint and deleting the inputs it covers, per {@code tenant}. */
+  public static final String CHECKPOINT_SECONDS = "isowatch_checkpoint_seconds";
+
+  /** Inputs deleted from tenant-transactions because a checkpoint covers them, per {@code tenant}. */
+  public static final String INPUTS_DELETED_TOTAL = "isowatch_inputs_deleted_total";
+
   /** Records sent to the dead-letter topic, label {@code error} (simple class name of the cause). */
   public static final String DLQ_RECORDS_TOTAL = "isowatch_dlq_records_total";
 
@@ -54,6 +75,25 @@ public final class MetricNames {
   /** Verdicts published, per {@code tenant}. */
   public static final String VERDICTS_TOTAL = "isowatch_verdicts_total";
 
+  /**
+   * The tenant's current verdict per level, labels {@code tenant}, {@code level} and {@code
+   * verdict} (SATISFIED, VIOLATED, UNKNOWN): 1 for the current verdict, 0 for the other two; set
+   * when a verdict is published.
+   */
+  public static final String LEVEL_VERDICT = "isowatch_level_verdict";
+
+  /**
+   * 1 for each level a tenant is promised (config {@code tenant.promised.levels}), labels {@code
+   * tenant} and {@code level}; exported from the tenant's first transaction on.
+   */
+  public static final String PROMISED_LEVEL = "isowatch_promised_level";
+
+  /** Heap bytes in use, garbage included (tenant engines live on the heap). */
+  public static final String HEAP_USED_BYTES = "isowatch_heap_used_bytes";
+
+  /** The heap's maximum size in bytes ({@code -Xmx}). */
+  public static final String HEAP_MAX_BYTES = "isowatch_heap_max_bytes";
+
   /** 1 while the checker is RUNNING or REBALANCING, 0 otherwise. */
   public static final String UP = "isowatch_up";
 
@@ -65,7 +105,19 @@ public final class MetricNames {
       TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
       PENDING_READS,
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
-      VERDICTS_TOTAL, UP);
+      VERDICTS_TOTAL, LEVEL_VERDICT, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
+      RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
+      CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL);
+
+  /**
+   * The families bridged from Kafka Streams that ops/ (alert rules, dashboard) relies on; {@code
+   * OpsMetricsIT} checks that a running checker serves each of them.
+   */
+  public static final List<String> KAFKA_STREAMS_USED = List.of(
+      "kafka_streams_consumer_fetch_manager_metrics_records_lag",
+      "kafka_streams_consumer_fetch_manager_metrics_records_lag_max",
+      "kafka_streams_stream_thread_metrics_process_rate",
+      "kafka_streams_stream_thread_metrics_commit_latency_avg");
 
   private MetricNames() {}
 }

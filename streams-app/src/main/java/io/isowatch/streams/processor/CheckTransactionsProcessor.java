@@ -9,6 +9,7 @@ import io.isowatch.streams.Stores;
 import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.engine.TenantEngine;
+import io.isowatch.streams.engine.PruneTotals;
 import io.isowatch.streams.engine.TenantEngineFactory;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import java.time.Duration;
@@ -59,17 +60,37 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private final Duration idleFlush;
   private final String anomaliesChild;
   private final String verdictsChild;
+  /** Stream time between prunes of the loaded engines (docs/segmentation.md); negative: never. */
+  private final Duration pruneInterval;
   private final EventCodec codec = new EventCodec();
   private final Map<String, TenantEngine> loaded = new HashMap<>();
+  // Each tenant's progress as last written to the tenant-progress store: read for every record,
+  // so kept here rather than decoded from the store each time.
+  private final Map<String, TenantProgress> progressKept = new HashMap<>();
   private final Set<String> changed = new TreeSet<>();
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<TenantKey, byte[]> inputs;
   private KeyValueStore<String, TenantProgress> progress;
   private KeyValueStore<TenantKey, Long> published;
+  private TenantCheckpoints checkpoints;
+  // Per loaded tenant: the first input index still in tenant-transactions (the ones before are in
+  // its checkpoint), so that the state-size gauge counts what is stored.
+  private final Map<String, Long> firstInput = new HashMap<>();
+  // Per loaded tenant: its engine's cut totals when last recorded in the metrics.
+  private final Map<String, PruneTotals> prunesSeen = new HashMap<>();
+  private ReplayEnd replayEnd = ReplayEnd.none();
 
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, Duration.ofMillis(-1));
+  }
+
+  /** As above, with a stream-time punctuator that prunes the engines every {@code pruneInterval}. */
+  public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval) {
+    this.pruneInterval = pruneInterval;
     this.engines = engines;
     this.metrics = metrics;
     this.verdictInterval = verdictInterval;
@@ -81,9 +102,17 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   @Override
   public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    // In-memory state mirrors the stores and is rebuilt from them: a task revived after a
+    // corrupted state (exactly-once) is initialised again on restored stores.
+    loaded.clear();
+    progressKept.clear();
+    firstInput.clear();
+    prunesSeen.clear();
     this.inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     this.progress = context.getStateStore(Stores.TENANT_PROGRESS);
     this.published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
+    this.checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
+    this.replayEnd = ReplayEnd.from(context.appConfigs());
     context.schedule(verdictInterval, PunctuationType.WALL_CLOCK_TIME, this::publishVerdicts);
     if (!idleFlush.isNegative()) {
       // Checking a few times per idle period bounds how much longer than it a flush can come.
@@ -91,12 +120,28 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       context.schedule(every.compareTo(MIN_FLUSH_CHECK) < 0 ? MIN_FLUSH_CHECK : every,
           PunctuationType.STREAM_TIME, this::flushIdle);
     }
+    if (pruneInterval.compareTo(Duration.ZERO) > 0) {
+      context.schedule(pruneInterval, PunctuationType.STREAM_TIME,
+          new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint)::punctuate);
+    }
   }
 
   @Override
   public void process(final Record<String, TransactionEvent> record) {
+    check(record);
+    if (!replayEnd.isEmpty()) {
+      context.recordMetadata()
+          .filter(m -> replayEnd.isLast(m.partition(), m.offset()))
+          .ifPresent(m -> endOfReplay(m, record.timestamp()));
+    }
+  }
+
+  private void check(final Record<String, TransactionEvent> record) {
     final String tenant = record.key();
     final TransactionEvent event = record.value();
+    // The input's own Avro body when decode-transactions passed it on (stored, no encoding again);
+    // taken before any store write, which would size the header into its cache entry.
+    final byte[] body = EventBodyHeader.take(record.headers());
     final Transaction txn;
     try {
       txn = TransactionEvents.toCore(event);
@@ -106,8 +151,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     }
     final TenantEngine engine = engine(tenant);
     TenantProgress p = progressOf(tenant);
-    inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
-        EngineInput.encode(new EngineInput.Arrival(record.timestamp() * 1_000L, event), codec));
+    inputs.put(TenantKey.ofIndex(tenant, p.inputs()), body != null
+        ? EngineInput.arrival(record.timestamp() * 1_000L, body)
+        : EngineInput.encode(new EngineInput.Arrival(record.timestamp() * 1_000L, event), codec));
     if (txn.end() != Transaction.NO_TIME) {
       metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
     }
@@ -115,21 +161,49 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     final List<OnlineEvent> events = engine.accept(txn);
     metrics.transactionChecked(tenant);
     p = publish(tenant, events, p, record.timestamp());
-    progress.put(tenant, p);
-    metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), p.inputs());
+    saveProgress(tenant, p);
+    metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
+    metrics.retained(tenant, engine.retainedTransactions());
+    observePrunes(tenant, engine);
     changed.add(tenant);
   }
 
-  /** The tenant's engine, rebuilt from its stored inputs on first use. */
+  /**
+   * Records the cuts the tenant's engine made since the last call: the punctuator's and those the
+   * engine makes by itself at twice its horizon while accepting (most of them, at high rates).
+   */
+  private void observePrunes(final String tenant, final TenantEngine engine) {
+    final PruneTotals now = engine.pruneTotals();
+    final PruneTotals seen = prunesSeen.getOrDefault(tenant, PruneTotals.NONE);
+    if (now.cuts() == seen.cuts()) {
+      return;
+    }
+    prunesSeen.put(tenant, now);
+    final long cuts = now.cuts() - seen.cuts();
+    final double each = (now.seconds() - seen.seconds()) / cuts;
+    for (long i = 0; i < cuts; i++) {
+      metrics.pruned(tenant, each, i == 0 ? now.pruned() - seen.pruned() : 0, engine.retainedTransactions());
+    }
+  }
+
+  /**
+   * The tenant's engine, rebuilt on first use: from its latest checkpoint, if it has one, and the
+   * inputs stored after it.
+   */
   private TenantEngine engine(final String tenant) {
     final TenantEngine existing = loaded.get(tenant);
     if (existing != null) {
       return existing;
     }
     final long t0 = System.nanoTime();
-    final TenantEngine engine = engines.create(tenant);
+    final CheckpointManifest checkpoint = checkpoints.manifest(tenant);
+    final TenantEngine engine = checkpoint == null ? engines.create(tenant)
+        : engines.restore(tenant, checkpoints.read(tenant, checkpoint));
+    final long from = checkpoint == null ? 0 : checkpoint.firstInput();
+    firstInput.put(tenant, from);
     long replayed = 0;
-    try (KeyValueIterator<TenantKey, byte[]> it = inputs.prefixScan(tenant, TenantKey.prefix())) {
+    try (KeyValueIterator<TenantKey, byte[]> it =
+        inputs.range(TenantKey.ofIndex(tenant, from), TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
       while (it.hasNext()) {
         final EngineInput input = EngineInput.decode(it.next().value, codec);
         // Outputs are dropped on purpose: they were published when the input first came.
@@ -141,18 +215,62 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         replayed++;
       }
     }
-    if (replayed > 0) {
+    if (replayed > 0 || checkpoint != null) {
       metrics.tenantRestored(tenant);
-      LOG.info("Tenant engine rebuilt from its stored inputs tenant=[{}] inputs=[{}] ms=[{}]",
-          tenant, replayed, (System.nanoTime() - t0) / 1_000_000);
+      LOG.info("Tenant engine rebuilt tenant=[{}] checkpointBytes=[{}] checkpointGeneration=[{}] inputs=[{}] ms=[{}]",
+          tenant, checkpoint == null ? 0 : checkpoint.bytes(), checkpoint == null ? 0 : checkpoint.generation(),
+          replayed, (System.nanoTime() - t0) / 1_000_000);
     }
     loaded.put(tenant, engine);
+    // Cuts made while rebuilding were recorded when the inputs first came.
+    prunesSeen.put(tenant, engine.pruneTotals());
     return engine;
   }
 
+  /**
+   * Stores a checkpoint the prune punctuator took of a tenant's engine (it covers every input stored
+   * so far) and deletes the inputs it covers: what keeps {@code tenant-transactions} bounded.
+   */
+  private void saveCheckpoint(final String tenant, final byte[] checkpoint) {
+    final long t0 = System.nanoTime();
+    final long upTo = progressOf(tenant).inputs();
+    final CheckpointManifest previous = checkpoints.manifest(tenant);
+    final long from = previous == null ? 0 : previous.firstInput();
+    final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previous);
+    final List<org.apache.kafka.streams.KeyValue<TenantKey, byte[]>> deletes = new java.util.ArrayList<>();
+    for (long i = from; i < upTo; i++) {
+      // A null value deletes: unlike delete(), it does not read the old value first.
+      deletes.add(org.apache.kafka.streams.KeyValue.pair(TenantKey.ofIndex(tenant, i), null));
+    }
+    inputs.putAll(deletes);
+    firstInput.put(tenant, upTo);
+    final TenantEngine engine = loaded.get(tenant);
+    metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, progressOf(tenant)));
+    final double seconds = (System.nanoTime() - t0) / 1e9;
+    metrics.checkpointed(tenant, checkpoint.length, upTo - from, seconds);
+    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsDeleted=[{}] ms=[{}]",
+        tenant, m.generation(), m.bytes(), m.chunks(), upTo - from, Math.round(seconds * 1000));
+  }
+
+  /** Inputs of the tenant held in {@code tenant-transactions}: those after its checkpoint. */
+  private long storedInputs(final String tenant, final TenantProgress p) {
+    return p.inputs() - firstInput.getOrDefault(tenant, 0L);
+  }
+
   private TenantProgress progressOf(final String tenant) {
-    final TenantProgress p = progress.get(tenant);
-    return p == null ? TenantProgress.empty() : p;
+    final TenantProgress kept = progressKept.get(tenant);
+    if (kept != null) {
+      return kept;
+    }
+    final TenantProgress stored = progress.get(tenant);
+    final TenantProgress p = stored == null ? TenantProgress.empty() : stored;
+    progressKept.put(tenant, p);
+    return p;
+  }
+
+  private void saveProgress(final String tenant, final TenantProgress p) {
+    progressKept.put(tenant, p);
+    progress.put(tenant, p);
   }
 
   /** Publishes the anomalies not published before and counts findings; returns the updated progress. */
@@ -190,7 +308,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         .orElse("topic=[] partition=[] offset=[]");
     LOG.warn("Impossible transaction event counted as a finding, not checked tenant=[{}] txn=[{}] {} error=[{}]",
         tenant, event.getTxn(), where, e.getMessage());
-    progress.put(tenant, progressOf(tenant).malformedOne());
+    saveProgress(tenant, progressOf(tenant).malformedOne());
     metrics.inputFinding(tenant, VerdictRecords.MALFORMED_TRANSACTION);
     changed.add(tenant);
   }
@@ -203,15 +321,41 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       if (e.getValue().buffered() == 0 || streamTimeMs - p.lastArrivalMs() < idleFlush.toMillis()) {
         continue;
       }
-      inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
-          EngineInput.encode(new EngineInput.Flush(streamTimeMs * 1_000L), codec));
-      p = p.flushed();
       LOG.info("Flushing idle tenant tenant=[{}] buffered=[{}] idleMs=[{}]",
           tenant, e.getValue().buffered(), streamTimeMs - p.lastArrivalMs());
-      p = publish(tenant, e.getValue().flush(), p, streamTimeMs);
-      progress.put(tenant, p);
-      changed.add(tenant);
+      flush(tenant, e.getValue(), streamTimeMs);
     }
+  }
+
+  /** Flushes a tenant's engine, storing the flush as an input so that a rebuild replays it. */
+  private void flush(final String tenant, final TenantEngine engine, final long streamTimeMs) {
+    TenantProgress p = progressOf(tenant);
+    inputs.put(TenantKey.ofIndex(tenant, p.inputs()),
+        EngineInput.encode(new EngineInput.Flush(streamTimeMs * 1_000L), codec));
+    p = publish(tenant, engine.flush(), p.flushed(), streamTimeMs);
+    saveProgress(tenant, p);
+    observePrunes(tenant, engine);
+    changed.add(tenant);
+  }
+
+  /**
+   * The last record of a replayed partition ({@code replay.end.offsets}) was processed: flush every
+   * tenant of this task with buffered transactions or waiting reads, and publish the verdicts now,
+   * in the same transaction as this record's offset.
+   */
+  private void endOfReplay(final RecordMetadata m, final long streamTimeMs) {
+    final List<String> tenants = new java.util.ArrayList<>();
+    try (KeyValueIterator<String, TenantProgress> it = progress.all()) {
+      it.forEachRemaining(kv -> tenants.add(kv.key));
+    }
+    for (final String tenant : tenants) {
+      final TenantEngine engine = engine(tenant);
+      if (engine.buffered() > 0 || engine.pendingReads() > 0) {
+        flush(tenant, engine, streamTimeMs);
+      }
+    }
+    LOG.info("End of replayed partition, tenants flushed {} tenants=[{}]", coordinates(m), tenants.size());
+    publishVerdicts(context.currentSystemTimeMs());
   }
 
   /** Wall-clock punctuator: a verdict for every tenant that changed since the last one. */
@@ -224,7 +368,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
           wallClockMs * 1_000L);
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);
-      metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), p.inputs());
+      metrics.levelVerdicts(tenant, VerdictRecords.coreVerdicts(verdict));
+      metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
     }
     changed.clear();
   }

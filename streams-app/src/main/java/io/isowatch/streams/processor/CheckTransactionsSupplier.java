@@ -17,6 +17,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * @param idleFlush stream time without arrivals after which a tenant's buffer is flushed; negative:
  *     never
+ * @param pruneInterval stream time between prunes of the tenant engines (docs/segmentation.md);
+ *     negative or zero: never
  */
 public record CheckTransactionsSupplier(
     TenantEngineFactory engines,
@@ -24,16 +26,25 @@ public record CheckTransactionsSupplier(
     Duration verdictInterval,
     Duration idleFlush,
     String anomaliesChild,
-    String verdictsChild) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
+    String verdictsChild,
+    Duration pruneInterval) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
+
+  /** Without pruning. */
+  public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, Duration.ofMillis(-1));
+  }
 
   @Override
   public Processor<String, TransactionEvent, String, SpecificRecord> get() {
     return new CheckTransactionsProcessor(engines, metrics, verdictInterval, idleFlush, anomaliesChild,
-        verdictsChild);
+        verdictsChild, pruneInterval);
   }
 
   @Override
   public Set<StoreBuilder<?>> stores() {
-    return Set.of(Stores.tenantTransactions(), Stores.tenantProgress(), Stores.publishedAnomalies());
+    return Set.of(Stores.tenantTransactions(), Stores.tenantProgress(), Stores.publishedAnomalies(),
+        Stores.tenantCheckpoints());
   }
 }

@@ -5,12 +5,13 @@ import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.InvalidRecordException;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.serde.AvroSerdeConfig;
-import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.serde.TransactionEventDeserializer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -33,7 +34,7 @@ public final class DecodeTransactionsProcessor implements Processor<byte[], byte
   private final String eventsChild;
   private final String deadLetterChild;
   private ProcessorContext<Object, SpecificRecord> context;
-  private Deserializer<TransactionEvent> deserializer;
+  private TransactionEventDeserializer deserializer;
 
   /**
    * @param eventsChild name of the child that receives decoded events (key: tenant)
@@ -51,7 +52,8 @@ public final class DecodeTransactionsProcessor implements Processor<byte[], byte
   public void init(final ProcessorContext<Object, SpecificRecord> context) {
     this.context = context;
     // One deserializer per task: its registry cache is shared by nothing else.
-    this.deserializer = new AvroSerdes(serdeConfig).valueSerde(TransactionEvent.class).deserializer();
+    this.deserializer = new TransactionEventDeserializer();
+    deserializer.configure(serdeConfig.serdeProperties(), false);
   }
 
   @Override
@@ -61,25 +63,40 @@ public final class DecodeTransactionsProcessor implements Processor<byte[], byte
     try {
       event = decode(topic, record);
     } catch (final RuntimeException e) {
+      // A body read for a record that is dead-lettered (wrong key) must not outlive it.
+      deserializer.takeBody();
       deadLetter(record, e);
       return;
     }
+    EventBodyHeader.set(record.headers(), deserializer.takeBody());
     context.forward(new Record<Object, SpecificRecord>(event.getTenant(), event, record.timestamp(),
         record.headers()), eventsChild);
   }
 
   private TransactionEvent decode(final String topic, final Record<byte[], byte[]> record) {
-    if (record.value() == null) {
+    return decode(deserializer, topic, record.headers(), record.key(), record.value());
+  }
+
+  /**
+   * The event of a raw input record, as this processor decodes it; {@code isowatch replay} uses it
+   * to find the last record of a partition that reaches the check processor.
+   *
+   * @throws RuntimeException when the record goes to the dead-letter topic instead: a tombstone,
+   *     bytes that do not decode, another type, or a key that is not the event's tenant
+   */
+  public static TransactionEvent decode(final Deserializer<TransactionEvent> deserializer, final String topic,
+      final Headers headers, final byte[] key, final byte[] value) {
+    if (value == null) {
       throw new InvalidRecordException("tombstone (null value) on the input topic");
     }
-    final Object value = deserializer.deserialize(topic, record.headers(), record.value());
-    if (!(value instanceof TransactionEvent event)) {
-      throw new InvalidRecordException("value is a " + (value == null ? "null" : value.getClass().getName())
+    final Object decoded = deserializer.deserialize(topic, headers, value);
+    if (!(decoded instanceof TransactionEvent event)) {
+      throw new InvalidRecordException("value is a " + (decoded == null ? "null" : decoded.getClass().getName())
           + ", not a TransactionEvent");
     }
-    final String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-    if (!event.getTenant().equals(key)) {
-      throw new InvalidRecordException("record key " + (key == null ? "null" : "'" + key + "'")
+    final String tenant = key == null ? null : new String(key, StandardCharsets.UTF_8);
+    if (!event.getTenant().equals(tenant)) {
+      throw new InvalidRecordException("record key " + (tenant == null ? "null" : "'" + tenant + "'")
           + " is not the event's tenant '" + event.getTenant() + "'");
     }
     return event;

@@ -27,10 +27,17 @@ public sealed interface EngineInput {
   /** The stored bytes of an input. */
   static byte[] encode(final EngineInput input, final EventCodec codec) {
     if (input instanceof Arrival a) {
-      final byte[] event = codec.encode(a.event());
-      return ByteBuffer.allocate(9 + event.length).put(ARRIVAL).putLong(a.streamTimeMicros()).put(event).array();
+      return arrival(a.streamTimeMicros(), codec.encode(a.event()));
     }
     return ByteBuffer.allocate(9).put(FLUSH).putLong(input.streamTimeMicros()).array();
+  }
+
+  /**
+   * The stored bytes of an arrival whose event is already plain Avro binary of the compiled-in
+   * schema (the input record's own body): the same format as {@link #encode}, no encoding.
+   */
+  static byte[] arrival(final long streamTimeMicros, final byte[] avroBody) {
+    return ByteBuffer.allocate(9 + avroBody.length).put(ARRIVAL).putLong(streamTimeMicros).put(avroBody).array();
   }
 
   /** Reads stored bytes back. */

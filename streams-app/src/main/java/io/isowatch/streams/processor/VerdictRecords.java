@@ -6,8 +6,12 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.schemas.Level;
 import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.core.check.CheckStats;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.Verdict;
 import io.isowatch.schemas.VerdictCounts;
+import io.isowatch.schemas.VerdictFinding;
+import io.isowatch.schemas.VerdictReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +60,54 @@ public final class VerdictRecords {
             .setPendingReads(pendingReads)
             .setFindingsByKind(findings)
             .build())
+        .setReport(report(tenant, result, buffered))
         .build();
+  }
+
+  /** The statistics, listed anomalies (by id) and findings of the result. */
+  static VerdictReport report(final String tenant, final CheckResult result, final long buffered) {
+    final CheckStats s = result.stats();
+    return VerdictReport.newBuilder()
+        .setTransactions(s.transactions())
+        .setBuffered(buffered)
+        .setCommitted(s.committed())
+        .setAborted(s.aborted())
+        .setUnknownPromoted(s.unknownPromoted())
+        .setUnknownIgnored(s.unknownIgnored())
+        .setSessions(s.sessions())
+        .setKeys(s.keys())
+        .setOperations(s.operations())
+        .setLongRmwTransactions(s.longRmwTransactions())
+        .setLargeReadOnlyTransactions(s.largeReadOnlyTransactions())
+        .setEdges(s.edges())
+        .setAnomaliesTruncated(s.anomaliesTruncated())
+        .setListedAnomalyIds(result.anomalies().stream()
+            .map(a -> AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds())).toList())
+        .setFindings(result.findings().stream().map(VerdictRecords::finding).toList())
+        .build();
+  }
+
+  private static VerdictFinding finding(final Finding f) {
+    return VerdictFinding.newBuilder()
+        .setKind(f.kind().name())
+        .setLevels(f.levels().stream().map(l -> Level.valueOf(l.name())).toList())
+        .setKey(f.key())
+        .setCount(f.count())
+        .setTxns(f.txns())
+        .setMessage(f.message())
+        .build();
+  }
+
+  /** The verdicts of a published TenantVerdict, per core level. */
+  public static Map<io.isowatch.core.check.Level, io.isowatch.core.check.Verdict> coreVerdicts(
+      final TenantVerdict verdict) {
+    final Map<io.isowatch.core.check.Level, io.isowatch.core.check.Verdict> out =
+        new java.util.EnumMap<>(io.isowatch.core.check.Level.class);
+    for (final LevelVerdict lv : verdict.getLevels()) {
+      out.put(io.isowatch.core.check.Level.valueOf(lv.getLevel().name()),
+          io.isowatch.core.check.Verdict.valueOf(lv.getVerdict().name()));
+    }
+    return out;
   }
 
   private static LevelVerdict levelVerdict(final io.isowatch.core.check.Level level,

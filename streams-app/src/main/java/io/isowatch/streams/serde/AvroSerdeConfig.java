@@ -4,6 +4,7 @@ import io.apicurio.registry.resolver.SchemaResolverConfig;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
 import java.net.URI;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,18 +21,30 @@ import java.util.Objects;
  * @param autoRegister whether a serializer registers an unknown schema itself: off in production,
  *     where schemas are registered by the release process and a producer with an unregistered
  *     schema must fail; on in development and tests
+ * @param security basic authentication and TLS stores of the registry client
  */
-public record AvroSerdeConfig(URI registryUrl, boolean autoRegister) {
+public record AvroSerdeConfig(URI registryUrl, boolean autoRegister, RegistryClientSecurity security) {
   /** Path of Apicurio's native v2 API, which its serdes use. */
   public static final String REGISTRY_API_PATH = "/apis/registry/v2";
 
   public AvroSerdeConfig {
     Objects.requireNonNull(registryUrl, "registryUrl");
+    Objects.requireNonNull(security, "security");
     final String path = registryUrl.getPath();
     if (path != null && !path.isEmpty() && !"/".equals(path)) {
       throw new IllegalArgumentException(
           "registry URL must be the base URL without a path, got " + registryUrl);
     }
+  }
+
+  /** A registry without authentication, trusted by the JVM's default trust store. */
+  public AvroSerdeConfig(final URI registryUrl, final boolean autoRegister) {
+    this(registryUrl, autoRegister, RegistryClientSecurity.none());
+  }
+
+  /** The same, with the given security. */
+  public AvroSerdeConfig withSecurity(final RegistryClientSecurity newSecurity) {
+    return new AvroSerdeConfig(registryUrl, autoRegister, newSecurity);
   }
 
   /** Production profile: schemas must already be registered. */
@@ -52,7 +65,8 @@ public record AvroSerdeConfig(URI registryUrl, boolean autoRegister) {
 
   /** Configuration of Apicurio's serializer and deserializer. */
   public Map<String, Object> serdeProperties() {
-    return Map.of(
+    final Map<String, Object> p = new HashMap<>(security.serdeProperties());
+    p.putAll(Map.of(
         SerdeConfig.REGISTRY_URL, apiUrl(),
         SerdeConfig.AUTO_REGISTER_ARTIFACT, autoRegister,
         // The three settings of the Confluent wire format (see the type's Javadoc).
@@ -61,9 +75,12 @@ public record AvroSerdeConfig(URI registryUrl, boolean autoRegister) {
         SerdeConfig.ENABLE_HEADERS, false,
         // Decode into the generated classes, read with their schema as the reader schema.
         AvroKafkaSerdeConfig.USE_SPECIFIC_AVRO_READER, true,
+        // Apicurio's default provider, with one reader per writer schema instead of one per record.
+        AvroKafkaSerdeConfig.AVRO_DATUM_PROVIDER, CachingAvroDatumProvider.class.getName(),
         // Look schemas up (production) and register them (development) whole, nested named types
         // inlined, under the subject <topic>-value: see TopicSubjectStrategy for why both are needed.
         SerdeConfig.ARTIFACT_RESOLVER_STRATEGY, TopicSubjectStrategy.class.getName(),
-        SchemaResolverConfig.DEREFERENCE_SCHEMA, true);
+        SchemaResolverConfig.DEREFERENCE_SCHEMA, true));
+    return p;
   }
 }

@@ -41,6 +41,20 @@ class GeneratorConfigTest {
   }
 
   @Test
+  void shouldKeepShapesInOneOrderWhateverOrderTheyAreGivenIn() {
+    // When
+    final GeneratorConfig given = GeneratorConfig.defaults().withShapes(MtShape.parseList("R1R2W1W2,R1W1W1,R1,R1W1"));
+    final GeneratorConfig sorted = GeneratorConfig.defaults().withShapes(MtShape.parseList("R1,R1W1,R1W1W1,R1R2W1W2"));
+
+    // Then: the order of the full preset, so the same shapes give the same history
+    assertEquals(List.of("R1", "R1W1", "R1W1W1", "R1R2W1W2"), given.shapes().stream().map(MtShape::name).toList());
+    assertEquals(MtHistoryGenerator.generateHistory(sorted.withTransactions(500)),
+        MtHistoryGenerator.generateHistory(given.withTransactions(500)));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> GeneratorConfig.defaults()
+        .withShapes(MtShape.parseList("paper,CAS"))).getMessage().contains("CAS is a shape of the agent"));
+  }
+
+  @Test
   void shouldCountInjectedTransactionsWhenInjectionsAreGiven() {
     // When
     final GeneratorConfig c = GeneratorConfig.defaults()

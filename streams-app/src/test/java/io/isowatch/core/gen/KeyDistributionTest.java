@@ -43,6 +43,25 @@ class KeyDistributionTest {
   }
 
   @Test
+  void shouldReadTheHotspotFractionsInEitherOrderWhenBothCommandsDocumentedTheirOwn() {
+    // Given: isowatch generate documented hotspot:HOT_KEYS:HOT_OPS, isowatch agent hotspot:A:F
+    // (accesses first); the hot keys always get at least their share, so the smaller is the keys'.
+
+    // When
+    final KeyDistribution keysFirst = KeyDistribution.parse("hotspot:0.1:0.9");
+    final KeyDistribution accessesFirst = KeyDistribution.parse("hotspot:0.9:0.1");
+
+    // Then
+    assertEquals(new KeyDistribution.Hotspot(0.1, 0.9), keysFirst);
+    assertEquals(keysFirst, accessesFirst);
+    assertEquals(new KeyDistribution.Hotspot(0.2, 0.8), KeyDistribution.parse("hotspot"));
+    assertEquals(0.8, share(draw(KeyDistribution.parse("hotspot:0.8:0.2")), 200), 0.01);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> KeyDistribution.parse("hotspot:0.8"))
+        .getMessage().contains("both fractions"));
+    assertThrows(IllegalArgumentException.class, () -> new KeyDistribution.Hotspot(0.8, 0.2));
+  }
+
+  @Test
   void shouldConcentrateOnLowKeysWhenExponential() {
     // When
     final long[] counts = draw(KeyDistribution.parse("exponential"));

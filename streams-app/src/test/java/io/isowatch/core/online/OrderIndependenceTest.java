@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
@@ -84,8 +83,8 @@ class OrderIndependenceTest {
         if (!arrival.forcedLate() && !writerMayComeAfterGrace(g.history(), options.initialValue(), grace)) {
           problems.add("LATE_TRANSACTION although every transaction came within the grace period");
         }
-      } else if (!withoutTime(expected).equals(withoutTime(stream.result()))) {
-        problems.add("differs from check:\n check:  " + withoutTime(expected) + "\n stream: " + withoutTime(stream.result()));
+      } else if (!Results.withoutTime(expected).equals(Results.withoutTime(stream.result()))) {
+        problems.add("differs from check:\n check:  " + Results.withoutTime(expected) + "\n stream: " + Results.withoutTime(stream.result()));
       } else {
         equal++;
       }
@@ -119,8 +118,8 @@ class OrderIndependenceTest {
 
       // Then
       final List<String> problems = new ArrayList<>(stream.retractions());
-      if (!withoutTime(expected).equals(withoutTime(stream.result()))) {
-        problems.add("differs from check:\n check:  " + withoutTime(expected) + "\n stream: " + withoutTime(stream.result()));
+      if (!Results.withoutTime(expected).equals(Results.withoutTime(stream.result()))) {
+        problems.add("differs from check:\n check:  " + Results.withoutTime(expected) + "\n stream: " + Results.withoutTime(stream.result()));
       }
       if (!problems.isEmpty()) {
         failures.add(problems + "\n" + g.describe() + "arrival:\n" + HistoryDsl.format(new History(order)));
@@ -322,13 +321,6 @@ class OrderIndependenceTest {
     return false;
   }
 
-  private static CheckResult withoutTime(final CheckResult r) {
-    final CheckStats s = r.stats();
-    return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(),
-        new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(), s.unknownIgnored(),
-            s.sessions(), s.keys(), s.operations(), s.longRmwTransactions(), s.largeReadOnlyTransactions(),
-            s.edges(), s.anomaliesByName(), s.anomaliesTruncated(), 0.0));
-  }
 
   private static void assertNoFailures(final List<String> failures) {
     assertEquals(List.of(), failures.subList(0, Math.min(FAILURES_SHOWN, failures.size())),

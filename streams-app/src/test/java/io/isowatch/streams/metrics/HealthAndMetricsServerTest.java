@@ -26,17 +26,21 @@ class HealthAndMetricsServerTest {
   @Test
   void shouldServePrometheusTextWithEveryCheckerFamilyWhenScraped() throws Exception {
     // Given
-    final CheckerMetrics metrics = new CheckerMetrics();
+    final CheckerMetrics metrics = new CheckerMetrics(
+        io.isowatch.streams.PromisedLevels.parse(List.of("acme:SER", "*:SI")));
     metrics.transactionChecked("acme");
     metrics.transactionChecked("acme");
     metrics.arrived("acme", 0);
     metrics.arrived("acme", 300_000L);
     metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
     metrics.tenantState("acme", 3, 1, 42);
+    metrics.pruned("acme", 0.02, 9, 21);
+    metrics.checkpointed("acme", 123_456, 40, 0.003);
     metrics.deadLettered(new IllegalArgumentException("x"));
     metrics.inputFinding("acme", "MALFORMED_TRANSACTION");
     metrics.tenantRestored("acme");
     metrics.verdictPublished("acme");
+    metrics.levelVerdicts("acme", Map.of(Level.SER, io.isowatch.core.check.Verdict.VIOLATED));
     metrics.register(new KafkaStreamsCollector(HealthAndMetricsServerTest::kafkaMetrics));
     try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, metrics,
         () -> new HealthAndMetricsServer.Health(true, "RUNNING"))) {
@@ -55,7 +59,19 @@ class HealthAndMetricsServerTest {
       assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.5\",} 2.0"), body);
       assertTrue(body.contains("isowatch_pending_reads{tenant=\"acme\",} 3.0"), body);
       assertTrue(body.contains("isowatch_state_transactions{tenant=\"acme\",} 42.0"), body);
+      assertTrue(body.contains("isowatch_pruned_transactions_total{tenant=\"acme\",} 9.0"), body);
+      assertTrue(body.contains("isowatch_retained_transactions{tenant=\"acme\",} 21.0"), body);
+      assertTrue(body.contains("isowatch_prune_seconds_bucket{tenant=\"acme\",le=\"0.05\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_checkpoint_bytes{tenant=\"acme\",} 123456.0"), body);
+      assertTrue(body.contains("isowatch_checkpoints_total{tenant=\"acme\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_inputs_deleted_total{tenant=\"acme\",} 40.0"), body);
+      assertTrue(body.contains("isowatch_checkpoint_seconds_bucket{tenant=\"acme\",le=\"0.01\",} 1.0"), body);
       assertTrue(body.contains("isowatch_dlq_records_total{error=\"IllegalArgumentException\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_promised_level{tenant=\"acme\",level=\"SER\",} 1.0"), body);
+      assertTrue(!body.contains("isowatch_promised_level{tenant=\"acme\",level=\"SI\""), "acme has entries of its own");
+      assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"VIOLATED\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"SATISFIED\",} 0.0"), body);
+      assertTrue(body.contains("isowatch_heap_max_bytes "), body);
       assertTrue(body.contains(
           "kafka_streams_stream_thread_metrics_process_rate{thread_id=\"t-1\",} 12.5"), body);
       // Every isowatch_ family served is in the documented list.

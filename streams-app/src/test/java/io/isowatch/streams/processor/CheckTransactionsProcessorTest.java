@@ -1,7 +1,9 @@
 package io.isowatch.streams.processor;
 
 import static io.isowatch.core.testkit.HistoryDsl.history;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.schemas.Anomaly;
@@ -14,17 +16,15 @@ import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.testkit.CheckerDriver;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,18 +43,13 @@ class CheckTransactionsProcessorTest {
   private MockProcessorContext<String, SpecificRecord> context;
   private CheckTransactionsProcessor processor;
   private KeyValueStore<TenantKey, Long> published;
-  private final List<KeyValueStore<?, ?>> stores = new java.util.ArrayList<>();
+  private MockStores stores;
 
   @BeforeEach
   void setUp() {
-    final Properties config = new Properties();
-    config.put(StreamsConfig.APPLICATION_ID_CONFIG, "unit");
-    config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unit:9092");
-    context = new MockProcessorContext<>(config, new TaskId(0, 0), stateDir.toFile());
-    context.setCurrentSystemTimeMs(T0);
-    add(Stores.tenantTransactions());
-    add(Stores.tenantProgress());
-    published = add(Stores.publishedAnomalies());
+    stores = MockStores.forCheckProcessor(stateDir, T0, Map.of());
+    context = stores.context();
+    published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
     processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
         new CheckerMetrics(), Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
     processor.init(context);
@@ -63,7 +58,7 @@ class CheckTransactionsProcessorTest {
   @AfterEach
   void tearDown() {
     processor.close();
-    stores.forEach(KeyValueStore::close);
+    stores.close();
   }
 
   @Test
@@ -107,13 +102,23 @@ class CheckTransactionsProcessorTest {
     assertEquals(List.of(), forwarded("anomalies"));
   }
 
-  private <K, V> KeyValueStore<K, V> add(final StoreBuilder<KeyValueStore<K, V>> builder) {
-    final KeyValueStore<K, V> store = builder.withLoggingDisabled().build();
-    store.init(context.getStateStoreContext(), store);
-    context.addStateStore(store);
-    stores.add(store);
-    return store;
+  @Test
+  void shouldStoreTheBodyHandedOnAndDropItsHeaderWhenTheRecordCarriesOne() {
+    // Given: the event's body as decode-transactions hands it on (a trailing byte marks it as that one)
+    final TransactionEvent event = CheckerDriver.events("acme", history("T1 s1 r(x,0) w(x,1) @10..20")).get(0);
+    final byte[] encoded = new EventCodec().encode(event);
+    final byte[] body = Arrays.copyOf(encoded, encoded.length + 1);
+    final Record<String, TransactionEvent> record = new Record<>("acme", event, T0);
+    EventBodyHeader.set(record.headers(), body);
+    // When
+    processor.process(record);
+    // Then: stored as it came, and the header is gone before any store write
+    final KeyValueStore<TenantKey, byte[]> inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
+    assertArrayEquals(EngineInput.arrival(T0 * 1_000L, body),
+        inputs.get(TenantKey.ofIndex("acme", 0)));
+    assertNull(record.headers().lastHeader(EventBodyHeader.NAME));
   }
+
 
   private void process(final String tenant, final String dsl, final long timestamp) {
     for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {

@@ -25,6 +25,7 @@ class AvroSerdeConfigTest {
             "apicurio.registry.use-id", "contentId",
             "apicurio.registry.headers.enabled", false,
             "apicurio.registry.use-specific-avro-reader", true,
+            "apicurio.registry.avro-datum-provider", CachingAvroDatumProvider.class.getName(),
             "apicurio.registry.artifact-resolver-strategy", TopicSubjectStrategy.class.getName(),
             "apicurio.registry.dereference-schema", true),
         props);

@@ -66,9 +66,16 @@ public final class JdbcTarget implements Target {
     return new JdbcTarget(url, Dialect.of(url), isolation, table, lockTimeout, false);
   }
 
-  /** A fresh private in-memory H2 database, dropped when the target closes. */
+  /**
+   * A fresh private in-memory H2 database, dropped when the target closes, with result reuse off:
+   * H2 2.5.252 otherwise answers a prepared query re-run with the same parameters from its
+   * previous result when no row changed since, even when another session committed in between and
+   * a new transaction should see it; the agent re-runs {@code SELECT v FROM kv WHERE k = ?} on
+   * every session, and under contention that showed up as lost updates and stale reads (see the
+   * module README).
+   */
   public static JdbcTarget h2InMemory(final IsolationLevel isolation, final String table, final Duration lockTimeout) {
-    final String url = "jdbc:h2:mem:isowatch-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    final String url = "jdbc:h2:mem:isowatch-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;OPTIMIZE_REUSE_RESULTS=FALSE";
     return new JdbcTarget(url, Dialect.H2, isolation, table, lockTimeout, true);
   }
 

@@ -7,7 +7,7 @@ import io.isowatch.agent.run.AgentConfig;
 import io.isowatch.agent.target.IsolationLevel;
 import io.isowatch.agent.testkit.AgentRuns;
 import io.isowatch.agent.testkit.LocalDatabases;
-import io.isowatch.core.check.CheckResult;
+import io.isowatch.agent.testkit.StreamingPath;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import java.time.Duration;
@@ -16,12 +16,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The agent against the real local MariaDB (RECIPES: 127.0.0.1:3306, root without password, database test). */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+/**
+ * The agent against the real local MariaDB (RECIPES: 127.0.0.1:3306, root without password,
+ * database test); each run checked by {@code isowatch check} on its file and by the streaming
+ * checker, which must agree ({@link StreamingPath}).
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbAgentIT {
+  @RegisterExtension static final StreamingPath PATH = new StreamingPath();
   private static final Logger LOG = LoggerFactory.getLogger(MariaDbAgentIT.class);
   private static final String TABLE = LocalDatabases.uniqueTable("kv_it_maria");
 
@@ -35,11 +41,10 @@ class MariaDbAgentIT {
     LocalDatabases.dropTable(LocalDatabases.MARIADB_URL, TABLE);
   }
 
-  private static AgentRuns.Outcome run(final IsolationLevel level, final AgentConfig config) throws Exception {
-    final AgentRuns.Outcome o =
-        AgentRuns.run(JdbcTarget.of(LocalDatabases.MARIADB_URL, level, TABLE, Duration.ofSeconds(5)), config);
-    assertTrue(o.summary().succeeded(), "run failed: " + o.summary().failure());
-    return o;
+  private static StreamingPath.Checked run(final String tenant, final IsolationLevel level, final AgentConfig config)
+      throws Exception {
+    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.MARIADB_URL, level, TABLE, Duration.ofSeconds(5)), config)
+        .succeeded();
   }
 
   @Test
@@ -48,13 +53,12 @@ class MariaDbAgentIT {
     final AgentConfig config = AgentConfig.of(8, 2000, AgentRuns.workload(4, "uniform", "R1,R1W1,R1R2W2", 31));
 
     // When
-    final AgentRuns.Outcome o = run(IsolationLevel.REPEATABLE_READ, config);
-    final CheckResult r = AgentRuns.check(o.history());
+    final StreamingPath.Checked c = run("maria-repeatable-read", IsolationLevel.REPEATABLE_READ, config);
 
     // Then
-    LOG.info("mariadb repeatable read: {}", AgentRuns.describe(o, r));
-    assertTrue(AgentRuns.names(r).contains("LostUpdate"), AgentRuns.describe(o, r));
-    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SI), AgentRuns.describe(o, r));
+    LOG.info("mariadb repeatable read: {}", c.describe());
+    assertTrue(c.result().names().contains("LostUpdate"), c.describe());
+    assertEquals(Verdict.VIOLATED, c.result().verdict(Level.SI), c.describe());
   }
 
   @Test
@@ -63,12 +67,11 @@ class MariaDbAgentIT {
     final AgentConfig config = AgentConfig.of(8, 3000, AgentRuns.workload(10, "uniform", "paper", 32));
 
     // When
-    final AgentRuns.Outcome o = run(IsolationLevel.SERIALIZABLE, config);
-    final CheckResult r = AgentRuns.check(o.history());
+    final StreamingPath.Checked c = run("maria-serializable", IsolationLevel.SERIALIZABLE, config);
 
     // Then
-    LOG.info("mariadb serializable: {}", AgentRuns.describe(o, r));
-    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER), AgentRuns.describe(o, r));
-    assertTrue(r.anomalies().isEmpty(), AgentRuns.describe(o, r));
+    LOG.info("mariadb serializable: {}", c.describe());
+    assertEquals(Verdict.SATISFIED, c.result().verdict(Level.SER), c.describe());
+    assertTrue(c.result().anomalies().isEmpty(), c.describe());
   }
 }

@@ -1,0 +1,342 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.report.JsonReport;
+import io.isowatch.core.report.TextReport;
+import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.IsoWatchStreamsConfig;
+import io.isowatch.streams.replay.FileReplay;
+import io.isowatch.streams.replay.Progress;
+import io.isowatch.streams.replay.Replayer;
+import io.isowatch.streams.replay.TopicReplay;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code isowatch replay}: checks a history through the streaming checker, end to end, and prints
+ * the report of {@code isowatch check}.
+ *
+ * <ul>
+ *   <li>{@code --file F}: starts a broker (in this JVM) and a registry (child process), publishes
+ *       the file as one tenant through the producer path, runs the checker topology until it has
+ *       consumed everything, and prints the report built from what the topology published: the
+ *       same text, the same JSON contract and the same exit codes as {@code isowatch check F}.
+ *   <li>{@code --topic T --from-beginning}: re-checks a recorded topic on a configured broker under
+ *       a fresh application id ({@link TopicReplay}); one report per tenant.
+ * </ul>
+ *
+ * <p>Logs (Kafka's, the checker's) go to {@code replay.log} in the work directory, not the
+ * terminal; the work directory is deleted after a successful run unless {@code --keep}.
+ */
+@Command(
+    name = "replay",
+    sortOptions = false,
+    description = {
+      "Check a history through the streaming checker (a real broker, registry and Kafka Streams) and print"
+          + " the report of 'isowatch check'.",
+      "  --file F: a local broker and registry are started for the run;",
+      "    verdicts equal 'isowatch check F'.",
+      "  --topic T --from-beginning: re-check a recorded topic on a configured",
+      "    broker (one report per tenant)."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every requested level is SATISFIED (for every tenant)",
+      "1:some requested level is VIOLATED or UNKNOWN (for some tenant)",
+      "2:invalid input, configuration or usage (the reason on stderr)",
+      "3:internal error, or the streaming checker failed (see the log)"
+    })
+public final class ReplayCommand implements Callable<Integer> {
+  /** System property naming the work directory; Main sets it before the first logger exists. */
+  public static final String WORK_DIR_PROPERTY = "isowatch.replay.dir";
+  private static final String DEFAULT_TENANT = "replay";
+
+  private final Services services;
+
+  @Spec private CommandSpec spec;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  private Source source;
+
+  /** Where the history comes from. */
+  static final class Source {
+    @Option(names = "--file", paramLabel = "FILE", description = "A history file (any format 'check' reads).")
+    String file;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "A recorded topic of TransactionEvents.")
+    String topic;
+  }
+
+  @Option(names = "--from-beginning", description = "With --topic: re-check from the first retained record"
+      + " (the only mode; required, so that the range is explicit).")
+  private boolean fromBeginning;
+
+  @Option(names = "--levels", split = ",", paramLabel = "LEVEL", converter = Converters.LevelConverter.class,
+      description = "Levels to decide, comma-separated (default: SSER,SER,SI; with --topic: check.levels).")
+  private List<io.isowatch.core.check.Level> levels;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
+      converter = Converters.FormatConverter.class,
+      description = "With --file: auto|jsonl|text|elle|aion (default: ${DEFAULT-VALUE}).")
+  private HistoryFormat format;
+
+  @Option(names = "--json", description = "Print JSON instead of the text report (--file: the document of"
+      + " 'check --json'; --topic: {\"tenants\": {TENANT: that document}}).")
+  private boolean json;
+
+  @Option(names = "--initial-value", paramLabel = "N|null",
+      description = "Value every key holds before the history (default: 0; with --topic: check.initial.value).")
+  private String initialValue;
+
+  @Option(names = "--rt-skew-us", paramLabel = "N",
+      description = "Clock-skew tolerance in µs for real-time order (default: 0; with --topic: check.rt.skew.us).")
+  private Long rtSkewMicros;
+
+  @Option(names = "--max-anomalies", paramLabel = "N",
+      description = "List at most N anomalies per tenant; counts stay exact (default: "
+          + io.isowatch.core.check.CheckOptions.DEFAULT_MAX_ANOMALIES + "; with --topic: check.max.anomalies).")
+  private Integer maxAnomalies;
+
+  @Option(names = "--grace-ms", paramLabel = "MS",
+      description = "Bounded lateness of the checker. Default with --file: longer than the file's span of end"
+          + " times, so that no transaction is late whatever the file's order; with --topic: check.grace.ms.")
+  private Long graceMs;
+
+  @Option(names = "--tenant", paramLabel = "NAME",
+      description = "With --file: the tenant the file is published as (default: the file's tenant when all its"
+          + " transactions name the same one, else '" + DEFAULT_TENANT + "').")
+  private String tenant;
+
+  @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "With --topic: Kafka bootstrap servers"
+      + " (default: bootstrap.servers).")
+  private String bootstrap;
+
+  @Option(names = "--registry", paramLabel = "URL", description = "With --topic: schema registry base URL"
+      + " (default: schema.registry.url).")
+  private String registry;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "With --topic: properties file, as for 'isowatch"
+      + " run' (defaults < FILE < ISOWATCH_* environment < flags).")
+  private Path configFile;
+
+  @Option(names = "--keep", description = "Keep what the replay created: with --topic its topics, group, subjects"
+      + " and state; with both its work directory (logs).")
+  private boolean keep;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar on stderr.")
+  private boolean quiet;
+
+  public ReplayCommand(final Services services) {
+    this.services = services;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    final PrintWriter err = spec.commandLine().getErr();
+    final Progress progress = quiet ? Progress.NONE : Progress.bar(err);
+    final Path workDir = workDir();
+    boolean ok = false;
+    try {
+      final int exit = source.file != null ? replayFile(workDir, progress, err) : replayTopic(progress);
+      ok = true;
+      return exit;
+    } catch (final Replayer.ReplayException e) {
+      err.println("isowatch replay: " + e.getMessage() + " (log: " + workDir.resolve("replay.log") + ")");
+      err.flush();
+      return ExitCodes.INTERNAL;
+    } finally {
+      if ((ok && !keep) || isEmpty(workDir)) {
+        deleteWorkDir(workDir);
+      } else if (!ok) {
+        err.println("isowatch replay: logs kept in " + workDir);
+        err.flush();
+      }
+    }
+  }
+
+  private int replayFile(final Path workDir, final Progress progress, final PrintWriter err) throws Exception {
+    if (fromBeginning || bootstrap != null || registry != null || configFile != null) {
+      throw new ParameterException(spec.commandLine(),
+          "--from-beginning, --bootstrap, --registry and --config go with --topic, not --file");
+    }
+    final History history = HistoryInput.read(source.file, format, services);
+    if (history.size() == 0) {
+      throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
+    }
+    final Map<String, String> settings = checkSettings(true);
+    if (graceMs != null) {
+      settings.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceMs));
+    }
+    validate(settings);
+    final String name = tenant != null ? tenant : tenantOf(history);
+    final Map<String, CheckResult> results = FileReplay.run(history, name, settings, workDir, progress,
+        line -> {
+          err.println("isowatch replay: " + line);
+          err.flush();
+        });
+    final CheckResult result = results.get(name);
+    if (result == null) {
+      throw new Replayer.ReplayException("the checker published no verdict for tenant " + name);
+    }
+    if (result.hasInvalidInput()) {
+      throw new CliFailure(CheckCommand.invalidInputMessage(HistoryInput.displayName(source.file),
+          result.findings()));
+    }
+    return CheckCommand.printReport(result, json, services, spec.commandLine().getOut());
+  }
+
+  private int replayTopic(final Progress progress) throws Exception {
+    if (!fromBeginning) {
+      throw new ParameterException(spec.commandLine(), "--topic needs --from-beginning (the only replay range)");
+    }
+    if (tenant != null) {
+      throw new ParameterException(spec.commandLine(), "--tenant goes with --file, not --topic");
+    }
+    final Map<String, String> flags = checkSettings(false);
+    if (graceMs != null) {
+      flags.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceMs));
+    }
+    if (bootstrap != null) {
+      flags.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    }
+    if (registry != null) {
+      flags.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry);
+    }
+    final IsoWatchStreamsConfig base;
+    try {
+      base = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), flags);
+    } catch (final ConfigException | IOException e) {
+      throw new CliFailure("invalid configuration: " + e.getMessage());
+    }
+    final TopicReplay.Run run = TopicReplay.plan(base, source.topic);
+    final Map<String, CheckResult> results;
+    try {
+      results = TopicReplay.run(base, run, keep, progress);
+    } catch (final IllegalArgumentException | KafkaException e) {
+      throw new CliFailure("cannot replay topic " + source.topic + ": " + e.getMessage());
+    }
+    if (keep) {
+      spec.commandLine().getErr().println("isowatch replay: kept application id " + run.applicationId()
+          + ", topics " + run.topics().anomalies().name() + ", " + run.topics().verdicts().name() + ", "
+          + run.topics().deadLetters().name() + ", state " + run.stateDir());
+    }
+    return print(results);
+  }
+
+  /** One report per tenant (sorted by name); the exit code is the worst of the tenants'. */
+  private int print(final Map<String, CheckResult> results) throws IOException {
+    final PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      final ObjectMapper mapper = new ObjectMapper();
+      final ObjectNode root = mapper.createObjectNode();
+      final ObjectNode tenants = root.putObject("tenants");
+      results.forEach((name, r) -> tenants.set(name, JsonReport.toTree(r)));
+      out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+    } else if (results.isEmpty()) {
+      out.println("IsoWatch replay: the topic holds no transactions to check.");
+    } else {
+      final TextReport text = new TextReport(services.colour());
+      results.forEach((name, r) -> {
+        out.println("== tenant " + name);
+        out.print(text.render(r));
+        out.println();
+      });
+    }
+    out.flush();
+    int exit = ExitCodes.OK;
+    for (final CheckResult r : results.values()) {
+      final int code = r.hasInvalidInput() ? ExitCodes.INVALID
+          : r.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+      exit = Math.max(exit, code);
+    }
+    return exit;
+  }
+
+  /** The check settings given as flags (with --file, check's defaults for the others). */
+  private Map<String, String> checkSettings(final boolean withDefaults) {
+    final Map<String, String> s = new HashMap<>();
+    if (levels != null) {
+      s.put(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
+          levels.stream().map(Enum::name).distinct().collect(Collectors.joining(",")));
+    }
+    if (initialValue != null) {
+      s.put(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, initialValue.trim().toLowerCase(Locale.ROOT));
+    }
+    if (rtSkewMicros != null) {
+      s.put(IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, Long.toString(rtSkewMicros));
+    }
+    if (maxAnomalies != null) {
+      s.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, Integer.toString(maxAnomalies));
+    }
+    if (withDefaults) {
+      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SSER,SER,SI");
+      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, "0");
+      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, "0");
+      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG,
+          Integer.toString(io.isowatch.core.check.CheckOptions.DEFAULT_MAX_ANOMALIES));
+    }
+    return s;
+  }
+
+  /** Usage errors in the settings (a bad --initial-value, a negative skew) before anything starts. */
+  private void validate(final Map<String, String> settings) {
+    try {
+      new IsoWatchStreamsConfig(settings);
+    } catch (final ConfigException e) {
+      throw new ParameterException(spec.commandLine(), "invalid option: " + e.getMessage());
+    }
+  }
+
+  /** The tenant every transaction names, when they all name the same one. */
+  static String tenantOf(final History history) {
+    final List<String> tenants = history.transactions().stream().map(Transaction::tenant).distinct().toList();
+    return tenants.size() == 1 && tenants.get(0) != null && !tenants.get(0).isBlank()
+        ? tenants.get(0) : DEFAULT_TENANT;
+  }
+
+  /** The work directory: the one Main prepared (its log is there), else a new temporary one. */
+  private static Path workDir() throws IOException {
+    final String set = System.getProperty(WORK_DIR_PROPERTY);
+    return set != null ? Path.of(set) : Files.createTempDirectory("isowatch-replay-");
+  }
+
+  private static boolean isEmpty(final Path dir) {
+    try (var entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    } catch (final IOException e) {
+      return false;
+    }
+  }
+
+  private static void deleteWorkDir(final Path dir) {
+    try (var all = Files.walk(dir)) {
+      for (final Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (final IOException e) {
+      // Left behind in the temporary directory; nothing depends on it.
+    }
+  }
+}

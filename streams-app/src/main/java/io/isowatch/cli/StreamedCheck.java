@@ -1,0 +1,86 @@
+package io.isowatch.cli;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.format.JsonlHistoryReader;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.OnlineChecker;
+import io.isowatch.core.online.OnlineOptions;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code isowatch check} with a horizon (docs/segmentation.md): the history goes through the
+ * segmented online engine as a stream, in file order, with a grace period, then a flush, as the
+ * streaming checker would see it. A JSONL file is read line by line, so memory is bounded by the
+ * horizon, not by the file; other formats are parsed whole first.
+ */
+final class StreamedCheck {
+  private static final int BUFFER_CHARS = 1 << 16;
+
+  private StreamedCheck() {}
+
+  static CheckResult run(final String file, final HistoryFormat format, final Services services,
+      final CheckOptions options, final OnlineOptions online) {
+    final OnlineChecker checker = new OnlineChecker(options, online);
+    final String name = HistoryInput.displayName(file);
+    if (!HistoryInput.STDIN.equals(file) && (format == HistoryFormat.JSONL
+        || (format == HistoryFormat.AUTO && looksLikeJsonl(Path.of(file))))) {
+      final JsonlHistoryReader reader = new JsonlHistoryReader();
+      try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+        int lineNo = 0;
+        String line;
+        while ((line = in.readLine()) != null) {
+          lineNo++;
+          if (!line.isBlank()) {
+            checker.accept(reader.parseLine(line, lineNo));
+          }
+        }
+      } catch (final InvalidHistoryException e) {
+        throw new CliFailure(name + ": " + e.getMessage());
+      } catch (final IOException e) {
+        throw new CliFailure("cannot read " + name + ": " + e.getMessage());
+      }
+    } else {
+      final History history = HistoryInput.read(file, format, services);
+      for (final Transaction t : history.transactions()) {
+        checker.accept(t);
+      }
+    }
+    checker.flush();
+    return checker.result();
+  }
+
+  /** Whether the file starts with a JSON object with a string key (EDN maps start with '{:'). */
+  private static boolean looksLikeJsonl(final Path path) {
+    try (InputStream raw = Files.newInputStream(path);
+        BufferedReader in = new BufferedReader(new InputStreamReader(raw, StandardCharsets.UTF_8), BUFFER_CHARS)) {
+      int c;
+      boolean open = false;
+      while ((c = in.read()) >= 0) {
+        if (Character.isWhitespace(c)) {
+          continue;
+        }
+        if (!open) {
+          if (c != '{') {
+            return false;
+          }
+          open = true;
+        } else {
+          return c == '"';
+        }
+      }
+      return false;
+    } catch (final IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,335 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Findings;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.Transaction;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
+
+/**
+ * Reads a checkpoint written by {@link CheckpointWriter}, section by section in the same order,
+ * checking the frame (magic, version, length, checksum) first and every id against its table, so
+ * that bytes that are not a checkpoint of this format give a {@link CheckpointFormatException},
+ * never a state that breaks later.
+ */
+final class CheckpointReader {
+  private final CheckpointInput in;
+  private int keyCount;
+  private int retained;
+
+  private CheckpointReader(final CheckpointInput in) {
+    this.in = in;
+  }
+
+  static Checkpoint read(final byte[] bytes) {
+    if (bytes == null) {
+      throw new CheckpointFormatException("no checkpoint: the bytes are null");
+    }
+    final ByteBuffer header = checkFrame(bytes);
+    final long nanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET);
+    final long cutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 8);
+    final long lastCutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 16);
+    final CheckpointInput in = new CheckpointInput(bytes, CheckpointFormat.HEADER,
+        bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM);
+    try {
+      final Checkpoint c = new CheckpointReader(in).body(nanos);
+      c.summary().cutNanos = cutNanos;
+      c.summary().lastCutNanos = lastCutNanos;
+      if (in.remaining() != 0) {
+        throw new CheckpointFormatException("corrupt checkpoint: " + in.remaining()
+            + " bytes left after the last section");
+      }
+      return c;
+    } catch (final CheckpointFormatException e) {
+      throw e;
+    } catch (final RuntimeException e) {
+      // A record refused a value (a write without value, a level set out of range, …).
+      throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  private static ByteBuffer checkFrame(final byte[] bytes) {
+    if (bytes.length < 8) {
+      throw new CheckpointFormatException("not a checkpoint: " + bytes.length + " bytes, fewer than a header");
+    }
+    final ByteBuffer b = ByteBuffer.wrap(bytes);
+    if (b.getInt(0) != CheckpointFormat.MAGIC) {
+      throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
+    }
+    final int version = b.getInt(4);
+    if (version != CheckpointFormat.VERSION) {
+      throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
+          + CheckpointFormat.VERSION + ")");
+    }
+    if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {
+      throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes, fewer than a header");
+    }
+    final int length = b.getInt(8);
+    if (bytes.length < length) {
+      throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes of " + length);
+    }
+    if (bytes.length > length) {
+      throw new CheckpointFormatException("trailing bytes after the checkpoint: " + bytes.length + " bytes, the "
+          + "checkpoint has " + length);
+    }
+    final CRC32 crc = new CRC32();
+    crc.update(bytes, 0, length - CheckpointFormat.CHECKSUM);
+    if ((int) crc.getValue() != b.getInt(length - CheckpointFormat.CHECKSUM)) {
+      throw new CheckpointFormatException("corrupt checkpoint: the checksum does not match");
+    }
+    return b;
+  }
+
+  private Checkpoint body(final long nanos) {
+    final HorizonSummary summary = summary();
+    keyCount = in.count(3, "keys");
+    final List<String> keyNames = new ArrayList<>(keyCount);
+    final List<Long> keyInitials = new ArrayList<>(keyCount);
+    final int[] heads = new int[keyCount];
+    final boolean[] ambiguous = new boolean[keyCount];
+    for (int k = 0; k < keyCount; k++) {
+      keyNames.add(in.name());
+      keyInitials.add(in.nullableSigned());
+      heads[k] = in.index(Integer.MAX_VALUE, "head count");
+      ambiguous[k] = in.bool();
+    }
+    unique(keyNames, "key");
+    final int sessionCount = in.count(2, "sessions");
+    final List<String> sessionNames = new ArrayList<>(sessionCount);
+    final int[] arrivals = new int[sessionCount];
+    final Map<String, Integer> sessionIds = new HashMap<>();
+    for (int i = 0; i < sessionCount; i++) {
+      sessionNames.add(in.name());
+      arrivals[i] = in.index(Integer.MAX_VALUE, "arrival count");
+      sessionIds.put(sessionNames.get(i), i);
+    }
+    unique(sessionNames, "session");
+    final SegmentTxns segment = segment(sessionIds);
+    final CheckedReads checked = checked();
+    final Set<WaitingRead> waiting = waiting(segment);
+    final CarriedCounters carried = counters(heads, ambiguous);
+    final Findings findings = findings();
+    final KeyValueTable thinAir = new KeyValueTable(16);
+    pairs((k, v) -> thinAir.put(k, v, 0));
+    final RepeatedValues repeated = repeated();
+    final boolean repeatsDeclared = in.bool();
+    final Map<Level, Verdict> published = new EnumMap<>(Level.class);
+    final int levels = in.count(2, "published verdicts");
+    for (int i = 0; i < levels; i++) {
+      published.put(CheckpointRecords.level(in.rawByte()), CheckpointRecords.verdict(in.rawByte()));
+    }
+    final long maxEnd = in.signed();
+    final long last = in.signed();
+    if (last < -1 || last >= retained) {
+      throw new CheckpointFormatException("corrupt checkpoint: last released position " + last + " of " + retained);
+    }
+    return new Checkpoint(summary, keyNames, keyInitials, sessionNames, arrivals, segment, checked, waiting,
+        (int) last, carried, findings, thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
+  }
+
+  private HorizonSummary summary() {
+    final HorizonSummary h = new HorizonSummary(filter(), filter());
+    h.bound = in.signed();
+    h.cuts = in.unsigned();
+    h.pruned = in.unsigned();
+    final int n = in.count(4, "anomalies");
+    final List<Anomaly> anomalies = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      anomalies.add(CheckpointRecords.readAnomaly(in));
+    }
+    h.anomalies = List.copyOf(anomalies);
+    final int names = in.count(2, "anomaly counts");
+    for (int i = 0; i < names; i++) {
+      h.counts.put(in.name(), in.unsigned());
+    }
+    h.truncated = in.bool();
+    h.violated.addAll(CheckpointRecords.levels(in.rawByte()));
+    h.staleReads = in.unsigned();
+    h.staleViolatesSser = in.bool();
+    h.staleUndecided.addAll(CheckpointRecords.levels(in.rawByte()));
+    final int sessions = in.count(1, "session seqs");
+    for (int i = 0; i < sessions; i++) {
+      h.setNextSeq(i, in.signed());
+    }
+    h.edges = in.signed();
+    h.unknowns = in.unsigned();
+    return h;
+  }
+
+  private RetiredValues filter() {
+    final int words = in.index(1 << 26, "filter words");
+    final long added = in.unsigned();
+    final long[] bits;
+    if (!in.bool()) {
+      if (8L * words > in.remaining()) {
+        throw new CheckpointFormatException("truncated checkpoint: a filter of " + words + " words, "
+            + in.remaining() + " bytes left");
+      }
+      bits = new long[words];
+      for (int i = 0; i < words; i++) {
+        bits[i] = in.fixedLong();
+      }
+    } else {
+      bits = new long[words];
+      final int nonZero = in.count(9, "filter words");
+      int i = -1;
+      for (int j = 0; j < nonZero; j++) {
+        i += 1 + in.index(words, "filter word gap");
+        if (i >= words) {
+          throw new CheckpointFormatException("corrupt checkpoint: filter word " + i + " of " + words);
+        }
+        bits[i] = in.fixedLong();
+      }
+    }
+    return new RetiredValues(bits, added);
+  }
+
+  private SegmentTxns segment(final Map<String, Integer> sessionIds) {
+    // A transaction takes at least 6 bytes: flags, id, session, line, op count, rank flag.
+    retained = in.count(6, "retained transactions");
+    final int buffered = in.count(6, "buffered transactions");
+    final int n = retained + buffered;
+    final Transaction[] txns = new Transaction[n];
+    final long[] ranks = new long[n];
+    final int[] sessions = new int[n];
+    final Set<String> ids = new HashSet<>();
+    long base = 0;
+    for (int i = 0; i < n; i++) {
+      final Transaction t = CheckpointRecords.readTxn(in, base);
+      base = t.start() != Transaction.NO_TIME ? t.start() : base;
+      if (!ids.add(t.id())) {
+        throw new CheckpointFormatException("corrupt checkpoint: transaction id " + t.id() + " held twice");
+      }
+      final Integer session = sessionIds.get(t.session());
+      if (session == null) {
+        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " of unknown session "
+            + t.session());
+      }
+      txns[i] = t;
+      sessions[i] = session;
+      if (in.bool()) {
+        ranks[i] = in.signed();
+      } else if (t.hasSeq()) {
+        ranks[i] = t.seq();
+      } else {
+        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " has neither seq nor rank");
+      }
+    }
+    return new SegmentTxns(txns, ranks, sessions, retained);
+  }
+
+  private CheckedReads checked() {
+    final int absent = in.count(1, "absent keys");
+    final CheckedReads checked = new CheckedReads(16);
+    long k = -1;
+    for (int i = 0; i < absent; i++) {
+      k += 1 + in.unsigned();
+      checkKey(k);
+      checked.add((int) k, null);
+    }
+    pairs(checked::add);
+    return checked;
+  }
+
+  /** Reads the (key id, value) pairs {@link CheckpointWriter} writes sorted and delta-coded. */
+  private void pairs(final java.util.function.BiConsumer<Integer, Long> each) {
+    final int n = in.count(2, "key-value pairs");
+    long key = 0;
+    long value = 0;
+    for (int i = 0; i < n; i++) {
+      final long gap = in.unsigned();
+      final long delta = in.signed();
+      value = gap == 0 && i > 0 ? value + delta : delta;
+      key += gap;
+      checkKey(key);
+      each.accept((int) key, value);
+    }
+  }
+
+  private Set<WaitingRead> waiting(final SegmentTxns segment) {
+    final int n = in.count(4, "waiting reads");
+    final Set<WaitingRead> out = new LinkedHashSet<>();
+    for (int i = 0; i < n; i++) {
+      final int reader = in.index(retained, "reader position");
+      final int op = in.index(segment.txns()[reader].ops().size(), "op index");
+      final long key = in.unsigned();
+      checkKey(key);
+      out.add(new WaitingRead((int) key, in.signed(), op, reader));
+    }
+    return out;
+  }
+
+  private CarriedCounters counters(final int[] heads, final boolean[] ambiguous) {
+    final long[] n = new long[9];
+    for (int i = 0; i < n.length; i++) {
+      n[i] = in.unsigned();
+    }
+    return new CarriedCounters(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], in.bool(), in.bool(),
+        heads, ambiguous);
+  }
+
+  private Findings findings() {
+    final int n = in.count(6, "findings");
+    final List<Findings.Entry> entries = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      final String kindName = in.name();
+      final FindingKind kind;
+      try {
+        kind = FindingKind.valueOf(kindName);
+      } catch (final IllegalArgumentException e) {
+        throw new CheckpointFormatException("unsupported checkpoint: unknown finding kind " + kindName, e);
+      }
+      final String key = in.nullableName();
+      final String message = in.string();
+      final Set<Level> levels = CheckpointRecords.levels(in.rawByte());
+      final long count = in.unsigned();
+      final int txnCount = in.count(1, "finding examples");
+      final List<String> txns = new ArrayList<>(txnCount);
+      for (int j = 0; j < txnCount; j++) {
+        txns.add(in.string());
+      }
+      final int lineCount = in.count(1, "finding lines");
+      final List<Integer> lines = new ArrayList<>(lineCount);
+      for (int j = 0; j < lineCount; j++) {
+        lines.add((int) in.signed());
+      }
+      entries.add(new Findings.Entry(kind, key, message, levels, count, txns, lines));
+    }
+    return Findings.of(entries);
+  }
+
+  private RepeatedValues repeated() {
+    if (!in.bool()) {
+      return null;
+    }
+    final int n = in.count(2, "repeated values");
+    final List<Map.Entry<String, Long>> pairs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      pairs.add(Map.entry(in.name(), in.signed()));
+    }
+    return RepeatedValues.ofPairs(pairs);
+  }
+
+  private void checkKey(final long k) {
+    if (k < 0 || k >= keyCount) {
+      throw new CheckpointFormatException("corrupt checkpoint: key id " + k + " of " + keyCount);
+    }
+  }
+
+  private static void unique(final List<String> names, final String what) {
+    if (new HashSet<>(names).size() != names.size()) {
+      throw new CheckpointFormatException("corrupt checkpoint: a " + what + " name is held twice");
+    }
+  }
+}

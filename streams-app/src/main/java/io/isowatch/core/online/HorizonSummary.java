@@ -1,0 +1,122 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Level;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the engine keeps of everything it pruned (docs/segmentation.md, "What is dropped and what
+ * is summarised"): two fixed-size filters of retired versions, the real-time bound that makes a
+ * stale read an SSER violation, per session the seq expected next, and the results so far
+ * (anomalies already listed, exact counts, violated levels, stale reads). One per engine, carried
+ * from cut to cut; its size depends on keys, sessions and the anomaly cap, not on the history.
+ */
+final class HorizonSummary {
+  /** Retired versions with a pruned successor whose end is known, and aborted or intermediate writes. */
+  final RetiredValues overwritten;
+  /** Other retired versions: dormant indeterminate writes, lost-update branches, repeated values. */
+  final RetiredValues other;
+  /** The latest end time of a pruned successor of a version in {@link #overwritten}, µs. */
+  long bound = Long.MIN_VALUE;
+
+  long cuts;
+  long pruned;
+  long cutNanos;
+  long lastCutNanos;
+
+  /** Anomalies of pruned states, already selected for listing (at most the cap plus one per name). */
+  List<Anomaly> anomalies = List.of();
+  final Map<String, Long> counts = new LinkedHashMap<>();
+  boolean truncated;
+  /** Levels some earlier state proved violated. */
+  final EnumSet<Level> violated = EnumSet.noneOf(Level.class);
+
+  long staleReads;
+  boolean staleViolatesSser;
+  /** Levels a stale read left undecided. */
+  final EnumSet<Level> staleUndecided = EnumSet.noneOf(Level.class);
+
+  /** Per session id: the seq its next transaction should have, -1 if none was pruned, -2 if one had none. */
+  final LongList nextSeq = new LongList(64);
+
+  /** Edges and indeterminate transactions of pruned states (for the stats). */
+  long edges;
+  long unknowns;
+
+  HorizonSummary(final Horizon horizon) {
+    this(new RetiredValues(horizon.filterBits()), new RetiredValues(horizon.filterBits()));
+  }
+
+  /** A summary with these filters (a restore keeps the size the checkpoint was written with). */
+  HorizonSummary(final RetiredValues overwritten, final RetiredValues other) {
+    this.overwritten = overwritten;
+    this.other = other;
+  }
+
+  /** Which filter knows (k, v): 2 other, 1 overwritten, 0 none (never retired). */
+  int retired(final int k, final long v, final boolean absent) {
+    if (other.mightContain(k, v, absent)) {
+      return 2;
+    }
+    return overwritten.mightContain(k, v, absent) ? 1 : 0;
+  }
+
+  long nextSeq(final int session) {
+    return session < nextSeq.size() ? nextSeq.get(session) : -1;
+  }
+
+  void setNextSeq(final int session, final long seq) {
+    while (nextSeq.size() <= session) {
+      nextSeq.add(-1);
+    }
+    nextSeq.set(session, seq);
+  }
+
+  /** Anomalies listed, exact counts per name, and whether the listing is truncated. */
+  record Listing(List<Anomaly> anomalies, Map<String, Long> counts, boolean truncated) {}
+
+  /** Adds a pruned state's listed anomalies to the carried ones. */
+  void carry(final List<Anomaly> listed, final Map<String, Long> stateCounts, final boolean stateTruncated,
+      final int cap) {
+    final Listing merged = merge(new Listing(anomalies, counts, truncated),
+        new Listing(listed, stateCounts, stateTruncated), cap);
+    anomalies = merged.anomalies();
+    counts.clear();
+    counts.putAll(merged.counts());
+    truncated = merged.truncated();
+  }
+
+  /**
+   * The earlier listing followed by the later one, selected as {@link
+   * io.isowatch.core.check.AnomalyList} selects (the first of every name, then the earliest, up to
+   * the cap), keeping the first of every name beyond the cap as the anomaly log does.
+   */
+  static Listing merge(final Listing earlier, final Listing later, final int cap) {
+    final io.isowatch.core.check.AnomalyList list = new io.isowatch.core.check.AnomalyList(cap);
+    final List<Anomaly> all = new ArrayList<>(earlier.anomalies());
+    all.addAll(later.anomalies());
+    for (final Anomaly a : all) {
+      list.add(a.displayName(), () -> a);
+    }
+    final List<Anomaly> selected = new ArrayList<>(list.select());
+    final java.util.Set<String> names = new java.util.HashSet<>();
+    selected.forEach(a -> names.add(a.displayName()));
+    for (final Anomaly a : all) {
+      if (names.add(a.displayName())) {
+        selected.add(a);
+      }
+    }
+    final Map<String, Long> counts = new LinkedHashMap<>(earlier.counts());
+    later.counts().forEach((name, n) -> counts.merge(name, n, Long::sum));
+    long total = 0;
+    for (final long n : counts.values()) {
+      total += n;
+    }
+    return new Listing(List.copyOf(selected), counts,
+        earlier.truncated() || later.truncated() || total > cap);
+  }
+}

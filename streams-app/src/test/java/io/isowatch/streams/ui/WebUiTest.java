@@ -1,0 +1,139 @@
+package io.isowatch.streams.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.schemas.Anomaly;
+import io.isowatch.streams.metrics.CheckerMetrics;
+import io.isowatch.streams.metrics.HealthAndMetricsServer;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The UI's HTTP surface on the real endpoint: API, pages, and the bearer token. */
+class WebUiTest {
+  private static final String TOKEN = "s3cret-token";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+  @Test
+  void shouldServeTheFeedDetailGraphAndPagesWhenNoTokenIsConfigured() throws Exception {
+    // Given: the lost-update sample's anomalies and a verdict.
+    final UiState state = new UiState(100);
+    final List<Anomaly> anomalies = UiFixtures.lostUpdateSample("acme");
+    anomalies.forEach(state::onAnomaly);
+    state.onVerdict(UiFixtures.verdict("acme", 1_000_000L, 5));
+    final Anomaly lost = anomalies.stream().filter(a -> "LostUpdate".equals(a.getName())).findFirst().orElseThrow();
+    try (HealthAndMetricsServer server = server(state, Optional.empty())) {
+      // When
+      final JsonNode feed = json(get(server, "/api/anomalies?level=SI&tenant=acme", null));
+      final JsonNode detail = json(get(server, "/api/anomalies/" + lost.getAnomalyId(), null));
+      final HttpResponse<String> svg = get(server, "/api/anomalies/" + lost.getAnomalyId() + "/graph.svg", null);
+      final JsonNode tenants = json(get(server, "/api/tenants", null));
+
+      // Then
+      assertTrue(feed.get("anomalies").findValuesAsText("anomalyId").contains(lost.getAnomalyId()), feed.toString());
+      assertEquals("LostUpdate", detail.get("name").asText());
+      assertEquals(lost.getCycle().size(), detail.get("cycle").size());
+      assertEquals(lost.getExplanation(), detail.get("explanation").asText());
+      assertEquals(lost.getTransactions().get(0).getOps().size(),
+          detail.get("transactions").get(0).get("ops").size());
+      assertEquals(200, svg.statusCode());
+      assertTrue(svg.headers().firstValue("Content-Type").orElse("").startsWith("image/svg+xml"));
+      assertTrue(svg.body().startsWith("<svg"), svg.body());
+      assertEquals("acme", tenants.get("tenants").get(0).get("tenant").asText());
+      assertEquals("VIOLATED", tenants.get("tenants").get(0).get("levels").get(0).get("verdict").asText());
+      final HttpResponse<String> index = get(server, "/", null);
+      assertEquals(200, index.statusCode());
+      assertTrue(index.body().contains("Anomaly feed"));
+      assertEquals(200, get(server, "/static/overview.js", null).statusCode());
+      assertEquals(200, get(server, "/metrics", null).statusCode());
+      assertEquals(404, get(server, "/api/anomalies/nope", null).statusCode());
+      assertEquals(404, get(server, "/static/../WebUi.class", null).statusCode());
+      assertEquals(400, get(server, "/api/anomalies?level=RC", null).statusCode());
+    }
+  }
+
+  @Test
+  void shouldRefuseEveryPathButHealthWhenTheTokenIsMissingOrWrong() throws Exception {
+    // Given
+    try (HealthAndMetricsServer server = server(new UiState(10), Optional.of(TOKEN))) {
+      for (final String path : List.of("/", "/anomaly.html", "/api/tenants", "/api/anomalies", "/metrics",
+          "/static/isowatch.css")) {
+        // When
+        final HttpResponse<String> none = get(server, path, null);
+        final HttpResponse<String> wrong = get(server, path, "Bearer not-" + TOKEN);
+        final HttpResponse<String> prefix = get(server, path, "Bearer " + TOKEN.substring(0, 5));
+        final HttpResponse<String> wrongQuery = get(server, path + "?token=wrong", null);
+        // Then
+        for (final HttpResponse<String> r : List.of(none, wrong, prefix, wrongQuery)) {
+          assertEquals(401, r.statusCode(), path);
+          assertEquals("Bearer realm=\"isowatch\"", r.headers().firstValue("WWW-Authenticate").orElse(""));
+          assertFalse(r.body().contains(TOKEN), "the answer never echoes the token");
+        }
+      }
+      assertEquals(200, get(server, "/health", null).statusCode());
+    }
+  }
+
+  @Test
+  void shouldServeWithTheBearerHeaderOrTheCookieTheTokenLinkSetsWhenTheTokenIsRight() throws Exception {
+    // Given
+    try (HealthAndMetricsServer server = server(new UiState(10), Optional.of(TOKEN))) {
+      // When: the header ...
+      final HttpResponse<String> api = get(server, "/api/tenants", "Bearer " + TOKEN);
+      final HttpResponse<String> metrics = get(server, "/metrics", "bearer " + TOKEN);
+      // ... and the page link with the token, then the cookie it sets.
+      final HttpResponse<String> link = get(server, "/?type=G-single&token="
+          + URLEncoder.encode(TOKEN, StandardCharsets.UTF_8), null);
+      final String cookie = link.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+      final HttpResponse<String> page = http.send(request(server, "/").header("Cookie", cookie).build(),
+          HttpResponse.BodyHandlers.ofString());
+      final HttpResponse<String> badCookie = http.send(request(server, "/api/tenants")
+          .header("Cookie", BearerAuth.COOKIE + "=" + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+
+      // Then
+      assertEquals(200, api.statusCode());
+      assertEquals(200, metrics.statusCode());
+      assertEquals(303, link.statusCode());
+      assertEquals("/?type=G-single", link.headers().firstValue("Location").orElseThrow());
+      assertTrue(link.headers().firstValue("Set-Cookie").orElseThrow().contains("HttpOnly"));
+      assertFalse(cookie.contains(TOKEN), "the cookie holds a digest, not the token");
+      assertEquals(200, page.statusCode());
+      assertEquals(401, badCookie.statusCode());
+    }
+  }
+
+  private static HealthAndMetricsServer server(final UiState state, final Optional<String> token) throws Exception {
+    return HealthAndMetricsServer.start("127.0.0.1", 0, new CheckerMetrics(),
+        () -> new HealthAndMetricsServer.Health(true, "RUNNING"), token.map(BearerAuth::of),
+        Optional.of(new WebUi(state)));
+  }
+
+  private HttpRequest.Builder request(final HealthAndMetricsServer server, final String path) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET();
+  }
+
+  private HttpResponse<String> get(final HealthAndMetricsServer server, final String path, final String authorization)
+      throws Exception {
+    final HttpRequest.Builder b = request(server, path);
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode json(final HttpResponse<String> r) throws Exception {
+    assertEquals(200, r.statusCode(), r.body());
+    return JSON.readTree(r.body());
+  }
+}
