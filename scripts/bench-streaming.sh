@@ -21,6 +21,8 @@
 #   --variant LABEL=CLASSPATH (repeatable): checker builds to compare; each phase runs every variant
 #   back to back, so that they meet similar load. Without it: this checkout's build, labelled --label.
 #   e.g. --variant 'before=/tmp/old/isowatch.jar:/tmp/old/lib/*' --variant "after=$PWD/streams-app/target/isowatch.jar:$PWD/streams-app/target/lib/*"
+#   --variant-prop LABEL:KEY=VALUE (repeatable): a checker setting of variant LABEL only (after --checker-prop),
+#   e.g. one build twice: --variant "f2=$cp" --variant "f4=$cp" --variant-prop f4:check.horizon.cut.factor=4
 #
 # Soak options (phase `soak`, not in the default phases): one tenant's MT workload (20 sessions, 1,000
 #   keys, simulated SER) produced while the checker runs, start/end times and record timestamps taken at
@@ -41,7 +43,8 @@
 #   --soak-input-retention-mb retention.bytes of the input topic, so that the broker's disk stays bounded [2048];
 #     0: keep everything (5x10^7 transactions are about 4 GiB of input)
 #
-# Environment: BENCH_WORK [target dir of this script's run: streams-app/target/bench-streaming],
+# Environment: BENCH_WORK [target dir of this script's run: streams-app/target/bench-streaming], BENCH_DRIVER_HEAP
+#   [2g: the driver's -Xmx; 2x10^6 throughput transactions need about 8g],
 #   BENCH_KAFKA_PORT [19092], BENCH_REGISTRY_PORT [18081].
 # The broker and the registry are stopped when the script exits, whatever happens.
 set -euo pipefail
@@ -86,7 +89,7 @@ trap cleanup EXIT
 scripts/kafka.sh start >&2
 scripts/registry.sh start >&2
 
-java -Xmx2g -Djava.awt.headless=true -cp "$root/streams-app/target/test-classes:$root/$jar:$root/streams-app/target/lib/*" \
+java "-Xmx${BENCH_DRIVER_HEAP:-2g}" -Djava.awt.headless=true -cp "$root/streams-app/target/test-classes:$root/$jar:$root/streams-app/target/lib/*" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   io.isowatch.streams.bench.StreamingBenchmark \
   --bootstrap "127.0.0.1:$KAFKA_PORT" --registry "http://127.0.0.1:$REGISTRY_PORT" --work "$work" \

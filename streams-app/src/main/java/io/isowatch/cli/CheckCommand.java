@@ -87,6 +87,12 @@ public final class CheckCommand implements Callable<Integer> {
           + "latest processed end time; with --horizon-txns, both bounds apply.")
   private Long horizonMicros;
 
+  @Option(names = "--horizon-cut-factor", paramLabel = "F", defaultValue = "" + Horizon.DEFAULT_CUT_FACTOR,
+      description = "Segmented check: the engine also cuts by itself when it retains F horizons (default: "
+          + "${DEFAULT-VALUE}). A cut replays the retained horizon: about 1/(F-1) extra work per transaction "
+          + "for up to F horizons in memory. What is checked does not depend on it.")
+  private double horizonCutFactor;
+
   @Option(names = "--segment-on-snapshots",
       description = "Segmented check: cut only right before a snapshot transaction (a read-only transaction "
           + "reading every key, as isowatch agent --snapshot-every emits).")
@@ -146,10 +152,14 @@ public final class CheckCommand implements Callable<Integer> {
     if (horizonMicros != null) {
       h = h.withMicros(horizonMicros);
     }
+    if (!(horizonCutFactor >= Horizon.MIN_CUT_FACTOR && horizonCutFactor <= Horizon.MAX_CUT_FACTOR)) {
+      throw new ParameterException(spec.commandLine(), "--horizon-cut-factor must be in [" + Horizon.MIN_CUT_FACTOR
+          + ", " + Horizon.MAX_CUT_FACTOR + "], got " + horizonCutFactor);
+    }
     if (segmentOnSnapshots && !h.enabled()) {
       throw new ParameterException(spec.commandLine(), "--segment-on-snapshots needs --horizon-txns or --horizon");
     }
-    return h.withSnapshots(segmentOnSnapshots);
+    return h.withSnapshots(segmentOnSnapshots).withCutFactor(horizonCutFactor);
   }
 
   private CheckOptions options() {

@@ -192,10 +192,19 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " apply. Same meaning as 'isowatch check --horizon'. -1: no limit.";
   public static final long CHECK_HORIZON_MS_DEFAULT = -1L;
 
+  public static final String CHECK_HORIZON_CUT_FACTOR_CONFIG = "check.horizon.cut.factor";
+  public static final String CHECK_HORIZON_CUT_FACTOR_DOC =
+      "Segmentation: a tenant's engine also cuts by itself when it retains this many horizons. A cut"
+          + " replays the retained horizon, so self-cuts cost about 1/(factor-1) extra processing of every"
+          + " transaction, for up to factor horizons in memory: 2 doubles the engine's work at most, 4 adds"
+          + " a third for twice the memory. What is checked does not depend on it. Same meaning as"
+          + " 'isowatch check --horizon-cut-factor'.";
+  public static final double CHECK_HORIZON_CUT_FACTOR_DEFAULT = Horizon.DEFAULT_CUT_FACTOR;
+
   public static final String CHECK_PRUNE_INTERVAL_MS_CONFIG = "check.prune.interval.ms";
   public static final String CHECK_PRUNE_INTERVAL_MS_DOC =
       "Stream time between two prunes of every loaded tenant engine, when a horizon is set (an engine"
-          + " also prunes by itself when it holds twice its transaction horizon). Each prune is timed in"
+          + " also prunes by itself when it holds check.horizon.cut.factor horizons). Each prune is timed in"
           + " isowatch_prune_seconds.";
   public static final long CHECK_PRUNE_INTERVAL_MS_DEFAULT = 60_000L;
 
@@ -324,6 +333,9 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           new NoLimitOrPositive(), Importance.MEDIUM, CHECK_HORIZON_TRANSACTIONS_DOC)
       .define(CHECK_HORIZON_MS_CONFIG, Type.LONG, CHECK_HORIZON_MS_DEFAULT, new NoLimitOrPositive(),
           Importance.MEDIUM, CHECK_HORIZON_MS_DOC)
+      .define(CHECK_HORIZON_CUT_FACTOR_CONFIG, Type.DOUBLE, CHECK_HORIZON_CUT_FACTOR_DEFAULT,
+          ConfigDef.Range.between(Horizon.MIN_CUT_FACTOR, Horizon.MAX_CUT_FACTOR), Importance.LOW,
+          CHECK_HORIZON_CUT_FACTOR_DOC)
       .define(CHECK_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, CHECK_PRUNE_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, CHECK_PRUNE_INTERVAL_MS_DOC)
       .define(CHECK_RT_SKEW_US_CONFIG, Type.LONG, CHECK_RT_SKEW_US_DEFAULT, ConfigDef.Range.atLeast(0),
@@ -461,7 +473,7 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
     if (ms > 0) {
       h = h.withMicros(Math.multiplyExact(ms, 1_000L));
     }
-    return h;
+    return h.withCutFactor(getDouble(CHECK_HORIZON_CUT_FACTOR_CONFIG));
   }
 
   public long pruneIntervalMs() {

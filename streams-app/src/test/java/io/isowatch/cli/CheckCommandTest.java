@@ -206,6 +206,7 @@ class CheckCommandTest {
         List.of("check", "--initial-value", "zero", file),
         List.of("check", "--max-anomalies", "0", file),
         List.of("check", "--rt-skew-us", "-1", file),
+        List.of("check", "--horizon-txns", "5", "--horizon-cut-factor", "1", file),
         List.of("check", "--no-such-option", file),
         List.of("check"));
     final List<String> reasons = List.of(
@@ -214,6 +215,7 @@ class CheckCommandTest {
         "'zero' is neither an integer nor null",
         "--max-anomalies must be >= 1, got 0",
         "--rt-skew-us must be >= 0, got -1",
+        "--horizon-cut-factor must be in [1.1, 64.0], got 1.0",
         "Unknown option: '--no-such-option'",
         "Missing required parameter: 'FILE'");
 

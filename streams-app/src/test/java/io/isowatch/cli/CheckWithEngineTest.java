@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -159,5 +160,32 @@ class CheckWithEngineTest {
     assertTrue(dot.contains("  \"T1\" -> \"T2\" [label=\"WW x=1\", color=\"#c62828\""), dot);
     assertTrue(dot.contains("  \"T2\" -> \"T1\" [label=\"RW x=0\", color=\"#e07b00\""), dot);
     assertTrue(dot.contains("  \"T1\" [label=\"T1\\n[r(x,0), w(x,1)]\"];"), dot);
+  }
+
+  @Test
+  void shouldFindTheSameAnomaliesWhateverTheCutFactorOfASegmentedCheck() throws Exception {
+    // Given: 40 read-modify-writes on their own keys, then two lost updates; horizon 4 transactions
+    final StringBuilder dsl = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      dsl.append("F").append(i).append(" q").append(i).append(" r(k").append(i).append(",0) w(k").append(i)
+          .append(",1) @").append(10 * i + 1).append("..").append(10 * i + 2).append('\n');
+    }
+    dsl.append("T1 s1 r(x,0) w(x,1) @500..510\nT2 s2 r(x,0) w(x,2) @505..515\n");
+    dsl.append("T3 s3 r(y,0) w(y,1) @600..610\nT4 s4 r(y,0) w(y,2) @605..615\n");
+
+    // When
+    final CliRun twice = check(dsl.toString(), "--json", "--grace", "1ms", "--horizon-txns", "4");
+    final CliRun six = check(dsl.toString(), "--json", "--grace", "1ms", "--horizon-txns", "4",
+        "--horizon-cut-factor", "6");
+
+    // Then: both pruned, both report the two lost updates and nothing else
+    for (final CliRun run : List.of(twice, six)) {
+      assertEquals(1, run.exit(), run.err());
+      final JsonNode json = MAPPER.readTree(run.out());
+      assertEquals(2, json.get("anomalies").size(), run.out());
+      assertEquals(2, json.get("stats").get("anomaliesByName").get("LostUpdate").asLong(), run.out());
+      assertTrue(run.out().contains("HORIZON_PRUNED"), run.out());
+    }
+    assertEquals(MAPPER.readTree(twice.out()).get("anomalies"), MAPPER.readTree(six.out()).get("anomalies"));
   }
 }

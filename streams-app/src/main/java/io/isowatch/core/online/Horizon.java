@@ -5,18 +5,31 @@ package io.isowatch.core.online;
  * {@code transactions} processed transactions and those whose π time is within {@code micros} of
  * the latest processed one; when both are set a transaction is kept only if both keep it, so that
  * {@code transactions} bounds memory whatever the rate. The engine cuts by itself when the retained
- * state reaches twice the horizon, and when asked ({@link OnlineChecker#prune()}).
+ * state reaches {@code cutFactor} times the horizon (twice by default), and when asked ({@link
+ * OnlineChecker#prune()}).
+ *
+ * <p>A cut replays the retained horizon, and the next self-cut comes {@code (cutFactor - 1)}
+ * horizons later: self-cuts cost about {@code 1 / (cutFactor - 1)} extra processing of every
+ * transaction, for a retained state of up to {@code cutFactor} horizons. What is checked does not
+ * depend on it: at least a horizon is retained after every cut.
  *
  * @param transactions transactions to retain, or {@link #UNLIMITED}
  * @param micros π time to retain, µs, or {@link #UNLIMITED}
  * @param onSnapshots cut only right before a snapshot transaction (a committed read-only
  *     transaction reading every key known so far), as PolySI Section 6 proposes
  * @param filterBits size of each of the two filters of retired values, bits (a power of two)
+ * @param cutFactor the engine cuts by itself when it retains this many horizons, in [{@link
+ *     #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]
  */
-public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits) {
+public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor) {
   public static final long UNLIMITED = Long.MAX_VALUE;
   /** 2^23 bits (1 MiB) per filter: under 1% false positives up to about 10^6 retired versions. */
   public static final int DEFAULT_FILTER_BITS = 1 << 23;
+  /** Self-cuts at twice the horizon: at most one extra processing of each transaction. */
+  public static final double DEFAULT_CUT_FACTOR = 2.0;
+  /** Below this, self-cuts would come so often that their replays dominate (10 per transaction). */
+  public static final double MIN_CUT_FACTOR = 1.1;
+  public static final double MAX_CUT_FACTOR = 64.0;
   /** No segmentation: everything is retained. */
   public static final Horizon NONE = new Horizon(UNLIMITED, UNLIMITED, false, DEFAULT_FILTER_BITS);
 
@@ -27,6 +40,15 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
     if (filterBits < 64 || Integer.bitCount(filterBits) != 1) {
       throw new IllegalArgumentException("filterBits must be a power of two >= 64");
     }
+    if (!(cutFactor >= MIN_CUT_FACTOR && cutFactor <= MAX_CUT_FACTOR)) {
+      throw new IllegalArgumentException("cutFactor must be in [" + MIN_CUT_FACTOR + ", " + MAX_CUT_FACTOR
+          + "], got " + cutFactor);
+    }
+  }
+
+  /** A horizon whose engine cuts by itself at twice it. */
+  public Horizon(final long transactions, final long micros, final boolean onSnapshots, final int filterBits) {
+    this(transactions, micros, onSnapshots, filterBits, DEFAULT_CUT_FACTOR);
   }
 
   /** Retains the last {@code n} processed transactions. */
@@ -40,15 +62,38 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
   }
 
   public Horizon withTransactions(final long n) {
-    return new Horizon(n, micros, onSnapshots, filterBits);
+    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor);
   }
 
   public Horizon withMicros(final long m) {
-    return new Horizon(transactions, m, onSnapshots, filterBits);
+    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor);
   }
 
   public Horizon withSnapshots(final boolean on) {
-    return new Horizon(transactions, micros, on, filterBits);
+    return new Horizon(transactions, micros, on, filterBits, cutFactor);
+  }
+
+  public Horizon withCutFactor(final double factor) {
+    return new Horizon(transactions, micros, onSnapshots, filterBits, factor);
+  }
+
+  /** Processed transactions at which the engine cuts by itself, or {@link #UNLIMITED}. */
+  long selfCutTransactions() {
+    return scaled(transactions);
+  }
+
+  /** π span of the processed transactions at which the engine cuts by itself, µs, or {@link #UNLIMITED}. */
+  long selfCutMicros() {
+    return scaled(micros);
+  }
+
+  private long scaled(final long bound) {
+    if (bound == UNLIMITED) {
+      return UNLIMITED;
+    }
+    // At least one more than the bound, so that a cut always has something to prune.
+    final double at = Math.ceil(bound * cutFactor);
+    return at >= (double) (UNLIMITED / 2) ? UNLIMITED / 2 : Math.max(bound + 1, (long) at);
   }
 
   /** Whether anything is ever pruned. */

@@ -149,7 +149,7 @@ public final class OnlineChecker {
    * Cuts now (docs/segmentation.md): prunes every processed transaction before the retained
    * horizon, as far as pending reads and the snapshot alignment allow, and keeps a summary of
    * them. Returns whether anything was pruned; false as well when no horizon is configured. The
-   * engine also cuts by itself when its state reaches twice the horizon.
+   * engine also cuts by itself when its state reaches {@link Horizon#cutFactor()} horizons.
    */
   public boolean prune() {
     final boolean cut = cut(true);
@@ -273,10 +273,10 @@ public final class OnlineChecker {
     if (!h.enabled() || released < nextPruneCheck || released == 0) {
       return;
     }
-    boolean due = h.transactions() != Horizon.UNLIMITED && released >= 2 * h.transactions();
+    boolean due = h.transactions() != Horizon.UNLIMITED && released >= h.selfCutTransactions();
     if (!due && h.micros() != Horizon.UNLIMITED && s.latestReleasedTime != Long.MIN_VALUE) {
       final long oldest = s.txns.endKey(s.txns.releasedAt(0));
-      due = oldest != TxnIndex.NO_END && s.latestReleasedTime - oldest >= 2 * Math.min(h.micros(), Long.MAX_VALUE / 4);
+      due = oldest != TxnIndex.NO_END && s.latestReleasedTime - oldest >= h.selfCutMicros();
     }
     if (due && !cut(false)) {
       // Held back (pending reads, no snapshot yet): look again after a while, not at every release.
@@ -301,7 +301,7 @@ public final class OnlineChecker {
     final CheckedReads checked = record ? new CheckedReads(segment.retained()) : null;
     final ReplayOracle oracle = checked == null ? cut : (k, v) -> checked.note(k, v, cut.alreadyChecked(k, v));
     final int last = lastReleased < 0 ? -1 : old.txns.piPos(lastReleased) - p;
-    // A cut runs inside accept or flush (at twice the horizon) after releases that may have
+    // A cut runs inside accept or flush (at cutFactor horizons) after releases that may have
     // published: those events belong to the call, not to the state the cut replaces.
     final List<OnlineEvent> unsent = out.take();
     install(next, segment, oracle, WaitingRead.of(old, p), last, CarriedCounters.of(old));

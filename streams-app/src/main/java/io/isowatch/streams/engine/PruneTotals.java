@@ -2,7 +2,7 @@ package io.isowatch.streams.engine;
 
 /**
  * What a tenant engine's cuts did so far (docs/segmentation.md): the cuts asked by the prune
- * punctuator and those the engine made by itself at twice its horizon alike.
+ * punctuator and those the engine made by itself on reaching its self-cut size alike.
  *
  * @param cuts cuts made
  * @param pruned transactions pruned by them

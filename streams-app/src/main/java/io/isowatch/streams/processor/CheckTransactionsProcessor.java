@@ -53,6 +53,11 @@ import org.slf4j.LoggerFactory;
 public final class CheckTransactionsProcessor implements Processor<String, TransactionEvent, String, SpecificRecord> {
   private static final Logger LOG = LoggerFactory.getLogger(CheckTransactionsProcessor.class);
   private static final Duration MIN_FLUSH_CHECK = Duration.ofMillis(1);
+  /**
+   * Covered inputs deleted per arriving input: more than one, so that a checkpoint's backlog is gone
+   * within a fraction of the prune interval at a steady rate (a quarter of it at 4).
+   */
+  static final int DELETES_PER_INPUT = 4;
 
   private final TenantEngineFactory engines;
   private final CheckerMetrics metrics;
@@ -73,9 +78,13 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private KeyValueStore<String, TenantProgress> progress;
   private KeyValueStore<TenantKey, Long> published;
   private TenantCheckpoints checkpoints;
-  // Per loaded tenant: the first input index still in tenant-transactions (the ones before are in
-  // its checkpoint), so that the state-size gauge counts what is stored.
+  // Per loaded tenant: the first input index its rebuild would replay (the ones before are in its
+  // checkpoint).
   private final Map<String, Long> firstInput = new HashMap<>();
+  // Per loaded tenant: the lowest input index that may still be stored. Inputs from there to
+  // firstInput are covered by the checkpoint and deleted a few per arrival, not all at once: at
+  // 10K txn/s a minute's inputs deleted in one go stalled the stream thread for about a second.
+  private final Map<String, Long> deleteFrom = new HashMap<>();
   // Per loaded tenant: its engine's cut totals when last recorded in the metrics.
   private final Map<String, PruneTotals> prunesSeen = new HashMap<>();
   private ReplayEnd replayEnd = ReplayEnd.none();
@@ -107,6 +116,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     loaded.clear();
     progressKept.clear();
     firstInput.clear();
+    deleteFrom.clear();
     prunesSeen.clear();
     this.inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     this.progress = context.getStateStore(Stores.TENANT_PROGRESS);
@@ -157,6 +167,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     if (txn.end() != Transaction.NO_TIME) {
       metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
     }
+    deleteCovered(tenant, DELETES_PER_INPUT);
     p = p.arrived(txn.end(), record.timestamp());
     final List<OnlineEvent> events = engine.accept(txn);
     metrics.transactionChecked(tenant);
@@ -170,7 +181,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   /**
    * Records the cuts the tenant's engine made since the last call: the punctuator's and those the
-   * engine makes by itself at twice its horizon while accepting (most of them, at high rates).
+   * engine makes by itself on reaching its self-cut size while accepting (most of them, at high rates).
    */
   private void observePrunes(final String tenant, final TenantEngine engine) {
     final PruneTotals now = engine.pruneTotals();
@@ -201,6 +212,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         : engines.restore(tenant, checkpoints.read(tenant, checkpoint));
     final long from = checkpoint == null ? 0 : checkpoint.firstInput();
     firstInput.put(tenant, from);
+    deleteFrom.put(tenant, checkpoint == null ? 0 : checkpoint.deletedBelow());
     long replayed = 0;
     try (KeyValueIterator<TenantKey, byte[]> it =
         inputs.range(TenantKey.ofIndex(tenant, from), TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
@@ -229,32 +241,53 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   /**
    * Stores a checkpoint the prune punctuator took of a tenant's engine (it covers every input stored
-   * so far) and deletes the inputs it covers: what keeps {@code tenant-transactions} bounded.
+   * so far). The inputs it covers are then deleted a few per arrival ({@link #deleteCovered}); what
+   * the previous checkpoint covered and is still stored goes now, so that the backlog never exceeds
+   * one prune interval's inputs: what keeps {@code tenant-transactions} bounded.
    */
   private void saveCheckpoint(final String tenant, final byte[] checkpoint) {
     final long t0 = System.nanoTime();
     final long upTo = progressOf(tenant).inputs();
     final CheckpointManifest previous = checkpoints.manifest(tenant);
-    final long from = previous == null ? 0 : previous.firstInput();
-    final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previous);
-    final List<org.apache.kafka.streams.KeyValue<TenantKey, byte[]>> deletes = new java.util.ArrayList<>();
-    for (long i = from; i < upTo; i++) {
-      // A null value deletes: unlike delete(), it does not read the old value first.
-      deletes.add(org.apache.kafka.streams.KeyValue.pair(TenantKey.ofIndex(tenant, i), null));
-    }
-    inputs.putAll(deletes);
+    final long previousFirst = previous == null ? 0 : previous.firstInput();
+    deleteCovered(tenant, previousFirst - deleteFrom.getOrDefault(tenant, previousFirst));
+    final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previousFirst, previous);
     firstInput.put(tenant, upTo);
     final TenantEngine engine = loaded.get(tenant);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, progressOf(tenant)));
     final double seconds = (System.nanoTime() - t0) / 1e9;
-    metrics.checkpointed(tenant, checkpoint.length, upTo - from, seconds);
-    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsDeleted=[{}] ms=[{}]",
-        tenant, m.generation(), m.bytes(), m.chunks(), upTo - from, Math.round(seconds * 1000));
+    metrics.checkpointed(tenant, checkpoint.length, seconds);
+    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsCovered=[{}] ms=[{}]",
+        tenant, m.generation(), m.bytes(), m.chunks(), upTo - previousFirst, Math.round(seconds * 1000));
   }
 
-  /** Inputs of the tenant held in {@code tenant-transactions}: those after its checkpoint. */
+  /**
+   * Deletes up to {@code most} of the tenant's stored inputs that its checkpoint covers, lowest
+   * first. A rebuild never reads them (it starts at the checkpoint's first input), so until they go
+   * they only take room.
+   */
+  private void deleteCovered(final String tenant, final long most) {
+    final long from = deleteFrom.getOrDefault(tenant, 0L);
+    final long n = Math.min(most, firstInput.getOrDefault(tenant, 0L) - from);
+    if (n <= 0) {
+      return;
+    }
+    final List<org.apache.kafka.streams.KeyValue<TenantKey, byte[]>> deletes = new java.util.ArrayList<>((int) n);
+    for (long i = from; i < from + n; i++) {
+      // A null value deletes: unlike delete(), it does not read the old value first.
+      deletes.add(org.apache.kafka.streams.KeyValue.pair(TenantKey.ofIndex(tenant, i), null));
+    }
+    inputs.putAll(deletes);
+    deleteFrom.put(tenant, from + n);
+    metrics.inputsDeleted(tenant, n);
+  }
+
+  /**
+   * Inputs of the tenant held in {@code tenant-transactions}: those after its checkpoint, and those
+   * it covers that are not deleted yet.
+   */
   private long storedInputs(final String tenant, final TenantProgress p) {
-    return p.inputs() - firstInput.getOrDefault(tenant, 0L);
+    return p.inputs() - deleteFrom.getOrDefault(tenant, 0L);
   }
 
   private TenantProgress progressOf(final String tenant) {

@@ -52,11 +52,11 @@ final class TenantCheckpoints {
   }
 
   /**
-   * Stores a new checkpoint covering every input before {@code firstInput} and drops the previous
-   * one; returns the new manifest.
+   * Stores a new checkpoint covering every input before {@code firstInput}, of which those before
+   * {@code deletedBelow} are deleted, and drops the previous one; returns the new manifest.
    */
   CheckpointManifest write(final String tenant, final byte[] checkpoint, final long firstInput,
-      final CheckpointManifest previous) {
+      final long deletedBelow, final CheckpointManifest previous) {
     final long generation = previous == null ? 1 : previous.generation() + 1;
     final int chunks = Math.max(1, (checkpoint.length + CHUNK_BYTES - 1) / CHUNK_BYTES);
     if (chunks >= CHUNKS_PER_GENERATION) {
@@ -69,7 +69,7 @@ final class TenantCheckpoints {
       puts.add(KeyValue.pair(chunkKey(tenant, generation, i), java.util.Arrays.copyOfRange(checkpoint, from, to)));
     }
     store.putAll(puts);
-    final CheckpointManifest m = new CheckpointManifest(generation, chunks, checkpoint.length, firstInput);
+    final CheckpointManifest m = new CheckpointManifest(generation, chunks, checkpoint.length, firstInput, deletedBelow);
     store.put(TenantKey.ofItem(tenant, MANIFEST), m.toBytes());
     if (previous != null) {
       final List<KeyValue<TenantKey, byte[]>> deletes = new ArrayList<>(previous.chunks());

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * no false positive can arise"): generated histories of a few thousand transactions (SER and SI
  * executions, injected anomalies, and reads made stale on purpose, some far beyond the horizon)
  * go through the same stream twice, with and without a small horizon (in transactions, in time, or
- * both; a quarter of the histories with snapshot transactions and cuts aligned on them). Then
+ * both; a quarter of the histories with snapshot transactions and cuts aligned on them; self-cuts at
+ * 1.1 to 6 horizons). Then
  *
  * <ul>
  *   <li>every read anomaly and lost update the segmented engine lists is listed by the
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Test;
 class SegmentationPropertyTest {
   private static final int HISTORIES = Integer.getInteger("isowatch.segmentation.count", 40);
   private static final long GRACE = 2_000;
+  private static final double[] CUT_FACTORS = {Horizon.DEFAULT_CUT_FACTOR, Horizon.MIN_CUT_FACTOR, 3.5, 2.0, 6.0};
 
   @Test
   void shouldReportOnlyWhatTheUnsegmentedEngineProvesWhenHistoriesAreLongAndHorizonsSmall() {
@@ -69,7 +71,8 @@ class SegmentationPropertyTest {
         case 1 -> Horizon.ofMicros(micros);
         default -> Horizon.ofTransactions(txns).withMicros(micros);
       };
-      final Horizon horizon = base.withSnapshots(snapshots);
+      // Self-cuts at other sizes than twice the horizon (check.horizon.cut.factor) cut elsewhere.
+      final Horizon horizon = base.withSnapshots(snapshots).withCutFactor(CUT_FACTORS[i % CUT_FACTORS.length]);
 
       // When
       final OnlineChecker full = new OnlineChecker(options, OnlineOptions.streaming(GRACE));

@@ -10,6 +10,9 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
@@ -239,6 +242,50 @@ class SegmentationTest {
     assertEquals(1, cuts);
     assertEquals(Map.of("ThinAirRead", 1L), c.result().stats().anomaliesByName());
     assertEquals(List.of("ThinAirRead [R]"), names(c.result()));
+  }
+
+  @Test
+  void shouldCutByItselfAtTheConfiguredNumberOfHorizonsAndFindTheSameAnomalies() {
+    // Given: 6,000 generated transactions with lost updates and write skews spread over them,
+    // horizon 100 transactions, self-cuts at 2 (the default) and at 4 horizons
+    final List<Transaction> t = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(5)
+        .withTransactions(6_000).withSessions(8).withKeys(60).withInjectAt(0.3)
+        .withInjections(Injection.parseList("LostUpdate:4,WriteSkew:3"))).transactions();
+    // (generated transactions end ~5 µs apart: a grace of 2 ms keeps every read's writer in reach)
+    final OnlineChecker twice = new OnlineChecker(OPTIONS, OnlineOptions.streaming(2_000)
+        .withHorizon(Horizon.ofTransactions(100)));
+    final OnlineChecker four = new OnlineChecker(OPTIONS, OnlineOptions.streaming(2_000)
+        .withHorizon(Horizon.ofTransactions(100).withCutFactor(4)));
+
+    // When: the most processed transactions each engine held after any arrival
+    int mostTwice = 0;
+    int mostFour = 0;
+    for (final Transaction x : t) {
+      twice.accept(x);
+      four.accept(x);
+      mostTwice = Math.max(mostTwice, twice.retainedTransactions() - twice.buffered());
+      mostFour = Math.max(mostFour, four.retainedTransactions() - four.buffered());
+    }
+    twice.flush();
+    four.flush();
+
+    // Then: memory up to the factor's horizons, a third of the cuts, the same anomalies
+    assertTrue(mostTwice <= 200 && mostTwice >= 150, "factor 2 held up to " + mostTwice);
+    assertTrue(mostFour <= 400 && mostFour >= 350, "factor 4 held up to " + mostFour);
+    assertTrue(four.cuts() * 2 < twice.cuts(), "cuts at 4: " + four.cuts() + ", at 2: " + twice.cuts());
+    assertEquals(List.of("LostUpdate", "LostUpdate", "LostUpdate", "LostUpdate", "WriteSkew", "WriteSkew",
+        "WriteSkew"), twice.result().anomalies().stream().map(Anomaly::name).sorted().toList());
+    assertEquals(names(twice.result()).stream().sorted().toList(), names(four.result()).stream().sorted().toList());
+    assertEquals(twice.result().verdicts(), four.result().verdicts());
+  }
+
+  @Test
+  void shouldRefuseACutFactorOutsideItsRange() {
+    final Horizon h = Horizon.ofTransactions(10);
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> h.withCutFactor(1.0));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> h.withCutFactor(Double.NaN));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> h.withCutFactor(65));
+    assertEquals(2.0, h.cutFactor());
   }
 
   private static OnlineChecker segmented(final Horizon h) {

@@ -121,7 +121,7 @@ final class SoakPhase {
     final List<SoakSample> samples = new ArrayList<>();
     // An OutOfMemoryError (expected without a horizon) would otherwise leave a JVM collecting in
     // vain for a long time; exiting ends the run at once, and the run says so.
-    try (CheckerProcess checker = bench.startChecker(appId, props, classPath, List.of("-XX:+ExitOnOutOfMemoryError"));
+    try (CheckerProcess checker = bench.startChecker(appId, props, classPath, variant, List.of("-XX:+ExitOnOutOfMemoryError"));
         BufferedWriter csv = Files.newBufferedWriter(dir.resolve("soak.csv"))) {
       csv.write(SoakSample.csvHeader());
       csv.newLine();

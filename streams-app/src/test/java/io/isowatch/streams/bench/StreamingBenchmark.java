@@ -183,7 +183,7 @@ public final class StreamingBenchmark {
     // Everything else is the checker's default (verdicts every 10 s, commit every 100 ms).
     props.put("check.grace.ms", "1");
     final long t0 = System.nanoTime();
-    try (CheckerProcess checker = startChecker(appId, props, classPath)) {
+    try (CheckerProcess checker = startChecker(appId, props, classPath, variant, List.of())) {
       final List<double[]> samples = new ArrayList<>();
       long committed = 0;
       final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds);
@@ -214,6 +214,7 @@ public final class StreamingBenchmark {
       log.printf("checker: done in %.2f s from process start, steady %.0f/s, %.1f CPU-µs/txn%n", total,
           steady, cpuMicrosPerTxn);
       row(run, "events (tenants)", String.format("%,d (%d)", n, tenants));
+      row(run, "checker settings besides the defaults", settings(props, variant));
       row(run, "raw consume, read_committed (events/s)", fmt(raw));
       row(run, "consume + registry Avro decode (events/s)", fmt(decoded));
       row(run, "checker e2e steady, 10%→90% of input (txn/s)", fmt(steady));
@@ -306,7 +307,7 @@ public final class StreamingBenchmark {
     final String appId = "bench-lat-" + rate + "-" + System.currentTimeMillis();
     final Map<String, String> props = new LinkedHashMap<>();
     props.put("check.grace.ms", Long.toString(options.graceMs));
-    try (CheckerProcess checker = startChecker(appId, props, classPath)) {
+    try (CheckerProcess checker = startChecker(appId, props, classPath, variant, List.of())) {
       final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>();
       final AtomicBoolean stop = new AtomicBoolean();
       final Thread reader = new Thread(() -> readAnomalies(seen, stop), "bench-anomaly-reader");
@@ -357,16 +358,33 @@ public final class StreamingBenchmark {
         }
       }
       final long chunks = (sent + chunkSize - 1) / chunkSize;
+      final Path csv = options.work.resolve(appId).resolve("latency.csv");
+      writeLatencies(csv, seen, startMicros);
+      log.printf("per-anomaly latencies: %s%n", csv);
       row(run, "transactions produced (target rate txn/s)", String.format("%,d (%,d)", sent, rate));
       row(run, "anomalies seen / chunks (one injected each)", seen.size() + " / " + chunks);
       row(run, "latency samples after " + options.warmupSeconds + " s warm-up", Integer.toString(observed.size()));
       row(run, "observed latency p50 / p99 / max (ms): end → visible to read_committed",
           percentiles(observed));
       row(run, "app detectionLatencyMicros p50 / p99 / max (ms)", percentiles(reported));
-      row(run, "check.grace.ms", Long.toString(options.graceMs));
+      row(run, "checker settings besides the defaults", settings(props, variant));
       row(run, "checker RSS (MiB)", Long.toString(rss / 1024));
       row(run, "checker heap used / committed (MiB)", (heap[0] / 1024) + " / " + (heap[1] / 1024));
     }
+  }
+
+  /**
+   * One line per anomaly seen, in the order seen: when it became visible (s after producing
+   * started), its observed and app-reported latencies (ms); where a stall shows in time.
+   */
+  private static void writeLatencies(final Path csv, final java.util.Collection<long[]> seen, final long startMicros)
+      throws java.io.IOException {
+    final StringBuilder b = new StringBuilder("visible_s,observed_ms,app_ms\n");
+    for (final long[] s : seen) {
+      b.append(String.format(Locale.ROOT, "%.3f,%.1f,%.1f%n", (s[0] - startMicros) / 1e6, (s[0] - s[1]) / 1e3,
+          s[2] / 1e3));
+    }
+    Files.writeString(csv, b);
   }
 
   /** Reads anomalies as they become visible: {visible at µs, latest end µs, app latency µs}. */
@@ -409,14 +427,21 @@ public final class StreamingBenchmark {
 
   // -------------------------------------------------------------------------------------- common
 
-  private CheckerProcess startChecker(final String appId, final Map<String, String> props, final String classPath)
-      throws Exception {
-    return startChecker(appId, props, classPath, List.of());
+  /** The phase's checker settings with --checker-prop and the variant's --variant-prop applied. */
+  private String settings(final Map<String, String> props, final String variant) {
+    final Map<String, String> all = new LinkedHashMap<>(props);
+    all.putAll(options.checkerProps);
+    all.putAll(options.variantProps.getOrDefault(variant, Map.of()));
+    return all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
-  /** Starts the checker with {@code props} (overridden by --checker-prop) and extra JVM options. */
+  /**
+   * Starts the checker with {@code props}, overridden by --checker-prop, then by the variant's
+   * --variant-prop, and extra JVM options.
+   */
   CheckerProcess startChecker(final String appId, final Map<String, String> props, final String classPath,
-      final List<String> extraJvm) throws Exception {
+      final String variant, final List<String> extraJvm) throws Exception {
     final int port = freePort();
     final Path dir = options.work.resolve(appId);
     Files.createDirectories(dir);
@@ -430,6 +455,7 @@ public final class StreamingBenchmark {
     config.put("http.port", Integer.toString(port));
     config.putAll(props);
     config.putAll(options.checkerProps);
+    config.putAll(options.variantProps.getOrDefault(variant, Map.of()));
     final StringBuilder text = new StringBuilder();
     config.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
     final Path file = dir.resolve("checker.properties");
@@ -530,7 +556,7 @@ public final class StreamingBenchmark {
   record Options(String bootstrap, String registry, Path work, Map<String, String> variants, Set<String> phases,
       long txns, List<Integer> tenants, List<Integer> rates, int durationSeconds, int warmupSeconds,
       long graceMs, long timeoutSeconds, List<String> checkerJvm,
-      Map<String, String> checkerProps, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
+      Map<String, String> checkerProps, Map<String, Map<String, String>> variantProps, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
       String soakSegmentation, long soakHorizonTxns, long soakPruneMs, long soakAnomalyEvery, int soakStallSeconds,
       long soakInputRetentionMb) {
 
@@ -538,10 +564,16 @@ public final class StreamingBenchmark {
       final Map<String, String> a = new HashMap<>();
       final Map<String, String> props = new LinkedHashMap<>();
       final Map<String, String> variants = new LinkedHashMap<>();
+      final Map<String, Map<String, String>> variantProps = new LinkedHashMap<>();
       for (int i = 0; i + 1 < args.length; i += 2) {
         if (args[i].equals("--checker-prop")) {
           final String[] kv = args[i + 1].split("=", 2);
           props.put(kv[0], kv[1]);
+        } else if (args[i].equals("--variant-prop")) {
+          // label:key=value, a checker setting of one variant only; repeatable.
+          final String[] lkv = args[i + 1].split(":", 2);
+          final String[] kv = lkv[1].split("=", 2);
+          variantProps.computeIfAbsent(lkv[0], l -> new LinkedHashMap<>()).put(kv[0], kv[1]);
         } else if (args[i].equals("--variant")) {
           // label=class path of a checker build; repeatable.
           final String[] kv = args[i + 1].split("=", 2);
@@ -559,7 +591,7 @@ public final class StreamingBenchmark {
           Integer.parseInt(a.getOrDefault("--duration", "30")), Integer.parseInt(a.getOrDefault("--warmup", "5")),
           Long.parseLong(a.getOrDefault("--grace-ms", "100")), Long.parseLong(a.getOrDefault("--timeout", "600")),
           Arrays.stream(a.getOrDefault("--checker-jvm", "-Xmx1g").split(" ")).filter(s -> !s.isBlank()).toList(),
-          props,
+          props, variantProps,
           Long.parseLong(a.getOrDefault("--soak-txns", "50000000")),
           Long.parseLong(a.getOrDefault("--soak-off-txns", "300000")),
           Long.parseLong(a.getOrDefault("--soak-max-lag", "2000000")),

@@ -35,7 +35,8 @@ class HealthAndMetricsServerTest {
     metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
     metrics.tenantState("acme", 3, 1, 42);
     metrics.pruned("acme", 0.02, 9, 21);
-    metrics.checkpointed("acme", 123_456, 40, 0.003);
+    metrics.checkpointed("acme", 123_456, 0.003);
+    metrics.inputsDeleted("acme", 40);
     metrics.deadLettered(new IllegalArgumentException("x"));
     metrics.inputFinding("acme", "MALFORMED_TRANSACTION");
     metrics.tenantRestored("acme");

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -115,7 +116,7 @@ class EnginePrunerTest {
   }
 
   @Test
-  void shouldCheckpointAfterThePruneAndDeleteTheInputsItCovers() {
+  void shouldCheckpointAfterThePruneAndDeleteTheInputsItCoversAFewPerArrival() {
     // Given: 30 inputs of acme, and the prune punctuator fired
     process("acme", lostUpdateSetUp(), T0);
     prune().punctuate(T0 + PRUNE_EVERY.toMillis());
@@ -123,16 +124,51 @@ class EnginePrunerTest {
     // When: two more arrive
     process("acme", "G1 g r(y,0) w(y,1) @400..410\nG2 g r(y,1) @420..430", T0 + PRUNE_EVERY.toMillis());
 
-    // Then: the 30 inputs the checkpoint covers are gone from tenant-transactions, the two later
-    // ones are stored, and the manifest names the checkpoint
-    assertEquals(List.of(30L, 31L), storedInputIndexes("acme"));
-    final CheckpointManifest m = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS))
-        .manifest("acme");
+    // Then: the manifest names the checkpoint of the 30 inputs; each arrival deleted 4 of them,
+    // lowest first, and the two new ones are stored
+    final TenantCheckpoints checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
+    final CheckpointManifest m = checkpoints.manifest("acme");
     assertEquals(1, m.generation());
     assertEquals(30, m.firstInput());
-    assertEquals(2.0, sample(MetricNames.STATE_TRANSACTIONS));
-    assertEquals(30.0, sample(MetricNames.INPUTS_DELETED_TOTAL));
+    assertEquals(0, m.deletedBelow());
+    assertEquals(LongStream.range(2 * CheckTransactionsProcessor.DELETES_PER_INPUT, 32).boxed().toList(),
+        storedInputIndexes("acme"));
+    assertEquals(32.0 - 2 * CheckTransactionsProcessor.DELETES_PER_INPUT, sample(MetricNames.STATE_TRANSACTIONS));
+    assertEquals(2.0 * CheckTransactionsProcessor.DELETES_PER_INPUT, sample(MetricNames.INPUTS_DELETED_TOTAL));
     assertEquals((double) m.bytes(), sample(MetricNames.CHECKPOINT_BYTES));
+
+    // When: the punctuator fires again, before the arrivals deleted the rest
+    prune().punctuate(T0 + 2 * PRUNE_EVERY.toMillis());
+
+    // Then: what the first checkpoint covered is all gone now; the second covers the two new ones,
+    // which the next arrivals delete
+    final CheckpointManifest second = checkpoints.manifest("acme");
+    assertEquals(2, second.generation());
+    assertEquals(32, second.firstInput());
+    assertEquals(30, second.deletedBelow());
+    assertEquals(List.of(30L, 31L), storedInputIndexes("acme"));
+    assertEquals(30.0, sample(MetricNames.INPUTS_DELETED_TOTAL));
+    process("acme", "G3 g r(y,1) @440..450", T0 + 2 * PRUNE_EVERY.toMillis());
+    assertEquals(List.of(32L), storedInputIndexes("acme"));
+    assertEquals(32.0, sample(MetricNames.INPUTS_DELETED_TOTAL));
+    assertEquals(1.0, sample(MetricNames.STATE_TRANSACTIONS));
+  }
+
+  @Test
+  void shouldReadAManifestOfFormat1AsHavingDeletedEverythingItsCheckpointCovered() {
+    // Given: a manifest as the first checkpointing version wrote it
+    final byte[] v1 = java.nio.ByteBuffer.allocate(29).put((byte) 1).putLong(3).putInt(2).putLong(700_000)
+        .putLong(4_000).array();
+
+    // When
+    final CheckpointManifest m = CheckpointManifest.fromBytes(v1);
+
+    // Then: and the current format reads its own bytes back
+    assertEquals(new CheckpointManifest(3, 2, 700_000, 4_000, 4_000), m);
+    final CheckpointManifest now = new CheckpointManifest(4, 1, 10, 5_000, 4_000);
+    assertEquals(now, CheckpointManifest.fromBytes(now.toBytes()));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> CheckpointManifest.fromBytes(java.util.Arrays.copyOf(now.toBytes(), 29)));
   }
 
   @Test
