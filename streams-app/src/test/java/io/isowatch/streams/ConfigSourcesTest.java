@@ -139,4 +139,19 @@ class ConfigSourcesTest {
         () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, "zero")));
     assertTrue(e.getMessage().contains("check.initial.value"), e.getMessage());
   }
+
+  @Test
+  void shouldGiveEveryEngineTheHorizonAndCutFactorFromTheEnvironmentAndRefuseAFactorOutOfRange() throws Exception {
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), Map.of(
+        "ISOWATCH_CHECK_HORIZON_TRANSACTIONS", "50000", "ISOWATCH_CHECK_HORIZON_CUT_FACTOR", "4"), Map.of());
+    final IsoWatchStreamsConfig defaults = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+
+    // Then
+    assertEquals(io.isowatch.core.online.Horizon.ofTransactions(50_000).withCutFactor(4), config.horizon());
+    assertEquals(2.0, defaults.horizon().cutFactor());
+    assertFalse(defaults.horizon().enabled());
+    assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_HORIZON_CUT_FACTOR", "1"), Map.of()));
+  }
 }
