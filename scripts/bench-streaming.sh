@@ -44,7 +44,7 @@
 #     0: keep everything (5x10^7 transactions are about 4 GiB of input)
 #
 # Environment: BENCH_WORK [target dir of this script's run: streams-app/target/bench-streaming], BENCH_DRIVER_HEAP
-#   [2g: the driver's -Xmx; 2x10^6 throughput transactions need about 8g],
+#   [2g: the driver's -Xmx; 2x10^6 throughput transactions ran with 8g, 2g is too little],
 #   BENCH_KAFKA_PORT [19092], BENCH_REGISTRY_PORT [18081].
 # The broker and the registry are stopped when the script exits, whatever happens.
 set -euo pipefail

@@ -33,13 +33,13 @@ import picocli.CommandLine.Spec;
 public final class RunCommand implements Callable<Integer> {
   /**
    * slf4j-simple levels of a running checker, set by Main before the first logger exists unless
-   * given with -D: IsoWatch at INFO; Kafka's clients, which log every connection at INFO, at WARN;
-   * Apicurio's once-per-serde "Duplicate id-handler" warning (harmless, docs/infrastructure.md) off.
+   * given with -D: IsoWatch at INFO; Kafka's clients, which log every connection at INFO, and
+   * Apicurio's, at WARN.
    */
   public static final Map<String, String> LOG_DEFAULTS = Map.of(
       "org.slf4j.simpleLogger.defaultLogLevel", "info",
       "org.slf4j.simpleLogger.log.org.apache.kafka", "warn",
-      "org.slf4j.simpleLogger.log.io.apicurio.registry.serde", "error",
+      "org.slf4j.simpleLogger.log.io.apicurio", "warn",
       "org.slf4j.simpleLogger.showDateTime", "true",
       "org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 

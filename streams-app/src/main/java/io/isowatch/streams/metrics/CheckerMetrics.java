@@ -56,6 +56,11 @@ public final class CheckerMetrics {
   private final Gauge levelVerdict = Gauge.build(MetricNames.LEVEL_VERDICT,
       "1 for the tenant's current verdict of the level, 0 for the other two.")
       .labelNames("tenant", "level", "verdict").register(registry);
+  private final Gauge verdictFindings = Gauge.build(MetricNames.FINDINGS,
+      "Findings by kind in the tenant's latest verdict (SEQ_GAP, LATE_TRANSACTION...); a seq gap closes"
+          + " when the missing transaction arrives.").labelNames("tenant", "kind").register(registry);
+  // Per tenant, the finding kinds set so far: a kind gone from the latest verdict is set to 0.
+  private final Map<String, java.util.Set<String>> findingKinds = new ConcurrentHashMap<>();
   private final Gauge promisedLevel = Gauge.build(MetricNames.PROMISED_LEVEL,
       "1 for each level the tenant is promised (tenant.promised.levels).")
       .labelNames("tenant", "level").register(registry);
@@ -211,6 +216,20 @@ public final class CheckerMetrics {
       for (final Verdict v : Verdict.values()) {
         levelVerdict.labels(tenant, level.name(), v.name()).set(v == current ? 1 : 0);
       }
+    });
+  }
+
+  /** The findings of the tenant's verdict just published, by kind. */
+  public void verdictFindings(final String tenant, final Map<String, Long> byKind) {
+    final java.util.Set<String> kinds = findingKinds.computeIfAbsent(tenant, t -> ConcurrentHashMap.newKeySet());
+    for (final String kind : kinds) {
+      if (!byKind.containsKey(kind)) {
+        verdictFindings.labels(tenant, kind).set(0);
+      }
+    }
+    byKind.forEach((kind, n) -> {
+      verdictFindings.labels(tenant, kind).set(n);
+      kinds.add(kind);
     });
   }
 

@@ -83,6 +83,13 @@ public final class MetricNames {
   public static final String LEVEL_VERDICT = "isowatch_level_verdict";
 
   /**
+   * Findings by kind in the tenant's latest verdict, labels {@code tenant} and {@code kind}: all of
+   * them, also those only a whole-history view gives (SEQ_GAP, UNKNOWN_IGNORED), so it can fall
+   * (a gap closes when the missing transaction arrives); set when a verdict is published.
+   */
+  public static final String FINDINGS = "isowatch_findings";
+
+  /**
    * 1 for each level a tenant is promised (config {@code tenant.promised.levels}), labels {@code
    * tenant} and {@code level}; exported from the tenant's first transaction on.
    */
@@ -105,7 +112,7 @@ public final class MetricNames {
       TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
       PENDING_READS,
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
-      VERDICTS_TOTAL, LEVEL_VERDICT, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
+      VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
       RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
       CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL);
 

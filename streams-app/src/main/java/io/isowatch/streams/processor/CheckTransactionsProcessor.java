@@ -402,6 +402,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);
       metrics.levelVerdicts(tenant, VerdictRecords.coreVerdicts(verdict));
+      metrics.verdictFindings(tenant, verdict.getCounts().getFindingsByKind());
       metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
     }
     changed.clear();

@@ -1,6 +1,7 @@
 package io.isowatch.streams.serde;
 
 import io.apicurio.registry.resolver.SchemaResolverConfig;
+import io.apicurio.registry.serde.Legacy4ByteIdHandler;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
 import java.net.URI;
@@ -71,6 +72,9 @@ public record AvroSerdeConfig(URI registryUrl, boolean autoRegister, RegistryCli
         SerdeConfig.AUTO_REGISTER_ARTIFACT, autoRegister,
         // The three settings of the Confluent wire format (see the type's Javadoc).
         SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER, true,
+        // The id handler as-confluent installs anyway, named so that Apicurio does not warn of a
+        // "Duplicate id-handler configuration" (its default handler vs. as-confluent) per serde.
+        SerdeConfig.ID_HANDLER, Legacy4ByteIdHandler.class.getName(),
         SerdeConfig.USE_ID, "contentId",
         SerdeConfig.ENABLE_HEADERS, false,
         // Decode into the generated classes, read with their schema as the reader schema.

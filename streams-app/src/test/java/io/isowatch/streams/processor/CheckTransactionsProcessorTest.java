@@ -4,6 +4,7 @@ import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.schemas.Anomaly;
@@ -44,6 +45,7 @@ class CheckTransactionsProcessorTest {
   private CheckTransactionsProcessor processor;
   private KeyValueStore<TenantKey, Long> published;
   private MockStores stores;
+  private final CheckerMetrics metrics = new CheckerMetrics();
 
   @BeforeEach
   void setUp() {
@@ -51,7 +53,7 @@ class CheckTransactionsProcessorTest {
     context = stores.context();
     published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
     processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
-        new CheckerMetrics(), Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
+        metrics, Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
     processor.init(context);
   }
 
@@ -90,6 +92,32 @@ class CheckTransactionsProcessorTest {
     assertEquals(List.of(), forwarded("verdicts"));
     // The only transaction still waits for the watermark (grace 0): received, not yet checked.
     assertEquals(0L, ((TenantVerdict) first.get(0)).getCounts().getTransactionsChecked());
+  }
+
+  @Test
+  void shouldServeTheLatestVerdictsFindingsByKindAndZeroOnceAKindIsGone() {
+    // Given: session s1 skips seq 1
+    process("acme", "A1 s1 r(x,0) w(x,1) @10..20 seq=0\nA3 s1 r(x,1) w(x,2) @30..40 seq=2\n"
+        + "B1 s2 r(y,0) @50..60", T0);
+    final CapturedPunctuator verdicts = punctuator(PunctuationType.WALL_CLOCK_TIME);
+    verdicts.getPunctuator().punctuate(T0);
+    assertEquals(1.0, findings("SEQ_GAP"));
+
+    // When: the missing transaction arrives (late: grace 0 has released A3 already)
+    process("acme", "A2 s1 r(z,0) @22..25 seq=1\nB2 s2 r(y,0) @70..80", T0 + 1);
+    verdicts.getPunctuator().punctuate(T0 + 1_000);
+
+    // Then: the gap is closed, the late arrival counted
+    final TenantVerdict last = (TenantVerdict) forwarded("verdicts").get(1);
+    assertEquals(0.0, findings("SEQ_GAP"), last.getCounts().getFindingsByKind().toString());
+    assertEquals((double) last.getCounts().getFindingsByKind().get("LATE_TRANSACTION"), findings("LATE_TRANSACTION"));
+    assertTrue(findings("LATE_TRANSACTION") >= 1.0, last.getCounts().getFindingsByKind().toString());
+  }
+
+  private double findings(final String kind) {
+    final Double v = metrics.sample(io.isowatch.streams.metrics.MetricNames.FINDINGS, new String[] {"tenant", "kind"},
+        new String[] {"acme", kind});
+    return v == null ? Double.NaN : v;
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.isowatch.streams.serde;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.URI;
@@ -27,8 +28,27 @@ class AvroSerdeConfigTest {
             "apicurio.registry.use-specific-avro-reader", true,
             "apicurio.registry.avro-datum-provider", CachingAvroDatumProvider.class.getName(),
             "apicurio.registry.artifact-resolver-strategy", TopicSubjectStrategy.class.getName(),
-            "apicurio.registry.dereference-schema", true),
+            "apicurio.registry.dereference-schema", true,
+            "apicurio.registry.id-handler", "io.apicurio.registry.serde.Legacy4ByteIdHandler"),
         props);
+  }
+
+  @Test
+  void shouldConfigureTheDeserializerWithoutApicuriosDuplicateIdHandlerWarning() {
+    // Given: Apicurio warns "Duplicate id-handler configuration" at every configure() in which
+    // as-confluent meets any id handler but its own Confluent one
+    final java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    final java.io.PrintStream original = System.err;
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    // When
+    try (TransactionEventDeserializer d = new TransactionEventDeserializer()) {
+      d.configure(AvroSerdeConfig.production(REGISTRY).serdeProperties(), false);
+    } finally {
+      System.setErr(original);
+    }
+    // Then
+    final String logged = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertFalse(logged.contains("Duplicate id-handler"), logged);
   }
 
   @Test
