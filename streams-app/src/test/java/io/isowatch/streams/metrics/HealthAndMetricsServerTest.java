@@ -42,6 +42,7 @@ class HealthAndMetricsServerTest {
     metrics.tenantRestored("acme");
     metrics.verdictPublished("acme");
     metrics.levelVerdicts("acme", Map.of(Level.SER, io.isowatch.core.check.Verdict.VIOLATED));
+    metrics.verdictFindings("acme", Map.of("SEQ_GAP", 1L));
     metrics.register(new KafkaStreamsCollector(HealthAndMetricsServerTest::kafkaMetrics));
     try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, metrics,
         () -> new HealthAndMetricsServer.Health(true, "RUNNING"))) {

@@ -212,7 +212,8 @@ class OpsCommandsIT {
       // and no prune or checkpoint: segmentation is off.)
       final Set<String> eventDriven = Set.of(MetricNames.INPUT_FINDINGS_TOTAL, MetricNames.TENANT_RESTORES_TOTAL,
           MetricNames.PRUNED_TRANSACTIONS_TOTAL, MetricNames.PRUNE_SECONDS, MetricNames.CHECKPOINT_BYTES,
-          MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL);
+          MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL,
+          MetricNames.FINDINGS);
       for (final String family : MetricNames.ALL) {
         if (!eventDriven.contains(family)) {
           assertTrue(scrape[0].contains("# TYPE " + family + " "), family + " missing in\n" + scrape[0]);
