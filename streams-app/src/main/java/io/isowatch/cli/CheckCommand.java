@@ -152,7 +152,7 @@ public final class CheckCommand implements Callable<Integer> {
     if (horizonMicros != null) {
       h = h.withMicros(horizonMicros);
     }
-    if (!(horizonCutFactor >= Horizon.MIN_CUT_FACTOR && horizonCutFactor <= Horizon.MAX_CUT_FACTOR)) {
+    if (!Horizon.isCutFactor(horizonCutFactor)) {
       throw new ParameterException(spec.commandLine(), "--horizon-cut-factor must be in [" + Horizon.MIN_CUT_FACTOR
           + ", " + Horizon.MAX_CUT_FACTOR + "], got " + horizonCutFactor);
     }

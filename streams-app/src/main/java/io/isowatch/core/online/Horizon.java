@@ -40,10 +40,15 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
     if (filterBits < 64 || Integer.bitCount(filterBits) != 1) {
       throw new IllegalArgumentException("filterBits must be a power of two >= 64");
     }
-    if (!(cutFactor >= MIN_CUT_FACTOR && cutFactor <= MAX_CUT_FACTOR)) {
+    if (!isCutFactor(cutFactor)) {
       throw new IllegalArgumentException("cutFactor must be in [" + MIN_CUT_FACTOR + ", " + MAX_CUT_FACTOR
           + "], got " + cutFactor);
     }
+  }
+
+  /** Whether {@code f} may be a {@link #cutFactor()}: in [{@link #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]. */
+  public static boolean isCutFactor(final double f) {
+    return f >= MIN_CUT_FACTOR && f <= MAX_CUT_FACTOR;
   }
 
   /** A horizon whose engine cuts by itself at twice it. */

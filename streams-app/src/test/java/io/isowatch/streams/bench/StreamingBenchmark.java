@@ -427,12 +427,17 @@ public final class StreamingBenchmark {
 
   // -------------------------------------------------------------------------------------- common
 
-  /** The phase's checker settings with --checker-prop and the variant's --variant-prop applied. */
-  private String settings(final Map<String, String> props, final String variant) {
+  /** The phase's checker settings with --checker-prop, then the variant's --variant-prop, applied. */
+  private Map<String, String> checkerSettings(final Map<String, String> props, final String variant) {
     final Map<String, String> all = new LinkedHashMap<>(props);
     all.putAll(options.checkerProps);
     all.putAll(options.variantProps.getOrDefault(variant, Map.of()));
-    return all.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+    return all;
+  }
+
+  /** {@link #checkerSettings} as one table cell. */
+  private String settings(final Map<String, String> props, final String variant) {
+    return checkerSettings(props, variant).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
         .collect(java.util.stream.Collectors.joining(", "));
   }
 
@@ -453,9 +458,7 @@ public final class StreamingBenchmark {
     config.put("state.dir", dir.resolve("state").toString());
     config.put("http.host", "127.0.0.1");
     config.put("http.port", Integer.toString(port));
-    config.putAll(props);
-    config.putAll(options.checkerProps);
-    config.putAll(options.variantProps.getOrDefault(variant, Map.of()));
+    config.putAll(checkerSettings(props, variant));
     final StringBuilder text = new StringBuilder();
     config.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
     final Path file = dir.resolve("checker.properties");
