@@ -23,6 +23,7 @@ import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.ByteBuffer;
@@ -162,12 +163,7 @@ class SegmentedStreamingIT {
   }
 
   private Map<String, Object> appConfig(final Path stateDir) {
-    final Map<String, Object> p = new HashMap<>();
-    p.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-    p.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, REGISTRY.url().toString());
-    p.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-    p.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, APP);
-    p.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    final Map<String, Object> p = CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(), APP, stateDir);
     p.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "0");
     p.put(IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1");
     p.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
@@ -175,8 +171,6 @@ class SegmentedStreamingIT {
     p.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "1");
     p.put(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, Long.toString(HORIZON));
     p.put(IsoWatchStreamsConfig.CHECK_PRUNE_INTERVAL_MS_CONFIG, "1000");
-    p.put(IsoWatchStreamsConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, "20000");
-    p.put("kafka.commit.interval.ms", "100");
     return p;
   }
 

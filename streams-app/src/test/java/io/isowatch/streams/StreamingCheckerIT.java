@@ -29,6 +29,7 @@ import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.io.PrintWriter;
@@ -42,7 +43,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -165,18 +165,12 @@ class StreamingCheckerIT {
   }
 
   private Map<String, Object> appConfig(final Path stateDir) {
-    final Map<String, Object> p = new HashMap<>();
-    p.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-    p.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, REGISTRY.url().toString());
-    p.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-    p.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, "it-checker");
-    p.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    final Map<String, Object> p = CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(),
+        "it-checker", stateDir);
     p.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "0");
     p.put(IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1");
     p.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
     p.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
-    p.put(IsoWatchStreamsConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, "20000");
-    p.put("kafka.commit.interval.ms", "100");
     return p;
   }
 

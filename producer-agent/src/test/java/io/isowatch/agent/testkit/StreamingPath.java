@@ -30,6 +30,7 @@ import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.io.IOException;
@@ -45,7 +46,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -293,19 +293,13 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
   }
 
   private Map<String, Object> appConfig() {
-    final Map<String, Object> p = new TreeMap<>();
-    p.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    p.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl().toString());
-    p.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-    p.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, "it-agent-checker");
-    p.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, workDir.resolve("state").toString());
+    final Map<String, Object> p = CheckerItConfig.base(bootstrapServers(), registryUrl(),
+        "it-agent-checker", workDir.resolve("state"));
     p.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "0");
     p.put(IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1");
     p.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
     p.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, "" + MAX_ANOMALIES);
     p.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
-    p.put(IsoWatchStreamsConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, "20000");
-    p.put("kafka.commit.interval.ms", "100");
     return p;
   }
 

@@ -15,6 +15,7 @@ import io.isowatch.streams.Topics;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import io.isowatch.streams.testkit.TestEvents;
@@ -26,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -293,16 +293,9 @@ class OpsCommandsIT {
   }
 
   private Map<String, Object> appConfig(final Path state) {
-    final Map<String, Object> p = new HashMap<>();
-    p.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-    p.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, REGISTRY.url().toString());
-    p.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-    p.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-    p.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, state.toString());
+    final Map<String, Object> p = CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(), APP_ID, state);
     p.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
     p.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "0");
-    p.put(IsoWatchStreamsConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, "20000");
-    p.put("kafka.commit.interval.ms", "100");
     return p;
   }
 
