@@ -6,27 +6,40 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The local PostgreSQL and MariaDB the integration tests run against (started on every machine
- * of the project's kind; see RECIPES). An unreachable database fails the test with the command
- * that starts it: it never skips, since CI runs with both up.
+ * The PostgreSQL and MariaDB the integration tests run against: the server a URL names ({@link
+ * DatabaseUrl}: {@code ISOWATCH_TEST_POSTGRES_URL}, {@code ISOWATCH_TEST_MARIADB_URL}, or the
+ * system properties), else a real server embedded in the test JVM ({@link EmbeddedPostgresServer},
+ * {@link EmbeddedMariaDbServer}), so that {@code mvn verify} needs no local service. A configured
+ * server that does not answer fails the test with how to start it or drop the URL: it never skips.
  */
 public final class LocalDatabases {
-  public static final String POSTGRES_URL = System.getProperty("isowatch.it.postgres",
-      "jdbc:postgresql://127.0.0.1:5432/test");
-  public static final String MARIADB_URL = System.getProperty("isowatch.it.mariadb",
-      "jdbc:mariadb://127.0.0.1:3306/test?sslMode=disable");
+  private static final Logger LOG = LoggerFactory.getLogger(LocalDatabases.class);
 
   private LocalDatabases() {}
 
+  /** The PostgreSQL URL of this run, starting the embedded server on first use if none is configured. */
+  public static String postgresUrl() {
+    return resolve(DatabaseUrl.POSTGRES, EmbeddedPostgresServer::url);
+  }
+
+  /** The MariaDB URL of this run, starting the embedded server on first use if none is configured. */
+  public static String mariaDbUrl() {
+    return resolve(DatabaseUrl.MARIADB, EmbeddedMariaDbServer::url);
+  }
+
   public static void requirePostgres() {
-    require(POSTGRES_URL, "PostgreSQL",
+    require(DatabaseUrl.POSTGRES, postgresUrl(),
         "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start");
   }
 
   public static void requireMariaDb() {
-    require(MARIADB_URL, "MariaDB", "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd");
+    require(DatabaseUrl.MARIADB, mariaDbUrl(),
+        "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd");
   }
 
   /** A table name no other run uses, so that parallel builds on one machine do not collide. */
@@ -40,14 +53,24 @@ public final class LocalDatabases {
     }
   }
 
-  private static void require(final String url, final String name, final String start) {
+  private static String resolve(final DatabaseUrl setting, final Supplier<String> embedded) {
+    return setting.configured().orElseGet(embedded);
+  }
+
+  private static void require(final DatabaseUrl setting, final String url, final String start) {
+    final boolean configured = setting.configured().isPresent();
+    final String remedy = configured
+        ? "start it (on this project's machines: " + start + "), or unset " + setting.howToConfigure()
+            + " to let the tests start an embedded " + setting.name()
+        : "the embedded server should have answered; see the log above";
     try (Connection c = DriverManager.getConnection(url)) {
       if (!c.isValid(5)) {
-        fail(name + " at " + url + " does not answer; start it with: " + start);
+        fail(setting.name() + " at " + url + " does not answer; " + remedy);
       }
+      LOG.info("{} for the integration tests: {} server {} at url=[{}]", setting.name(),
+          configured ? "configured" : "embedded", c.getMetaData().getDatabaseProductVersion(), url);
     } catch (final SQLException e) {
-      fail(name + " is not reachable at " + url + " (" + e.getMessage() + "); the integration tests need it: start it with: "
-          + start);
+      fail(setting.name() + " is not reachable at " + url + " (" + e.getMessage() + "); " + remedy);
     }
   }
 }

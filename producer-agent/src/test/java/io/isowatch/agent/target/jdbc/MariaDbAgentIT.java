@@ -21,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent against the real local MariaDB (RECIPES: 127.0.0.1:3306, root without password,
- * database test); each run checked by {@code isowatch check} on its file and by the streaming
- * checker, which must agree ({@link StreamingPath}).
+ * The agent against a real MariaDB: the one ISOWATCH_TEST_MARIADB_URL names (CI: the local service,
+ * RECIPES), else an embedded MariaDB 10.11 ({@link LocalDatabases}); each run checked by {@code
+ * isowatch check} on its file and by the streaming checker, which must agree ({@link StreamingPath}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbAgentIT {
@@ -38,12 +38,12 @@ class MariaDbAgentIT {
 
   @AfterAll
   static void dropTable() throws Exception {
-    LocalDatabases.dropTable(LocalDatabases.MARIADB_URL, TABLE);
+    LocalDatabases.dropTable(LocalDatabases.mariaDbUrl(), TABLE);
   }
 
   private static StreamingPath.Checked run(final String tenant, final IsolationLevel level, final AgentConfig config)
       throws Exception {
-    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.MARIADB_URL, level, TABLE, Duration.ofSeconds(5)), config)
+    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.mariaDbUrl(), level, TABLE, Duration.ofSeconds(5)), config)
         .succeeded();
   }
 

