@@ -25,9 +25,9 @@ public record DatabaseUrl(String name, String property, String environmentVariab
     return nonBlank(properties.apply(property)).or(() -> nonBlank(environment.apply(environmentVariable)));
   }
 
-  /** How to point the ITs at a server of this kind, for messages. */
-  public String howToConfigure() {
-    return "-D" + property + "=URL or " + environmentVariable + "=URL";
+  /** The two settings, for messages. */
+  public String names() {
+    return environmentVariable + " (or -D" + property + ")";
   }
 
   private static Optional<String> nonBlank(final String value) {

@@ -60,7 +60,7 @@ public final class LocalDatabases {
   private static void require(final DatabaseUrl setting, final String url, final String start) {
     final boolean configured = setting.configured().isPresent();
     final String remedy = configured
-        ? "start it (on this project's machines: " + start + "), or unset " + setting.howToConfigure()
+        ? "start it (on this project's machines: " + start + "), or unset " + setting.names()
             + " to let the tests start an embedded " + setting.name()
         : "the embedded server should have answered; see the log above";
     try (Connection c = DriverManager.getConnection(url)) {
