@@ -251,7 +251,9 @@ public final class BoundedHttpServer extends HttpServer {
         return;
       }
       if (p.head == null) {
-        final int end = RequestHead.end(p.buffer.array(), p.buffer.position());
+        // A blank line may start up to 2 bytes before the new data (CR LF CR LF, or LF CR LF).
+        final int end = RequestHead.end(p.buffer.array(), p.scanned - 2, p.buffer.position());
+        p.scanned = p.buffer.position();
         if (end < 0) {
           if (!p.buffer.hasRemaining()) {
             refuse(p, 431);
@@ -402,6 +404,7 @@ public final class BoundedHttpServer extends HttpServer {
     ByteBuffer buffer = ByteBuffer.allocate(HttpLimits.MAX_HEAD_BYTES);
     RequestHead head;
     SelectionKey key;
+    int scanned;
 
     Pending(final SocketChannel channel, final long deadlineNanos) {
       this.channel = channel;

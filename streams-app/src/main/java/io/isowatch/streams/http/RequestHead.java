@@ -30,7 +30,15 @@ record RequestHead(String method, URI uri, String protocol, Headers headers, int
    * incomplete (CRLF line ends; bare LF is tolerated, as RFC 9112 allows).
    */
   static int end(final byte[] buf, final int length) {
-    for (int i = 0; i < length; i++) {
+    return end(buf, 0, length);
+  }
+
+  /**
+   * As {@link #end(byte[], int)}, looking only at line ends from {@code from} on: a client sending its
+   * head one byte at a time then costs linear time in all, not quadratic.
+   */
+  static int end(final byte[] buf, final int from, final int length) {
+    for (int i = Math.max(0, from); i < length; i++) {
       if (buf[i] == '\n') {
         if (i + 1 < length && buf[i + 1] == '\n') {
           return i + 2;
