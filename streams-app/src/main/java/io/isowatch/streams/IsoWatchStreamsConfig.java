@@ -3,6 +3,7 @@ package io.isowatch.streams;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
+import io.isowatch.streams.http.HttpLimits;
 import io.isowatch.streams.processor.ReplayEnd;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.RegistryClientSecurity;
@@ -282,19 +283,19 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
       "Time a client has, from connecting, to send its whole request; a slower one is answered 408 and"
           + " disconnected. Requests are read without holding a thread, and /health has threads of its own,"
           + " so slow clients cannot starve the probes.";
-  public static final long HTTP_REQUEST_TIMEOUT_MS_DEFAULT = 10_000L;
+  public static final long HTTP_REQUEST_TIMEOUT_MS_DEFAULT = HttpLimits.DEFAULTS.requestTimeout().toMillis();
 
   public static final String HTTP_RESPONSE_TIMEOUT_MS_CONFIG = "http.response.timeout.ms";
   public static final String HTTP_RESPONSE_TIMEOUT_MS_DOC =
       "Time an answer has to be delivered once its request is complete; past it the connection is closed,"
           + " so a client that never reads its answer holds a worker no longer.";
-  public static final long HTTP_RESPONSE_TIMEOUT_MS_DEFAULT = 30_000L;
+  public static final long HTTP_RESPONSE_TIMEOUT_MS_DEFAULT = HttpLimits.DEFAULTS.responseTimeout().toMillis();
 
   public static final String HTTP_MAX_CONNECTIONS_CONFIG = "http.max.connections";
   public static final String HTTP_MAX_CONNECTIONS_DOC =
       "Connections that may be sending their request at once; each new connection beyond evicts the oldest"
           + " of them, so a flood of slow clients cannot lock a probe out.";
-  public static final int HTTP_MAX_CONNECTIONS_DEFAULT = 64;
+  public static final int HTTP_MAX_CONNECTIONS_DEFAULT = HttpLimits.DEFAULTS.maxConnections();
 
   public static final String UI_MAX_ANOMALIES_CONFIG = "ui.max.anomalies";
   public static final String UI_MAX_ANOMALIES_DOC =
@@ -486,11 +487,10 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   }
 
   /** What one client may cost the HTTP endpoint. */
-  public io.isowatch.streams.http.HttpLimits httpLimits() {
-    return new io.isowatch.streams.http.HttpLimits(
-        java.time.Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS_CONFIG)),
-        java.time.Duration.ofMillis(getLong(HTTP_RESPONSE_TIMEOUT_MS_CONFIG)),
-        getInt(HTTP_MAX_CONNECTIONS_CONFIG), io.isowatch.streams.http.HttpLimits.DEFAULTS.workers());
+  public HttpLimits httpLimits() {
+    return new HttpLimits(java.time.Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS_CONFIG)),
+        java.time.Duration.ofMillis(getLong(HTTP_RESPONSE_TIMEOUT_MS_CONFIG)), getInt(HTTP_MAX_CONNECTIONS_CONFIG),
+        HttpLimits.DEFAULTS.workers());
   }
 
   /**
