@@ -275,6 +275,10 @@ public final class BoundedHttpServer extends HttpServer {
       refuse(p, e.status);
     } catch (final IOException e) {
       drop(p);
+    } catch (final RuntimeException e) {
+      // Whatever one request does to the parser costs that connection only.
+      LOG.debug("HTTP endpoint: request dropped error=[{}]", e.toString());
+      drop(p);
     }
   }
 
