@@ -57,6 +57,7 @@ public final class BoundedHttpServer extends HttpServer {
   private static final Logger LOG = LoggerFactory.getLogger(BoundedHttpServer.class);
   private static final int QUEUE = 64;
   private static final int PROBE_THREADS = 2;
+  private static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final HttpLimits limits;
   private final ServerSocketChannel listener;
@@ -69,6 +70,8 @@ public final class BoundedHttpServer extends HttpServer {
   private final ScheduledThreadPoolExecutor deadlines;
   private final AtomicInteger evicted = new AtomicInteger();
   private final AtomicInteger timedOut = new AtomicInteger();
+  /** When accepting resumes after a failure (System.nanoTime), 0 while accepting; selector thread only. */
+  private long acceptPausedUntil;
   private volatile Thread selectorThread;
   private volatile boolean running;
 
@@ -210,12 +213,13 @@ public final class BoundedHttpServer extends HttpServer {
             continue;
           }
           if (key.isAcceptable()) {
-            accept();
+            accept(key);
           } else if (key.isReadable()) {
             read(key, (Pending) key.attachment());
           }
         }
         expire(System.nanoTime());
+        resumeAccepting(System.nanoTime());
       } catch (final IOException | RuntimeException e) {
         // One bad connection or a transient accept failure (too many open files) must not end the
         // endpoint; the loop goes on and the next select sees what is left.
@@ -224,9 +228,9 @@ public final class BoundedHttpServer extends HttpServer {
     }
   }
 
-  private void accept() throws IOException {
+  private void accept(final SelectionKey listenerKey) throws IOException {
     SocketChannel c;
-    while ((c = listener.accept()) != null) {
+    while ((c = acceptOrPause(listenerKey)) != null) {
       c.configureBlocking(false);
       c.setOption(StandardSocketOptions.TCP_NODELAY, true);
       if (pending.size() >= limits.maxConnections()) {
@@ -240,6 +244,29 @@ public final class BoundedHttpServer extends HttpServer {
       final Pending p = new Pending(c, System.nanoTime() + limits.requestTimeout().toNanos());
       p.key = c.register(selector, SelectionKey.OP_READ, p);
       pending.add(p);
+    }
+  }
+
+  /**
+   * The next connection, or null. When accepting fails (out of file descriptors) the listener stays
+   * ready, so the loop would spin: accepting pauses for {@link #ACCEPT_PAUSE_NANOS} instead.
+   */
+  private SocketChannel acceptOrPause(final SelectionKey listenerKey) {
+    try {
+      return listener.accept();
+    } catch (final IOException e) {
+      listenerKey.interestOps(0);
+      acceptPausedUntil = System.nanoTime() + ACCEPT_PAUSE_NANOS;
+      LOG.warn("HTTP endpoint: cannot accept connections, pausing pauseMs=[{}] error=[{}]",
+          TimeUnit.NANOSECONDS.toMillis(ACCEPT_PAUSE_NANOS), e.toString());
+      return null;
+    }
+  }
+
+  private void resumeAccepting(final long now) {
+    if (acceptPausedUntil != 0 && now - acceptPausedUntil >= 0) {
+      acceptPausedUntil = 0;
+      listener.keyFor(selector).interestOps(SelectionKey.OP_ACCEPT);
     }
   }
 
