@@ -54,11 +54,15 @@ public final class CheckerApp implements AutoCloseable {
    * Starts the checker.
    *
    * @throws IOException when the HTTP port cannot be bound
+   * @throws org.apache.kafka.common.config.ConfigException when the HTTP endpoint would be open to the
+   *     network without a token ({@link IsoWatchStreamsConfig#requireSafeHttpExposure})
    * @throws ExecutionException when topic creation is configured and the cluster refuses it
    * @throws TimeoutException when topic creation is configured and the cluster does not answer
    */
   public static CheckerApp start(final IsoWatchStreamsConfig config)
       throws IOException, ExecutionException, TimeoutException, InterruptedException {
+    // Before anything has side effects (topics, state): an unsafe bind is a configuration error.
+    config.requireSafeHttpExposure();
     if (config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG)) {
       createTopics(config);
     }
@@ -79,9 +83,11 @@ public final class CheckerApp implements AutoCloseable {
     if (port >= 0) {
       final boolean ui = config.getBoolean(IsoWatchStreamsConfig.UI_ENABLED_CONFIG);
       final UiState uiState = new UiState(config.getInt(IsoWatchStreamsConfig.UI_MAX_ANOMALIES_CONFIG));
+      final boolean secureCookie = config.getBoolean(IsoWatchStreamsConfig.HTTP_COOKIE_SECURE_CONFIG);
       app.http = HealthAndMetricsServer.start(config.getString(IsoWatchStreamsConfig.HTTP_HOST_CONFIG), port,
           metrics, () -> new HealthAndMetricsServer.Health(app.healthy(), streams.state().name()),
-          config.httpAuthToken().map(BearerAuth::of), ui ? Optional.of(new WebUi(uiState)) : Optional.empty());
+          config.httpAuthToken().map(t -> BearerAuth.of(t, secureCookie)),
+          ui ? Optional.of(new WebUi(uiState)) : Optional.empty(), config.httpLimits());
       if (ui) {
         app.uiFeed = UiFeed.start("isowatch-ui-feed", config.consumerProperties(),
             new AvroSerdes(config.avroSerdeConfig()).valueSerde(SpecificRecord.class).deserializer(),

@@ -3,6 +3,7 @@ package io.isowatch.streams;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
+import io.isowatch.streams.http.HttpLimits;
 import io.isowatch.streams.processor.ReplayEnd;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.RegistryClientSecurity;
@@ -248,8 +249,11 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   public static final int HTTP_PORT_DEFAULT = 9464;
 
   public static final String HTTP_HOST_CONFIG = "http.host";
-  public static final String HTTP_HOST_DOC = "Address the HTTP endpoint binds to.";
-  public static final String HTTP_HOST_DEFAULT = "0.0.0.0";
+  public static final String HTTP_HOST_DOC =
+      "Address the HTTP endpoint binds to. The default, loopback, serves this machine only; any other"
+          + " address (0.0.0.0 in a container, for Prometheus to scrape) needs http.auth.token, or"
+          + " http.allow.unauthenticated=true, or the checker refuses to start.";
+  public static final String HTTP_HOST_DEFAULT = "127.0.0.1";
 
   public static final String HTTP_AUTH_TOKEN_CONFIG = "http.auth.token";
   public static final String HTTP_AUTH_TOKEN_DOC =
@@ -257,6 +261,41 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " 'Authorization: Bearer <token>' (or the UI's session cookie, obtained once by opening"
           + " /?token=<token>) get 401. /health stays open for probes. Unset: no authentication. Never"
           + " logged; prefer the environment variable to a file.";
+
+  public static final String HTTP_ALLOW_UNAUTHENTICATED_CONFIG = "http.allow.unauthenticated";
+  public static final String HTTP_ALLOW_UNAUTHENTICATED_DOC =
+      "Whether the HTTP endpoint may bind a non-loopback http.host without http.auth.token. Off: such a"
+          + " configuration is refused at startup (exit 2), since the web UI and /metrics name tenants, keys"
+          + " and values of the checked databases. Turn it on only where the network itself restricts who"
+          + " can connect.";
+  public static final boolean HTTP_ALLOW_UNAUTHENTICATED_DEFAULT = false;
+
+  public static final String HTTP_COOKIE_SECURE_CONFIG = "http.cookie.secure";
+  public static final String HTTP_COOKIE_SECURE_DOC =
+      "Whether the UI's session cookie is always marked Secure (sent by browsers over https only). The"
+          + " endpoint speaks plain HTTP: set this when users reach it through a TLS-terminating proxy. The"
+          + " cookie is also Secure, whatever this says, on requests whose proxy sends X-Forwarded-Proto: https"
+          + " or Forwarded: proto=https. It is always HttpOnly and SameSite=Strict.";
+  public static final boolean HTTP_COOKIE_SECURE_DEFAULT = false;
+
+  public static final String HTTP_REQUEST_TIMEOUT_MS_CONFIG = "http.request.timeout.ms";
+  public static final String HTTP_REQUEST_TIMEOUT_MS_DOC =
+      "Time a client has, from connecting, to send its whole request; a slower one is answered 408 and"
+          + " disconnected. Requests are read without holding a thread, and /health has threads of its own,"
+          + " so slow clients cannot starve the probes.";
+  public static final long HTTP_REQUEST_TIMEOUT_MS_DEFAULT = HttpLimits.DEFAULTS.requestTimeout().toMillis();
+
+  public static final String HTTP_RESPONSE_TIMEOUT_MS_CONFIG = "http.response.timeout.ms";
+  public static final String HTTP_RESPONSE_TIMEOUT_MS_DOC =
+      "Time an answer has to be delivered once its request is complete; past it the connection is closed,"
+          + " so a client that never reads its answer holds a worker no longer.";
+  public static final long HTTP_RESPONSE_TIMEOUT_MS_DEFAULT = HttpLimits.DEFAULTS.responseTimeout().toMillis();
+
+  public static final String HTTP_MAX_CONNECTIONS_CONFIG = "http.max.connections";
+  public static final String HTTP_MAX_CONNECTIONS_DOC =
+      "Connections that may be sending their request at once; each new connection beyond evicts the oldest"
+          + " of them, so a flood of slow clients cannot lock a probe out.";
+  public static final int HTTP_MAX_CONNECTIONS_DEFAULT = HttpLimits.DEFAULTS.maxConnections();
 
   public static final String UI_MAX_ANOMALIES_CONFIG = "ui.max.anomalies";
   public static final String UI_MAX_ANOMALIES_DOC =
@@ -353,6 +392,16 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
       .define(HTTP_HOST_CONFIG, Type.STRING, HTTP_HOST_DEFAULT, new ConfigDef.NonEmptyString(),
           Importance.LOW, HTTP_HOST_DOC)
       .define(HTTP_AUTH_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_AUTH_TOKEN_DOC)
+      .define(HTTP_ALLOW_UNAUTHENTICATED_CONFIG, Type.BOOLEAN, HTTP_ALLOW_UNAUTHENTICATED_DEFAULT, Importance.MEDIUM,
+          HTTP_ALLOW_UNAUTHENTICATED_DOC)
+      .define(HTTP_COOKIE_SECURE_CONFIG, Type.BOOLEAN, HTTP_COOKIE_SECURE_DEFAULT, Importance.LOW,
+          HTTP_COOKIE_SECURE_DOC)
+      .define(HTTP_REQUEST_TIMEOUT_MS_CONFIG, Type.LONG, HTTP_REQUEST_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(1),
+          Importance.LOW, HTTP_REQUEST_TIMEOUT_MS_DOC)
+      .define(HTTP_RESPONSE_TIMEOUT_MS_CONFIG, Type.LONG, HTTP_RESPONSE_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(1),
+          Importance.LOW, HTTP_RESPONSE_TIMEOUT_MS_DOC)
+      .define(HTTP_MAX_CONNECTIONS_CONFIG, Type.INT, HTTP_MAX_CONNECTIONS_DEFAULT, ConfigDef.Range.atLeast(1),
+          Importance.LOW, HTTP_MAX_CONNECTIONS_DOC)
       .define(UI_ENABLED_CONFIG, Type.BOOLEAN, UI_ENABLED_DEFAULT, Importance.LOW, UI_ENABLED_DOC)
       .define(UI_MAX_ANOMALIES_CONFIG, Type.INT, UI_MAX_ANOMALIES_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, UI_MAX_ANOMALIES_DOC)
@@ -435,6 +484,24 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   public java.util.Optional<String> httpAuthToken() {
     final org.apache.kafka.common.config.types.Password p = getPassword(HTTP_AUTH_TOKEN_CONFIG);
     return p == null || p.value().isBlank() ? java.util.Optional.empty() : java.util.Optional.of(p.value());
+  }
+
+  /** What one client may cost the HTTP endpoint. */
+  public HttpLimits httpLimits() {
+    return new HttpLimits(java.time.Duration.ofMillis(getLong(HTTP_REQUEST_TIMEOUT_MS_CONFIG)),
+        java.time.Duration.ofMillis(getLong(HTTP_RESPONSE_TIMEOUT_MS_CONFIG)), getInt(HTTP_MAX_CONNECTIONS_CONFIG),
+        HttpLimits.DEFAULTS.workers());
+  }
+
+  /**
+   * Refuses an HTTP endpoint open to the network without a token (see {@link HttpExposure}).
+   *
+   * @throws ConfigException when http.host is not loopback, http.auth.token is unset and
+   *     http.allow.unauthenticated is off
+   */
+  public void requireSafeHttpExposure() {
+    HttpExposure.require(getInt(HTTP_PORT_CONFIG), getString(HTTP_HOST_CONFIG), httpAuthToken().isPresent(),
+        getBoolean(HTTP_ALLOW_UNAUTHENTICATED_CONFIG));
   }
 
   /** Every {@value #KAFKA_PREFIX}-prefixed property, without the prefix. */

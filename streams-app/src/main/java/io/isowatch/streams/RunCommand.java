@@ -70,6 +70,7 @@ public final class RunCommand implements Callable<Integer> {
     final IsoWatchStreamsConfig config;
     try {
       config = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), flags());
+      config.requireSafeHttpExposure();
     } catch (final ConfigException | java.io.IOException e) {
       err.println("isowatch run: invalid configuration: " + e.getMessage());
       err.flush();

@@ -2,10 +2,13 @@ package io.isowatch.agent.compose;
 
 import io.isowatch.cli.Main;
 import io.isowatch.cli.Services;
+import io.isowatch.streams.ConfigSources;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,12 +17,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.yaml.snakeyaml.Yaml;
 import picocli.CommandLine;
@@ -40,7 +45,13 @@ import picocli.CommandLine;
  *       {@code ISOWATCH_KAFKA_*} passthrough naming a real Kafka client or Streams setting;
  *   <li>every IsoWatch command parses with the real command line ({@code run}, {@code agent}, …);
  *   <li>Prometheus scrapes the checker on the port the checker serves, and its rule files are
- *       mounted from files that exist.
+ *       mounted from files that exist;
+ *   <li>the checker's HTTP settings would start: a non-loopback {@code ISOWATCH_HTTP_HOST} has a token
+ *       or {@code ISOWATCH_HTTP_ALLOW_UNAUTHENTICATED=true} (the checker's own rule, {@link
+ *       IsoWatchStreamsConfig#requireSafeHttpExposure});
+ *   <li>a checker Prometheus scrapes binds beyond loopback, and when it has a token Prometheus sends
+ *       that same token ({@code authorization.credentials_file} mounted from a file or an inline
+ *       config, or {@code authorization.credentials}).
  * </ul>
  */
 final class ComposeChecks {
@@ -77,6 +88,7 @@ final class ComposeChecks {
       c.checkPorts(name, spec);
       c.checkEnvironment(name, spec);
       c.checkCommand(name, spec);
+      c.checkHttpExposure(name, spec);
     });
     c.checkPrometheus();
     return c.problems;
@@ -221,6 +233,29 @@ final class ComposeChecks {
     }
   }
 
+  /** A checker whose HTTP settings the checker itself would refuse at startup. */
+  private void checkHttpExposure(final String name, final Map<String, Object> spec) {
+    if (!list(spec.get("command")).contains("run")) {
+      return;
+    }
+    try {
+      checkerConfig(spec).requireSafeHttpExposure();
+    } catch (final ConfigException e) {
+      problems.add(name + ": the checker refuses to start: " + e.getMessage());
+    }
+  }
+
+  /** The checker's configuration from its environment, as `isowatch run` would load it. */
+  private static IsoWatchStreamsConfig checkerConfig(final Map<String, Object> spec) {
+    final Map<String, String> env = new LinkedHashMap<>();
+    environment(spec).forEach((k, v) -> env.put(k, interpolate(v)));
+    try {
+      return ConfigSources.load(Optional.empty(), env, Map.of());
+    } catch (final IOException e) {
+      throw new IllegalStateException("no file is read", e);
+    }
+  }
+
   /** The checker serves /metrics where Prometheus scrapes it; Prometheus' rule files are mounted. */
   private void checkPrometheus() {
     final Map<String, Object> prometheus = services.get("prometheus");
@@ -273,12 +308,90 @@ final class ComposeChecks {
             if (!port.equals(String.valueOf(target.getPort()))) {
               problems.add("prometheus: scrapes " + t + " but the checker serves /metrics on port " + port);
             }
+            checkScrapeAccess(String.valueOf(t), map(job), service, prometheus, mounts);
           }
         }
       }
     }
     if (!checkerScraped) {
       problems.add("prometheus: no scrape target is the checker (a service running `run`)");
+    }
+  }
+
+  /** The checker is reachable from Prometheus' container, and Prometheus sends its token. */
+  private void checkScrapeAccess(final String target, final Map<String, Object> job, final Map<String, Object> checker,
+      final Map<String, Object> prometheus, final Map<String, Path> mounts) {
+    final IsoWatchStreamsConfig config;
+    try {
+      config = checkerConfig(checker);
+    } catch (final ConfigException e) {
+      return; // reported by checkHttpExposure or by the environment check
+    }
+    final String host = config.getString(IsoWatchStreamsConfig.HTTP_HOST_CONFIG);
+    if (isLoopback(host)) {
+      problems.add("prometheus: scrapes " + target + " but the checker binds its HTTP endpoint to " + host
+          + " inside its container (set " + IsoWatchStreamsConfig.envName(IsoWatchStreamsConfig.HTTP_HOST_CONFIG)
+          + ": 0.0.0.0 and a token)");
+      return;
+    }
+    final Optional<String> token = config.httpAuthToken();
+    if (token.isEmpty()) {
+      return;
+    }
+    final Map<String, Object> auth = map(job.get("authorization"));
+    final Optional<String> sent;
+    if (auth.get("credentials") != null) {
+      sent = Optional.of(String.valueOf(auth.get("credentials")));
+    } else if (auth.get("credentials_file") != null) {
+      sent = mountedContent(String.valueOf(auth.get("credentials_file")), prometheus, mounts);
+    } else {
+      problems.add("prometheus: scrapes " + target + " without the checker's token (authorization.credentials_file)");
+      return;
+    }
+    if (sent.isEmpty()) {
+      problems.add("prometheus: the token file " + auth.get("credentials_file")
+          + " is not mounted from a file or a config of the compose file");
+    } else if (!sent.get().strip().equals(token.get())) {
+      problems.add("prometheus: scrapes " + target + " with a token other than the checker's "
+          + IsoWatchStreamsConfig.envName(IsoWatchStreamsConfig.HTTP_AUTH_TOKEN_CONFIG));
+    }
+  }
+
+  /** What a path in Prometheus' container holds: a bind-mounted file or a compose config. */
+  private Optional<String> mountedContent(final String path, final Map<String, Object> prometheus,
+      final Map<String, Path> mounts) {
+    final Path file = mounts.get(path);
+    if (file != null) {
+      try {
+        return Optional.of(Files.readString(file));
+      } catch (final IOException e) {
+        return Optional.empty();
+      }
+    }
+    for (final Object c : list(prometheus.get("configs"))) {
+      final Map<String, Object> ref = map(c);
+      if (path.equals(String.valueOf(ref.get("target")))) {
+        final Map<String, Object> config = map(map(compose.get("configs")).get(String.valueOf(ref.get("source"))));
+        if (config.get("content") != null) {
+          return Optional.of(interpolate(String.valueOf(config.get("content"))));
+        }
+        if (config.get("file") != null) {
+          try {
+            return Optional.of(Files.readString(dir.resolve(String.valueOf(config.get("file")))));
+          } catch (final IOException e) {
+            return Optional.empty();
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isLoopback(final String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (final UnknownHostException e) {
+      return false;
     }
   }
 

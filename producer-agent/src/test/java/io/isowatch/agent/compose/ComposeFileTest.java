@@ -16,6 +16,7 @@ class ComposeFileTest {
   /** Surefire runs in the module directory, one level below the repository root. */
   private static final Path ROOT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
   private static final Path BROKEN = Path.of("src/test/resources/compose/broken.yml");
+  private static final Path BROKEN_HTTP = Path.of("src/test/resources/compose/broken-http.yml");
 
   @Test
   void shouldFindNoProblemWhenCheckingTheRepositorysComposeFile() throws Exception {
@@ -57,11 +58,44 @@ class ComposeFileTest {
         "checker: command [run, --no-such-flag] does not parse",
         "agent: depends_on must use the long form",
         "prometheus: rule file /etc/prometheus/alerts.yml is not mounted",
-        "prometheus: scrapes checker:9464 but the checker serves /metrics on port 9465");
+        "prometheus: scrapes checker:9464 but the checker serves /metrics on port 9465",
+        "prometheus: scrapes checker:9464 but the checker binds its HTTP endpoint to 127.0.0.1 inside its container");
     for (final String e : expected) {
       assertTrue(problems.stream().anyMatch(p -> p.startsWith(e)), "expected a problem starting with '" + e + "' in "
           + String.join("\n", problems));
     }
     assertEquals(expected.size(), problems.size(), String.join("\n", problems));
+  }
+
+  @Test
+  void shouldReportEachHttpAccessDefectWhenTheCheckerOrPrometheusIsMisconfigured() throws Exception {
+    // When
+    final List<String> problems = ComposeChecks.problems(BROKEN_HTTP);
+    // Then
+    final List<String> expected = List.of(
+        "checker-open: the checker refuses to start: Invalid value 0.0.0.0 for configuration http.host",
+        "prometheus: scrapes checker-loopback:9464 but the checker binds its HTTP endpoint to 127.0.0.1",
+        "prometheus: scrapes checker-no-credentials:9464 without the checker's token",
+        "prometheus: scrapes checker-wrong-token:9464 with a token other than the checker's ISOWATCH_HTTP_AUTH_TOKEN",
+        "prometheus: the token file /etc/prometheus/no-such-token is not mounted");
+    for (final String e : expected) {
+      assertTrue(problems.stream().anyMatch(p -> p.startsWith(e)), "expected a problem starting with '" + e + "' in "
+          + String.join("\n", problems));
+    }
+    assertEquals(expected.size(), problems.size(), String.join("\n", problems));
+  }
+
+  @Test
+  void shouldGiveTheCheckerATokenThatPrometheusSendsWhenComposed() throws Exception {
+    // Given
+    final Map<String, Map<String, Object>> services = ComposeChecks.services(ROOT.resolve("docker-compose.yml"));
+    // When
+    final Map<?, ?> env = (Map<?, ?>) services.get("checker").get("environment");
+    // Then: bound for Prometheus, guarded by a token the user can set (the demo default otherwise)
+    assertEquals("0.0.0.0", env.get("ISOWATCH_HTTP_HOST"));
+    assertEquals("${ISOWATCH_HTTP_AUTH_TOKEN:-isowatch-demo-token}", env.get("ISOWATCH_HTTP_AUTH_TOKEN"));
+    assertTrue(!env.containsKey("ISOWATCH_HTTP_ALLOW_UNAUTHENTICATED"), "a token, not an exemption");
+    // and the token rules are checked on this very file (shouldFindNoProblem...): Prometheus sends it.
+    assertEquals(List.of(), ComposeChecks.problems(ROOT.resolve("docker-compose.yml")));
   }
 }

@@ -4,20 +4,19 @@ import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import io.isowatch.streams.http.BoundedHttpServer;
+import io.isowatch.streams.http.HttpLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The checker's HTTP endpoint (JDK server, a few threads):
+ * The checker's HTTP endpoint ({@link BoundedHttpServer}: slow or stuck clients cannot starve it):
  *
  * <ul>
  *   <li>{@code GET /metrics}: every metric in the Prometheus text format 0.0.4;
@@ -27,28 +26,32 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>With a bearer-token filter, /metrics and the UI require the token (Prometheus sends it with
- * {@code authorization: {credentials: ...}}).
+ * {@code authorization: {credentials_file: ...}}). /health runs on the server's probe lane, so it
+ * answers while the UI's workers are busy and while slow clients hold connections ({@link HttpLimits}).
  */
 public final class HealthAndMetricsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthAndMetricsServer.class);
   private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
-  private static final int THREADS = 4;
 
   /** The app's state as the health check sees it. */
   public record Health(boolean healthy, String state) {}
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final BoundedHttpServer server;
 
-  private HealthAndMetricsServer(final HttpServer server, final ExecutorService executor) {
+  private HealthAndMetricsServer(final BoundedHttpServer server) {
     this.server = server;
-    this.executor = executor;
   }
 
   /** Binds and starts the server with /metrics and /health only, open; port 0 picks a free one. */
   public static HealthAndMetricsServer start(final String host, final int port, final CheckerMetrics metrics,
       final Supplier<Health> health) throws IOException {
-    return start(host, port, metrics, health, Optional.empty(), Optional.empty());
+    return start(host, port, metrics, health, Optional.empty(), Optional.empty(), HttpLimits.DEFAULTS);
+  }
+
+  /** Binds and starts the server with the default {@link HttpLimits}; port 0 picks a free one. */
+  public static HealthAndMetricsServer start(final String host, final int port, final CheckerMetrics metrics,
+      final Supplier<Health> health, final Optional<Filter> auth, final Optional<HttpHandler> ui) throws IOException {
+    return start(host, port, metrics, health, auth, ui, HttpLimits.DEFAULTS);
   }
 
   /**
@@ -56,15 +59,17 @@ public final class HealthAndMetricsServer implements AutoCloseable {
    *
    * @param auth when present, guards every path but /health (the web UI, its API and /metrics)
    * @param ui when present, serves every other path (the web UI and its API)
+   * @param limits what one client may cost the server (timeouts, connections, workers)
    */
   public static HealthAndMetricsServer start(final String host, final int port, final CheckerMetrics metrics,
-      final Supplier<Health> health, final Optional<Filter> auth, final Optional<HttpHandler> ui) throws IOException {
-    final HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      final Supplier<Health> health, final Optional<Filter> auth, final Optional<HttpHandler> ui,
+      final HttpLimits limits) throws IOException {
+    final BoundedHttpServer server = BoundedHttpServer.bind(new InetSocketAddress(host, port), limits);
     final HttpContext metricsContext = server.createContext("/metrics",
         exchange -> respond(exchange, 200, TEXT_FORMAT, metrics.scrape()));
     auth.ifPresent(metricsContext.getFilters()::add);
     // Probes carry no credentials: /health stays open, and tells only the state's name.
-    server.createContext("/health", exchange -> {
+    server.createProbeContext("/health", exchange -> {
       final Health h = health.get();
       respond(exchange, h.healthy() ? 200 : 503, "text/plain; charset=utf-8", h.state() + "\n");
     });
@@ -72,18 +77,13 @@ public final class HealthAndMetricsServer implements AutoCloseable {
       final HttpContext uiContext = server.createContext("/", ui.get());
       auth.ifPresent(uiContext.getFilters()::add);
     }
-    // A few threads: browsers poll the UI's API while Prometheus scrapes.
-    final ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-      final Thread t = new Thread(r, "isowatch-http");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
     server.start();
-    LOG.info("HTTP endpoint started address=[{}] paths=[{}] auth=[{}]", server.getAddress(),
+    LOG.info("HTTP endpoint started address=[{}] paths=[{}] auth=[{}] requestTimeoutMs=[{}] responseTimeoutMs=[{}]"
+        + " maxConnections=[{}]", server.getAddress(),
         ui.isPresent() ? "/metrics, /health, / (web UI), /api" : "/metrics, /health",
-        auth.isPresent() ? "bearer token" : "none");
-    return new HealthAndMetricsServer(server, executor);
+        auth.isPresent() ? "bearer token" : "none", limits.requestTimeout().toMillis(),
+        limits.responseTimeout().toMillis(), limits.maxConnections());
+    return new HealthAndMetricsServer(server);
   }
 
   /** The bound port. */
@@ -110,6 +110,5 @@ public final class HealthAndMetricsServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    executor.shutdownNow();
   }
 }

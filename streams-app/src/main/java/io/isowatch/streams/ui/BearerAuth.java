@@ -21,8 +21,15 @@ import java.util.Optional;
  *   <li>the session cookie {@value #COOKIE}, set by opening any UI page once with {@code
  *       ?token=<token>}: the answer is a redirect to the same page without the parameter (so the
  *       token leaves the address bar and the history) that sets the cookie ({@code HttpOnly},
- *       {@code SameSite=Strict}). The cookie holds a SHA-256 digest of the token, not the token.
+ *       {@code SameSite=Strict}, and {@code Secure} when the endpoint is reached over TLS: see
+ *       below). The cookie holds a SHA-256 digest of the token, not the token.
  * </ul>
+ *
+ * <p>The endpoint itself speaks plain HTTP; TLS is terminated by a proxy in front of it (an ingress,
+ * a load balancer). The cookie is marked {@code Secure}, so that the browser never sends it over
+ * plain HTTP, when {@code http.cookie.secure} says so or when the request came through such a proxy
+ * ({@code X-Forwarded-Proto: https} or {@code Forwarded: proto=https}). A forged header can only make
+ * the cookie stricter, never weaker.
  *
  * <p>Anything else gets 401 with {@code WWW-Authenticate: Bearer}. Comparisons are constant-time
  * (digests compared with {@link MessageDigest#isEqual}). Neither the token nor request URIs (which
@@ -36,18 +43,30 @@ public final class BearerAuth extends Filter {
 
   private final byte[] tokenDigest;
   private final String sessionValue;
+  private final boolean secureCookie;
 
-  private BearerAuth(final String token) {
+  private BearerAuth(final String token, final boolean secureCookie) {
     this.tokenDigest = sha256("isowatch-token:" + token);
     this.sessionValue = HexFormat.of().formatHex(sha256("isowatch-ui-session:" + token));
+    this.secureCookie = secureCookie;
   }
 
-  /** The filter for a configured token. */
+  /** The filter for a configured token; the cookie is Secure only for requests forwarded over TLS. */
   public static BearerAuth of(final String token) {
+    return of(token, false);
+  }
+
+  /**
+   * The filter for a configured token.
+   *
+   * @param secureCookie whether the session cookie is always {@code Secure} ({@code http.cookie.secure}:
+   *     the endpoint is only reached through TLS)
+   */
+  public static BearerAuth of(final String token, final boolean secureCookie) {
     if (token == null || token.isBlank()) {
       throw new IllegalArgumentException("the token must not be blank");
     }
-    return new BearerAuth(token);
+    return new BearerAuth(token, secureCookie);
   }
 
   @Override
@@ -63,8 +82,8 @@ public final class BearerAuth extends Filter {
     }
     final Optional<String> fromQuery = queryToken(exchange.getRequestURI().getRawQuery());
     if (fromQuery.isPresent() && matches(fromQuery.get())) {
-      exchange.getResponseHeaders().add("Set-Cookie",
-          COOKIE + "=" + sessionValue + "; Path=/; HttpOnly; SameSite=Strict");
+      exchange.getResponseHeaders().add("Set-Cookie", COOKIE + "=" + sessionValue + "; Path=/; HttpOnly; SameSite=Strict"
+          + (secureCookie || forwardedOverTls(exchange) ? "; Secure" : ""));
       exchange.getResponseHeaders().set("Location", withoutToken(exchange));
       exchange.getResponseHeaders().set("Cache-Control", "no-store");
       exchange.sendResponseHeaders(303, -1);
@@ -87,6 +106,23 @@ public final class BearerAuth extends Filter {
         if (c.startsWith(COOKIE + "=") && MessageDigest.isEqual(
             c.substring(COOKIE.length() + 1).getBytes(StandardCharsets.US_ASCII),
             sessionValue.getBytes(StandardCharsets.US_ASCII))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether a TLS-terminating proxy says the client used https (RFC 7239, or the de facto header). */
+  static boolean forwardedOverTls(final HttpExchange exchange) {
+    for (final String v : exchange.getRequestHeaders().getOrDefault("X-Forwarded-Proto", List.of())) {
+      if (v.split(",")[0].trim().equalsIgnoreCase("https")) {
+        return true;
+      }
+    }
+    for (final String v : exchange.getRequestHeaders().getOrDefault("Forwarded", List.of())) {
+      for (final String pair : v.split(",")[0].split(";")) {
+        if (pair.trim().equalsIgnoreCase("proto=https") || pair.trim().equalsIgnoreCase("proto=\"https\"")) {
           return true;
         }
       }

@@ -92,6 +92,20 @@ class OpsFilesTest {
   }
 
   @Test
+  void shouldSendTheCheckersBearerTokenWhenPrometheusScrapesTheChecker() throws Exception {
+    // Given: /metrics requires http.auth.token wherever the checker is reachable from another container
+    final Map<String, Object> prometheus = yaml(OPS.resolve("prometheus/prometheus.yml"));
+    // When
+    final Map<?, ?> job = ((List<?>) prometheus.get("scrape_configs")).stream().map(j -> (Map<?, ?>) j)
+        .filter(j -> "isowatch-checker".equals(j.get("job_name"))).findFirst().orElseThrow();
+    // Then: a token file (docker-compose.yml mounts it), never a token written in the repository
+    final Map<?, ?> authorization = (Map<?, ?>) job.get("authorization");
+    assertEquals("Bearer", authorization.get("type"));
+    assertEquals("/etc/prometheus/isowatch-http-token", authorization.get("credentials_file"));
+    assertFalse(authorization.containsKey("credentials"));
+  }
+
+  @Test
   void shouldPassPromtoolWhenItIsInstalled() throws Exception {
     // Given
     final Optional<Path> promtool = promtool();
@@ -101,8 +115,12 @@ class OpsFilesTest {
     final Result check = run(promtool.get().toString(), "check", "rules", OPS.resolve("prometheus/alerts.yml").toString());
     final Result unit = run(promtool.get().toString(), "test", "rules",
         OPS.resolve("prometheus/alerts.test.yml").toString());
+    // Syntax only: the rule and token files it names exist in the container, not here.
+    final Result config = run(promtool.get().toString(), "check", "config", "--syntax-only",
+        OPS.resolve("prometheus/prometheus.yml").toString());
     // Then
     assertEquals(0, check.exit(), check.output());
+    assertEquals(0, config.exit(), config.output());
     assertEquals(0, unit.exit(), unit.output());
     assertTrue(unit.output().contains("SUCCESS"), unit.output());
   }

@@ -113,10 +113,45 @@ class WebUiTest {
     }
   }
 
+  @Test
+  void shouldMarkTheSessionCookieSecureWhenConfiguredOrForwardedOverTls() throws Exception {
+    // Given
+    try (HealthAndMetricsServer plain = guarded(new UiState(10), BearerAuth.of(TOKEN));
+        HealthAndMetricsServer secure = guarded(new UiState(10), BearerAuth.of(TOKEN, true))) {
+      // When
+      final String overHttp = cookie(plain, request(plain, "/?token=" + TOKEN));
+      final String forwarded = cookie(plain, request(plain, "/?token=" + TOKEN).header("X-Forwarded-Proto", "https"));
+      final String rfc7239 = cookie(plain, request(plain, "/?token=" + TOKEN).header("Forwarded", "for=1.2.3.4;proto=https"));
+      final String forwardedHttp = cookie(plain, request(plain, "/?token=" + TOKEN).header("X-Forwarded-Proto", "http"));
+      final String configured = cookie(secure, request(secure, "/?token=" + TOKEN));
+      // Then: always HttpOnly and SameSite=Strict; Secure where the browser reached it over TLS
+      for (final String c : List.of(overHttp, forwarded, rfc7239, forwardedHttp, configured)) {
+        assertTrue(c.contains("; HttpOnly"), c);
+        assertTrue(c.contains("; SameSite=Strict"), c);
+      }
+      assertFalse(overHttp.contains("Secure"), overHttp);
+      assertFalse(forwardedHttp.contains("Secure"), forwardedHttp);
+      assertTrue(forwarded.endsWith("; Secure"), forwarded);
+      assertTrue(rfc7239.endsWith("; Secure"), rfc7239);
+      assertTrue(configured.endsWith("; Secure"), configured);
+    }
+  }
+
+  private String cookie(final HealthAndMetricsServer server, final HttpRequest.Builder request) throws Exception {
+    final HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(303, r.statusCode());
+    return r.headers().firstValue("Set-Cookie").orElseThrow();
+  }
+
   private static HealthAndMetricsServer server(final UiState state, final Optional<String> token) throws Exception {
     return HealthAndMetricsServer.start("127.0.0.1", 0, new CheckerMetrics(),
         () -> new HealthAndMetricsServer.Health(true, "RUNNING"), token.map(BearerAuth::of),
         Optional.of(new WebUi(state)));
+  }
+
+  private static HealthAndMetricsServer guarded(final UiState state, final BearerAuth auth) throws Exception {
+    return HealthAndMetricsServer.start("127.0.0.1", 0, new CheckerMetrics(),
+        () -> new HealthAndMetricsServer.Health(true, "RUNNING"), Optional.of(auth), Optional.of(new WebUi(state)));
   }
 
   private HttpRequest.Builder request(final HealthAndMetricsServer server, final String path) {
