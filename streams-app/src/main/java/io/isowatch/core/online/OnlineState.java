@@ -38,6 +38,13 @@ final class OnlineState implements DependencyView {
   final AnomalyLog anomalies;
   /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
   KeyValueTable thinAir = new KeyValueTable(16);
+  /** The published ThinAirReads a late writer may still retract (carried by a cut, not checkpointed). */
+  ThinAirReads thinAirReads = new ThinAirReads();
+  /**
+   * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so
+   * they are no MISSING_TIMESTAMPS (carried by a cut, not checkpointed).
+   */
+  java.util.Set<String> futureIds = new java.util.HashSet<>();
   /** Indeterminate transactions, in processing order (those never promoted are ignored). */
   final IntList unknowns = new IntList(64);
   final ReorderBuffer buffer;
