@@ -338,7 +338,6 @@ public final class OnlineChecker {
     final OnlineState next = Segmenter.cut(old, p, results.verdicts());
     next.findings = old.findings;
     next.thinAir = old.thinAir;
-    next.thinAirReads = old.thinAirReads;
     next.futureIds = old.futureIds;
     next.repeated = old.repeated;
     next.repeatsDeclared = old.repeatsDeclared;

@@ -38,7 +38,11 @@ final class OnlineState implements DependencyView {
   final AnomalyLog anomalies;
   /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
   KeyValueTable thinAir = new KeyValueTable(16);
-  /** The published ThinAirReads a late writer may still retract (carried by a cut, not checkpointed). */
+  /**
+   * The ThinAirReads this state published, which a late writer may still retract. Not carried by a
+   * cut (the cut moves the anomalies it listed into the summary) nor checkpointed, so that an
+   * engine restored from a checkpoint behaves exactly as the one that wrote it.
+   */
   ThinAirReads thinAirReads = new ThinAirReads();
   /**
    * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so

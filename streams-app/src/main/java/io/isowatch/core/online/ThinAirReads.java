@@ -10,8 +10,9 @@ import java.util.Map;
  * The ThinAirReads a stream published, by the (key, value) they read, kept so that a writer of
  * that value arriving beyond every lateness bound can retract them (docs/streaming.md, "No false
  * positive from time"). Only published anomalies are kept (engines with events on); they are
- * rare, since each one is a violation of every level. Carried from state to state by a cut, not
- * part of a checkpoint: after a restore a late writer is only a LATE_TRANSACTION finding.
+ * rare, since each one is a violation of every level. One per state: a cut starts a new one (its
+ * anomalies go to the horizon's summary), so a late writer of a value read before the latest cut
+ * is only a LATE_TRANSACTION finding.
  */
 final class ThinAirReads {
   /**

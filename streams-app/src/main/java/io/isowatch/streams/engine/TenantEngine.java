@@ -24,6 +24,15 @@ public interface TenantEngine {
   List<OnlineEvent> accept(Transaction transaction);
 
   /**
+   * Takes one transaction that arrived at {@code arrivalMicros} (its record's timestamp): an
+   * engine that trusts event times only so far ahead of their arrival (a FUTURE_EVENT_TIME
+   * finding) uses it; others ignore it.
+   */
+  default List<OnlineEvent> accept(final Transaction transaction, final long arrivalMicros) {
+    return accept(transaction);
+  }
+
+  /**
    * Ends the input for now: releases every buffered transaction and resolves pending reads (a read
    * still waiting becomes a ThinAirRead), as {@code isowatch check} finishes a file.
    */
