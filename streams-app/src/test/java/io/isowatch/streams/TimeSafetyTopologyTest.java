@@ -23,6 +23,7 @@ import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -94,21 +95,24 @@ class TimeSafetyTopologyTest {
 
   @Test
   void shouldChangeNoVerdictWhenOneEventLiesTenYearsAheadOfItsRecord() {
-    // Given: a valid generated history (every level SATISFIED) in end-time order, one transaction
-    // in the middle with its clock ten years ahead; the records are stamped now
+    // Given: a valid generated history (every level SATISFIED) in end-time order, each record
+    // stamped a millisecond after its transaction's end; one transaction in the middle has its
+    // clock ten years ahead (its record is stamped by the right clock)
     final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
         .withKeys(20).withSessions(6).withSeed(10));
     final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
     final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
     byEnd.sort(Comparator.comparingLong(Transaction::end));
     final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
+    final List<Instant> stamps = events.stream().map(e -> Instant.EPOCH.plus(e.getEndMicros() + 1_000,
+        java.time.temporal.ChronoUnit.MICROS)).toList();
     final TransactionEvent broken = events.get(events.size() / 2);
     broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
     broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
 
     // When: checked with the default future bound (1 hour), and with it off
-    final Map<String, Verdict> withBound = verdictsOf(events, Map.of(), stateDir.resolve("bound"));
-    final Map<String, Verdict> withoutBound = verdictsOf(events,
+    final Map<String, Verdict> withBound = verdictsOf(events, stamps, Map.of(), stateDir.resolve("bound"));
+    final Map<String, Verdict> withoutBound = verdictsOf(events, stamps,
         Map.of(IsoWatchStreamsConfig.CHECK_FUTURE_MS_CONFIG, "-1"), stateDir.resolve("off"));
 
     // Then: the verdicts are those of the valid history; without the bound the broken clock makes
@@ -121,12 +125,14 @@ class TimeSafetyTopologyTest {
   }
 
   /** The levels of the tenant's last verdict after the events, an idle flush and the verdict punctuator. */
-  private static Map<String, Verdict> verdictsOf(final List<TransactionEvent> events, final Map<String, String> config,
-      final Path state) {
+  private static Map<String, Verdict> verdictsOf(final List<TransactionEvent> events, final List<Instant> stamps,
+      final Map<String, String> config, final Path state) {
     final Map<String, String> overrides = new java.util.HashMap<>(config);
     overrides.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "50");
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), state, overrides)) {
-      checker.pipe(events);
+      for (int i = 0; i < events.size(); i++) {
+        checker.pipe(events.get(i), stamps.get(i));
+      }
       checker.flushIdleTenants();
       checker.publishVerdicts();
       final TenantVerdict v = last(checker.verdicts());
