@@ -43,8 +43,9 @@ final class AnomalyLog {
   }
 
   /**
-   * Removes a read anomaly recorded by {@link #addRead} (a retraction): from the counts, and from
-   * the listing if it was retained there. Returns whether it was recorded.
+   * Removes a read anomaly this log recorded by {@link #addRead} (a retraction): from the counts,
+   * and from the listing if it was retained there. The caller must know it was recorded here
+   * (ThinAirReads keeps only this state's); false only when the category is empty.
    */
   boolean removeRead(final String name, final int reader, final int op) {
     if (!reads.remove(name, reader, op)) {
@@ -135,8 +136,8 @@ final class AnomalyLog {
     }
 
     /**
-     * Forgets the entry of that name, reader and op. An entry beyond the listing cap is only
-     * counted; it is removed from the count all the same (the caller knows it was recorded).
+     * Forgets the entry of that name, reader and op, which this category recorded. One beyond the
+     * listing cap is only counted: it leaves the count all the same.
      */
     boolean remove(final String name, final int first, final int second) {
       if (count == 0) {

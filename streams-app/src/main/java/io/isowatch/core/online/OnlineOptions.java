@@ -18,7 +18,7 @@ package io.isowatch.core.online;
  *     (a smaller value is raised to it): the grace alone already makes that certain for
  *     transactions that arrive within it
  * @param futureMicros how far an event's time may lie ahead of its arrival ({@link
- *     OnlineChecker#accept(io.isowatch.core.history.Transaction, long)}) before it is a
+ *     OnlineChecker#acceptAt}) before it is a
  *     FUTURE_EVENT_TIME finding, checked by its arrival and kept out of the watermark and of real
  *     time; {@link #UNBOUNDED} never flags one
  */
