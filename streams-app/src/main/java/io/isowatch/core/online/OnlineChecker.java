@@ -20,8 +20,9 @@ import java.util.Objects;
  * is reported depends on the history only. Each processed transaction costs work proportional to
  * the part of the dependency graph it touches, never a rescan.
  *
- * <p>{@link #accept} and {@link #flush} return what they published: anomalies (never retracted:
- * each is certain and in every later {@link #result}), findings and verdict changes. {@link
+ * <p>{@link #accept} and {@link #flush} return what they published: anomalies (each certain under
+ * the declared bounds and in every later {@link #result}; a ThinAirRead whose writer still arrives
+ * is retracted, {@link OnlineEvent.AnomalyRetracted}), findings and verdict changes. {@link
  * #result} reads the current state with the batch checker's semantics; after a flush, and when no
  * transaction came later than the grace period allows, it equals {@link #check} on the same
  * history. Not thread-safe: one instance per tenant, fed by one thread.
