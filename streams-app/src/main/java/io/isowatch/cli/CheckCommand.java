@@ -103,6 +103,12 @@ public final class CheckCommand implements Callable<Integer> {
           + "still be checked in order; later ones are LATE_TRANSACTION findings (default: ${DEFAULT-VALUE}).")
   private long graceMicros;
 
+  @Option(names = "--absence-bound", paramLabel = "DURATION", converter = Converters.MicrosConverter.class,
+      description = "Segmented check only: how far out of end-time order the writer of a value may come in the "
+          + "file after a read of it, before the read is a ThinAirRead (default: --grace; a smaller value counts "
+          + "as --grace). A writer coming later still retracts it (docs/streaming.md).")
+  private Long absenceMicros;
+
   @Parameters(paramLabel = "FILE", description = "The history file, or - for stdin.")
   private String file;
 
@@ -115,7 +121,8 @@ public final class CheckCommand implements Callable<Integer> {
     final CheckOptions options = options();
     final Horizon horizon = horizon();
     final CheckResult result = horizon.enabled()
-        ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon))
+        ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon)
+            .withAbsence(absenceMicros == null ? graceMicros : absenceMicros))
         : services.engine().check(HistoryInput.read(file, format, services), options);
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));

@@ -3,6 +3,7 @@ package io.isowatch.streams;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
+import io.isowatch.core.online.OnlineOptions;
 import io.isowatch.streams.http.HttpLimits;
 import io.isowatch.streams.processor.ReplayEnd;
 import io.isowatch.streams.serde.AvroSerdeConfig;
@@ -170,6 +171,24 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " processed at once and reported late; size it from the agents' publish delay"
           + " (docs/streaming-design.md).";
   public static final long CHECK_GRACE_MS_DEFAULT = 5_000L;
+
+  public static final String CHECK_ABSENCE_BOUND_MS_CONFIG = "check.absence.bound.ms";
+  public static final String CHECK_ABSENCE_BOUND_MS_DOC =
+      "The declared lateness bound of anomalies proved by the absence of a transaction (a ThinAirRead:"
+          + " no transaction wrote the value read): one is published only once the canonical order has"
+          + " passed its reader's end by more than this, so that a writer arriving up to this late still"
+          + " resolves the read. A writer arriving later anyway retracts the published anomaly"
+          + " (docs/streaming.md, 'No false positive from time'). -1: the same as check.grace.ms; a value"
+          + " below check.grace.ms counts as check.grace.ms.";
+  public static final long CHECK_ABSENCE_BOUND_MS_DEFAULT = -1L;
+
+  public static final String CHECK_FUTURE_MS_CONFIG = "check.future.ms";
+  public static final String CHECK_FUTURE_MS_DOC =
+      "How far a transaction's time may lie ahead of its record's timestamp. Beyond this its client's"
+          + " clock is not trusted: a FUTURE_EVENT_TIME finding; it does not move the tenant's watermark, it is"
+          + " ordered by its record's timestamp (taken as its end) and its start counts as unknown, so no"
+          + " real-time order leads to it (docs/streaming.md, 'No false positive from time'). -1: never.";
+  public static final long CHECK_FUTURE_MS_DEFAULT = 3_600_000L;
 
   public static final String CHECK_IDLE_FLUSH_MS_CONFIG = "check.idle.flush.ms";
   public static final String CHECK_IDLE_FLUSH_MS_DOC =
@@ -366,6 +385,10 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           ConfigDef.ValidList.in("SSER", "SER", "SI"), Importance.HIGH, CHECK_LEVELS_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.HIGH, CHECK_GRACE_MS_DOC)
+      .define(CHECK_ABSENCE_BOUND_MS_CONFIG, Type.LONG, CHECK_ABSENCE_BOUND_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
+          Importance.MEDIUM, CHECK_ABSENCE_BOUND_MS_DOC)
+      .define(CHECK_FUTURE_MS_CONFIG, Type.LONG, CHECK_FUTURE_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
+          Importance.MEDIUM, CHECK_FUTURE_MS_DOC)
       .define(CHECK_IDLE_FLUSH_MS_CONFIG, Type.LONG, CHECK_IDLE_FLUSH_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
           Importance.MEDIUM, CHECK_IDLE_FLUSH_MS_DOC)
       .define(CHECK_HORIZON_TRANSACTIONS_CONFIG, Type.LONG, CHECK_HORIZON_TRANSACTIONS_DEFAULT,
@@ -527,6 +550,18 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   /** Grace in microseconds, the unit of transaction times. */
   public long graceMicros() {
     return Math.multiplyExact(getLong(CHECK_GRACE_MS_CONFIG), 1_000L);
+  }
+
+  /**
+   * Each tenant's engine options: grace, horizon, the absence bound ({@code check.absence.bound.ms},
+   * the grace when -1) and the future bound ({@code check.future.ms}, none when -1).
+   */
+  public OnlineOptions onlineOptions() {
+    final long absenceMs = getLong(CHECK_ABSENCE_BOUND_MS_CONFIG);
+    final long futureMs = getLong(CHECK_FUTURE_MS_CONFIG);
+    return OnlineOptions.streaming(graceMicros()).withHorizon(horizon())
+        .withAbsence(absenceMs < 0 ? graceMicros() : Math.multiplyExact(absenceMs, 1_000L))
+        .withFutureBound(futureMs < 0 ? OnlineOptions.UNBOUNDED : Math.multiplyExact(futureMs, 1_000L));
   }
 
   /** What each tenant's engine retains (docs/segmentation.md). */

@@ -65,7 +65,7 @@ public final class IsoWatchTopology {
         () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK, DLQ_SINK), SOURCE);
     topology.addProcessor(CHECK,
         new CheckTransactionsSupplier(
-            OnlineTenantEngine.factory(config.checkOptions(), config.graceMicros(), config.horizon()), metrics,
+            OnlineTenantEngine.factory(config.checkOptions(), config.onlineOptions()), metrics,
             Duration.ofMillis(config.verdictIntervalMs()),
             Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
             ANOMALIES_SINK, VERDICTS_SINK,

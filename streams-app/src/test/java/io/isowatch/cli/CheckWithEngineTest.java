@@ -188,4 +188,28 @@ class CheckWithEngineTest {
     }
     assertEquals(MAPPER.readTree(twice.out()).get("anomalies"), MAPPER.readTree(six.out()).get("anomalies"));
   }
+
+  @Test
+  void shouldWaitForTheWriterOfAReadUpToTheAbsenceBoundWhenASegmentedCheckIsGivenOne() throws Exception {
+    // Given: R reads x=5; its writer W comes last in the file, 4 ms of end times later; horizon 4
+    // transactions, so R's ThinAirRead would be carried beyond a cut before W comes
+    final StringBuilder dsl = new StringBuilder("R s0 r(x,5) @10..20\n");
+    for (int i = 0; i < 40; i++) {
+      dsl.append("F").append(i).append(" q").append(i).append(" r(k").append(i).append(",0) w(k").append(i)
+          .append(",1) @").append(100 * i + 101).append("..").append(100 * i + 102).append('\n');
+    }
+    dsl.append("W s1 r(x,0) w(x,5) @5..15\n");
+
+    // When
+    final CliRun graceOnly = check(dsl.toString(), "--json", "--grace", "1ms", "--horizon-txns", "4");
+    final CliRun bounded = check(dsl.toString(), "--json", "--grace", "1ms", "--absence-bound", "10ms",
+        "--horizon-txns", "4");
+
+    // Then: with the grace alone the read is a ThinAirRead that stands (W is late); with the bound
+    // R's read still waits when W comes, so nothing is violated
+    assertEquals(1, graceOnly.exit(), graceOnly.err());
+    assertEquals("ThinAirRead", MAPPER.readTree(graceOnly.out()).get("anomalies").get(0).get("name").asText());
+    assertEquals(0, bounded.exit(), bounded.out());
+    assertEquals(0, MAPPER.readTree(bounded.out()).get("anomalies").size());
+  }
 }

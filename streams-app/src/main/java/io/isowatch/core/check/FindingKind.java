@@ -32,6 +32,13 @@ public enum FindingKind {
    */
   LATE_TRANSACTION(Severity.WARNING),
   /**
+   * Online only: a transaction's times lie further ahead of its arrival (the record's timestamp)
+   * than {@code check.future.ms} allows, so its client's clock is not trusted. It does not move
+   * the watermark; it is ordered by its arrival, taken as its end, with its start unknown, so no
+   * real-time order leads to it (docs/streaming.md, "No false positive from time").
+   */
+  FUTURE_EVENT_TIME(Severity.WARNING),
+  /**
    * Segmented engine only (docs/segmentation.md): a read returned a version older than the
    * retained horizon, whose writer and overwriter were pruned. Its levels are those it leaves
    * undecided; when real time proves it, SSER is violated and a {@code StaleReadBeyondHorizon}

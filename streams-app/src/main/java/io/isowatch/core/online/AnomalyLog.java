@@ -42,6 +42,20 @@ final class AnomalyLog {
     count(name);
   }
 
+  /**
+   * Removes a read anomaly this log recorded by {@link #addRead} (a retraction): from the counts,
+   * and from the listing if it was retained there. The caller must know it was recorded here
+   * (ThinAirReads keeps only this state's); false only when the category is empty.
+   */
+  boolean removeRead(final String name, final int reader, final int op) {
+    if (!reads.remove(name, reader, op)) {
+      return false;
+    }
+    counts.computeIfPresent(name, (n, c) -> c == 1 ? null : c - 1);
+    total--;
+    return true;
+  }
+
   void addLostUpdate(final int a, final int b, final Supplier<Anomaly> build) {
     lostUpdates.add(new Entry("LostUpdate", a, b, seq++, build));
     count("LostUpdate");
@@ -119,6 +133,29 @@ final class AnomalyLog {
       if (smallest.size() > cap) {
         smallest.remove(cap);
       }
+    }
+
+    /**
+     * Forgets the entry of that name, reader and op, which this category recorded. One beyond the
+     * listing cap is only counted: it leaves the count all the same.
+     */
+    boolean remove(final String name, final int first, final int second) {
+      if (count == 0) {
+        return false;
+      }
+      count--;
+      smallest.removeIf(e -> e.name().equals(name) && e.first() == first && e.second() == second);
+      final Entry head = firstByName.get(name);
+      if (head != null && head.first() == first && head.second() == second) {
+        firstByName.remove(name);
+        for (final Entry e : smallest) {
+          if (e.name().equals(name)) {
+            firstByName.put(name, e);
+            break;
+          }
+        }
+      }
+      return true;
     }
 
     List<Entry> retained() {

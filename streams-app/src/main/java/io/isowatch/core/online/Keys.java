@@ -101,6 +101,18 @@ final class Keys {
     heads.set(k, heads.get(k) + 1);
   }
 
+  /** Undoes one {@link #addHead} (a retracted ThinAirRead whose read is attributed after all). */
+  void removeHead(final int k) {
+    final int n = heads.get(k);
+    if (n == 0) {
+      return;
+    }
+    heads.set(k, n - 1);
+    if (n == 1 && ambiguous.get(k) == 0) {
+      undetermined--;
+    }
+  }
+
   boolean isAmbiguous(final int k) {
     return ambiguous.get(k) != 0;
   }

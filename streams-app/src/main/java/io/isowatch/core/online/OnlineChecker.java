@@ -20,8 +20,9 @@ import java.util.Objects;
  * is reported depends on the history only. Each processed transaction costs work proportional to
  * the part of the dependency graph it touches, never a rescan.
  *
- * <p>{@link #accept} and {@link #flush} return what they published: anomalies (never retracted:
- * each is certain and in every later {@link #result}), findings and verdict changes. {@link
+ * <p>{@link #accept} and {@link #flush} return what they published: anomalies (each certain under
+ * the declared bounds and in every later {@link #result}; a ThinAirRead whose writer still arrives
+ * is retracted, {@link OnlineEvent.AnomalyRetracted}), findings and verdict changes. {@link
  * #result} reads the current state with the batch checker's semantics; after a flush, and when no
  * transaction came later than the grace period allows, it equals {@link #check} on the same
  * history. Not thread-safe: one instance per tenant, fed by one thread.
@@ -79,11 +80,55 @@ public final class OnlineChecker {
   }
 
   /**
+   * As {@link #accept(Transaction)}, for a transaction that arrived at {@code arrivalMicros} (the
+   * record's timestamp in the topology). When its time lies more than {@link
+   * OnlineOptions#futureMicros()} ahead of its arrival, its clock cannot be trusted: it is a
+   * FUTURE_EVENT_TIME finding, it does not move the watermark, and it is checked by its arrival
+   * (docs/streaming.md, "No false positive from time"): π orders it by its arrival, taken as its
+   * end (it was published after it ended), and its start counts as unknown, so real-time edges
+   * may leave it but none enter it; SSER is decided without them. Its reads and writes are
+   * checked as any transaction's.
+   */
+  public List<OnlineEvent> acceptAt(final Transaction t, final long arrivalMicros) {
+    final long time = TxnIndex.timeKey(t);
+    final long future = s.online.futureMicros();
+    if (!s.online.futureBounded() || time == TxnIndex.NO_END || arrivalMicros > Long.MAX_VALUE - future
+        || time <= arrivalMicros + future) {
+      return accept(t);
+    }
+    final long started = System.nanoTime();
+    final Transaction byArrival = new Transaction(t.id(), t.session(), t.seq(), t.status(), Transaction.NO_TIME,
+        arrivalMicros, t.ops(), t.tenant(), t.level(), t.line());
+    final int seen = s.txns.slotOf(t.id());
+    if (seen >= 0) {
+      // An agent's retry of the same event arrives with another timestamp: compare all but the times.
+      final Transaction first = s.txns.txn(seen);
+      if (sameContent(first, new Transaction(t.id(), t.session(), t.seq(), t.status(), first.start(), first.end(),
+          t.ops(), t.tenant(), t.level(), t.line()))) {
+        s.duplicates++;
+        return finish(started);
+      }
+      return accept(t);
+    }
+    out.finding(FindingKind.FUTURE_EVENT_TIME, null, t, "transaction " + t.id() + " reports times (start "
+        + t.start() + " µs, end " + t.end() + " µs) more than " + future + " µs ahead of its arrival at "
+        + arrivalMicros + " µs; its clock is not trusted: it does not move the watermark, it is ordered by its"
+        + " arrival, taken as its end, and its start is treated as unknown, so no real-time order leads to it");
+    s.futureIds.add(t.id());
+    // The finding stays with the publisher's events: the call returns it ahead of what processing adds.
+    return admit(byArrival, Long.MIN_VALUE, false, started);
+  }
+
+  /**
    * As {@link #accept(Transaction)}, with the rank in its session given: the batch adapter's,
    * whose transactions have unique ids already (so they are not indexed for idempotence).
    */
   List<OnlineEvent> accept(final Transaction t, final long rankGiven) {
-    final long started = System.nanoTime();
+    return admit(t, rankGiven, true, System.nanoTime());
+  }
+
+  /** Dedups, indexes, buffers or processes one transaction; with {@code timed}, its time moves the watermark. */
+  private List<OnlineEvent> admit(final Transaction t, final long rankGiven, final boolean timed, final long started) {
     final boolean idsUnique = rankGiven != Long.MIN_VALUE;
     final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
     if (seen >= 0) {
@@ -111,7 +156,7 @@ public final class OnlineChecker {
       s.buffer.add(slot);
     }
     final long time = TxnIndex.timeKey(t);
-    if (time != TxnIndex.NO_END && time > maxEnd) {
+    if (timed && time != TxnIndex.NO_END && time > maxEnd) {
       maxEnd = time;
     }
     final long watermark = watermark();
@@ -294,6 +339,7 @@ public final class OnlineChecker {
     final OnlineState next = Segmenter.cut(old, p, results.verdicts());
     next.findings = old.findings;
     next.thinAir = old.thinAir;
+    next.futureIds = old.futureIds;
     next.repeated = old.repeated;
     next.repeatsDeclared = old.repeatsDeclared;
     final CutReplay cut = new CutReplay(old, p);

@@ -12,8 +12,18 @@ package io.isowatch.core.online;
  *     the events they publish; off, anomalies are explained only when a result lists them
  * @param horizon what is retained of the history (docs/segmentation.md); {@link Horizon#NONE}
  *     keeps everything
+ * @param absenceMicros the declared lateness bound of proofs by absence (docs/streaming.md, "No
+ *     false positive from time"): a read whose value no transaction wrote becomes a ThinAirRead
+ *     only once π has passed its reader's end by more than this. Never below {@code graceMicros}
+ *     (a smaller value is raised to it): the grace alone already makes that certain for
+ *     transactions that arrive within it
+ * @param futureMicros how far an event's time may lie ahead of its arrival ({@link
+ *     OnlineChecker#acceptAt}) before it is a
+ *     FUTURE_EVENT_TIME finding, checked by its arrival and kept out of the watermark and of real
+ *     time; {@link #UNBOUNDED} never flags one
  */
-public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon horizon) {
+public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon horizon, long absenceMicros,
+    long futureMicros) {
   /** Grace that never releases anything before a flush. */
   public static final long UNBOUNDED = Long.MAX_VALUE;
 
@@ -21,7 +31,16 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
     if (graceMicros < 0) {
       throw new IllegalArgumentException("graceMicros must be >= 0");
     }
+    if (futureMicros < 0) {
+      throw new IllegalArgumentException("futureMicros must be >= 0");
+    }
     java.util.Objects.requireNonNull(horizon, "horizon");
+    absenceMicros = Math.max(absenceMicros, graceMicros);
+  }
+
+  /** Options with the absence bound equal to the grace and no future-time check. */
+  public OnlineOptions(final long graceMicros, final boolean publishEvents, final Horizon horizon) {
+    this(graceMicros, publishEvents, horizon, graceMicros, UNBOUNDED);
   }
 
   /** Options that retain the whole history. */
@@ -31,7 +50,17 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
 
   /** The same options with this horizon. */
   public OnlineOptions withHorizon(final Horizon h) {
-    return new OnlineOptions(graceMicros, publishEvents, h);
+    return new OnlineOptions(graceMicros, publishEvents, h, absenceMicros, futureMicros);
+  }
+
+  /** The same options with this lateness bound for proofs by absence (raised to the grace if below). */
+  public OnlineOptions withAbsence(final long micros) {
+    return new OnlineOptions(graceMicros, publishEvents, horizon, micros, futureMicros);
+  }
+
+  /** The same options flagging event times more than {@code micros} ahead of their arrival. */
+  public OnlineOptions withFutureBound(final long micros) {
+    return new OnlineOptions(graceMicros, publishEvents, horizon, absenceMicros, micros);
   }
 
   /** A stream with this grace period, publishing events. */
@@ -46,5 +75,9 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
 
   boolean graceBounded() {
     return graceMicros != UNBOUNDED;
+  }
+
+  boolean futureBounded() {
+    return futureMicros != UNBOUNDED;
   }
 }

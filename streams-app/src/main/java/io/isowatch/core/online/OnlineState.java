@@ -38,6 +38,17 @@ final class OnlineState implements DependencyView {
   final AnomalyLog anomalies;
   /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
   KeyValueTable thinAir = new KeyValueTable(16);
+  /**
+   * The ThinAirReads this state published, which a late writer may still retract. Not carried by a
+   * cut (the cut moves the anomalies it listed into the summary) nor checkpointed, so that an
+   * engine restored from a checkpoint behaves exactly as the one that wrote it.
+   */
+  ThinAirReads thinAirReads = new ThinAirReads();
+  /**
+   * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so
+   * they are no MISSING_TIMESTAMPS (carried by a cut, not checkpointed).
+   */
+  java.util.Set<String> futureIds = new java.util.HashSet<>();
   /** Indeterminate transactions, in processing order (those never promoted are ignored). */
   final IntList unknowns = new IntList(64);
   final ReorderBuffer buffer;

@@ -1,5 +1,6 @@
 package io.isowatch.core.online;
 
+import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
@@ -49,9 +50,10 @@ final class Processor {
   void release(final int slot) {
     s.txns.markReleased(slot);
     final long end = s.txns.endKey(slot);
-    final long grace = s.online.graceMicros();
-    if (s.online.graceBounded() && end != TxnIndex.NO_END && end >= Long.MIN_VALUE + grace) {
-      expire(end - grace);
+    // A proof by absence waits for the declared lateness bound (docs/streaming.md, "No false positive from time").
+    final long absence = s.online.absenceMicros();
+    if (s.online.graceBounded() && end != TxnIndex.NO_END && end >= Long.MIN_VALUE + absence) {
+      expire(end - absence);
     }
     final Transaction t = s.txns.txn(slot);
     s.sessions.add(s.txns.session(slot), s.txns.rank(slot), slot);
@@ -95,7 +97,12 @@ final class Processor {
       if (staleRead(s.pending.reader(e), k, v, s.pending.writesKey(e))) {
         continue;
       }
-      out.read(new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, s.pending.reader(e), -1, k, v, null, s.pending.op(e)));
+      final Anomaly published = out.read(
+          new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, s.pending.reader(e), -1, k, v, null, s.pending.op(e)));
+      if (published != null) {
+        s.thinAirReads.add(k, v, new ThinAirReads.Read(s.txns.txn(s.pending.reader(e)).id(), s.pending.op(e),
+            s.pending.writesKey(e), published));
+      }
       if (s.pending.writesKey(e)) {
         s.keys.addHead(k);
       }
@@ -177,6 +184,7 @@ final class Processor {
         if (s.thinAir.size() > 0 && s.thinAir.get(k, v) >= 0) {
           late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
               + ", which a transaction read and was reported as a ThinAirRead before this writer came");
+          retractThinAir(k, v, t);
         }
         newVersions.add(added);
       } else {
@@ -189,6 +197,32 @@ final class Processor {
           s.keys.markAmbiguous(k);
         }
       }
+    }
+  }
+
+  /**
+   * A writer of (k, v) came after reads of that value were published as ThinAirReads: they were
+   * false. Each one whose reader is still retained is retracted, and its read waits again, so
+   * that this writer's release resolves it as any read of it (WR, or an AbortedRead or
+   * IntermediateRead). A reader pruned meanwhile keeps its anomaly (its read cannot be checked
+   * again); the LATE_TRANSACTION finding says so.
+   */
+  private void retractThinAir(final int k, final long v, final Transaction writer) {
+    if (s.thinAirReads.isEmpty()) {
+      return;
+    }
+    for (final ThinAirReads.Read r : s.thinAirReads.take(k, v)) {
+      final int reader = s.txns.slotOf(r.reader());
+      if (reader <= 0 || !s.anomalies.removeRead(ReadAnomaly.Kind.ThinAirRead.name(), reader, r.op())) {
+        continue;
+      }
+      out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.keys.name(k) + "=" + v
+          + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer came,"
+          + " later than every lateness bound; the read is checked against this writer instead");
+      if (r.writesKey()) {
+        s.keys.removeHead(k);
+      }
+      s.pending.add(k, v, reader, r.op(), r.writesKey(), s.txns.endKey(reader));
     }
   }
 
@@ -255,6 +289,10 @@ final class Processor {
           + ") before it starts (" + t.start() + "); its times are not used");
     }
     if (!RealTime.known(t)) {
+      if (s.futureIds.remove(t.id())) {
+        // FUTURE_EVENT_TIME: kept out of real time on purpose, reported as such (OnlineChecker#acceptAt).
+        return;
+      }
       if (s.requested(Level.SSER)) {
         s.missingTimes = true;
         out.finding(FindingKind.MISSING_TIMESTAMPS, null, t, "transaction " + t.id()

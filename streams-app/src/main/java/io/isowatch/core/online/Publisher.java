@@ -71,11 +71,21 @@ final class Publisher {
     }
   }
 
-  void read(final ReadAnomaly a) {
+  /** Records a read anomaly; returns it as published, or null when events are off or muted. */
+  Anomaly read(final ReadAnomaly a) {
     if (muted) {
-      return;
+      return null;
     }
-    s.anomalies.addRead(a.kind().name(), a.reader(), a.opIndex(), publish(() -> factory.read(a)));
+    final Supplier<Anomaly> built = publish(() -> factory.read(a));
+    s.anomalies.addRead(a.kind().name(), a.reader(), a.opIndex(), built);
+    return enabled ? built.get() : null;
+  }
+
+  /** Publishes the retraction of an anomaly published earlier (already removed from the log). */
+  void retract(final Anomaly a, final String causeTxn, final String reason) {
+    if (!muted) {
+      event(new OnlineEvent.AnomalyRetracted(a, causeTxn, reason));
+    }
   }
 
   /** A lost update of {@code a} and {@code b} on {@code version}; listed in canonical order. */

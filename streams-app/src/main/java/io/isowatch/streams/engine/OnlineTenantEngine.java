@@ -35,6 +35,21 @@ public final class OnlineTenantEngine implements TenantEngine {
     return factory(options, graceMicros, Horizon.NONE);
   }
 
+  /** The factory of engines with these options (grace, horizon, absence and future bounds). */
+  public static TenantEngineFactory factory(final CheckOptions options, final OnlineOptions online) {
+    return new TenantEngineFactory() {
+      @Override
+      public TenantEngine create(final String tenant) {
+        return new OnlineTenantEngine(new OnlineChecker(options, online));
+      }
+
+      @Override
+      public TenantEngine restore(final String tenant, final byte[] checkpoint) {
+        return new OnlineTenantEngine(OnlineChecker.restore(options, online, checkpoint));
+      }
+    };
+  }
+
   /** The factory of engines with a horizon. */
   public static TenantEngineFactory factory(final CheckOptions options, final long graceMicros,
       final Horizon horizon) {
@@ -77,6 +92,11 @@ public final class OnlineTenantEngine implements TenantEngine {
   @Override
   public List<OnlineEvent> accept(final Transaction transaction) {
     return checker.accept(transaction);
+  }
+
+  @Override
+  public List<OnlineEvent> accept(final Transaction transaction, final long arrivalMicros) {
+    return checker.acceptAt(transaction, arrivalMicros);
   }
 
   @Override

@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * The checker of one tenant's history as the topology sees it: transactions go in in arrival order,
- * certain anomalies, findings and verdict changes come out, never retracted
- * (docs/streaming-design.md). The engine keeps its own reorder buffer and watermark; the topology
+ * certain anomalies, findings and verdict changes come out, never retracted (docs/streaming-design.md)
+ * but for a ThinAirRead whose writer arrives beyond every lateness bound (docs/streaming.md, "No
+ * false positive from time"). The engine keeps its own reorder buffer and watermark; the topology
  * only persists what went in, so that replaying the same inputs into a new engine rebuilds the
  * same state.
  *
@@ -22,6 +23,15 @@ public interface TenantEngine {
    *     changes
    */
   List<OnlineEvent> accept(Transaction transaction);
+
+  /**
+   * Takes one transaction that arrived at {@code arrivalMicros} (its record's timestamp): an
+   * engine that trusts event times only so far ahead of their arrival (a FUTURE_EVENT_TIME
+   * finding) uses it; others ignore it.
+   */
+  default List<OnlineEvent> accept(final Transaction transaction, final long arrivalMicros) {
+    return accept(transaction);
+  }
 
   /**
    * Ends the input for now: releases every buffered transaction and resolves pending reads (a read

@@ -33,6 +33,10 @@ public final class CheckerMetrics {
   private final Counter anomalies = Counter.build(MetricNames.ANOMALIES_TOTAL,
       "Anomalies published, once per violated level.").labelNames("tenant", "type", "name", "level")
       .register(registry);
+  private final Counter retracted = Counter.build(MetricNames.ANOMALIES_RETRACTED_TOTAL,
+      "Anomalies retracted (published earlier, then invalidated by a transaction arriving beyond every"
+          + " lateness bound), once per level each violated.").labelNames("tenant", "type", "name", "level")
+      .register(registry);
   private final Histogram latency = Histogram.build(MetricNames.DETECTION_LATENCY_SECONDS,
       "From the end of an anomaly's latest transaction to its publication.").labelNames("tenant")
       .buckets(LATENCY_BUCKETS).register(registry);
@@ -151,6 +155,13 @@ public final class CheckerMetrics {
     }
     if (latencyMicros != null) {
       latency.labels(tenant).observe(latencyMicros / 1e6);
+    }
+  }
+
+  /** An anomaly published earlier was retracted: counted with the labels it was published with. */
+  public void anomalyRetracted(final String tenant, final String type, final String name, final Set<Level> violates) {
+    for (final Level level : violates) {
+      retracted.labels(tenant, type, name == null ? "" : name, level.name()).inc();
     }
   }
 

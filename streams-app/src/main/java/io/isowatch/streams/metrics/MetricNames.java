@@ -19,6 +19,13 @@ public final class MetricNames {
   public static final String ANOMALIES_TOTAL = "isowatch_anomalies_total";
 
   /**
+   * Anomalies retracted (docs/streaming.md, "No false positive from time"), with the labels of
+   * {@link #ANOMALIES_TOTAL}: published earlier, then invalidated by a transaction that arrived
+   * beyond every lateness bound. Published minus retracted is what still stands.
+   */
+  public static final String ANOMALIES_RETRACTED_TOTAL = "isowatch_anomalies_retracted_total";
+
+  /**
    * Seconds from the end of an anomaly's latest transaction to its publication, label {@code
    * tenant}; anomalies whose transactions lack end times are not observed.
    */
@@ -109,7 +116,7 @@ public final class MetricNames {
 
   /** IsoWatch's own families. */
   public static final List<String> ALL = List.of(
-      TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
+      TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, ANOMALIES_RETRACTED_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
       PENDING_READS,
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
       VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,

@@ -76,6 +76,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<TenantKey, byte[]> inputs;
   private KeyValueStore<String, TenantProgress> progress;
+  /** Prefix of a retracted anomaly's id in {@code published-anomalies}: its retraction was published. */
+  static final String RETRACTED_PREFIX = "retracted:";
   private KeyValueStore<TenantKey, Long> published;
   private TenantCheckpoints checkpoints;
   // Per loaded tenant: the first input index its rebuild would replay (the ones before are in its
@@ -169,7 +171,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     }
     deleteCovered(tenant, DELETES_PER_INPUT);
     p = p.arrived(txn.end(), record.timestamp());
-    final List<OnlineEvent> events = engine.accept(txn);
+    final List<OnlineEvent> events = engine.accept(txn, record.timestamp() * 1_000L);
     metrics.transactionChecked(tenant);
     p = publish(tenant, events, p, record.timestamp());
     saveProgress(tenant, p);
@@ -220,7 +222,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         final EngineInput input = EngineInput.decode(it.next().value, codec);
         // Outputs are dropped on purpose: they were published when the input first came.
         if (input instanceof EngineInput.Arrival a) {
-          engine.accept(TransactionEvents.toCore(a.event()));
+          engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());
         } else {
           engine.flush();
         }
@@ -317,6 +319,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         LOG.debug("Finding tenant=[{}] kind=[{}] txn=[{}] message=[{}]", tenant, f.kind(), f.txn(), f.message());
         continue;
       }
+      if (event instanceof OnlineEvent.AnomalyRetracted retracted) {
+        retract(tenant, retracted, detectedAt, timestamp);
+        continue;
+      }
       if (!(event instanceof OnlineEvent.AnomalyPublished published)) {
         continue;
       }
@@ -334,6 +340,31 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       p = p.publishedOne();
     }
     return p;
+  }
+
+  /**
+   * Publishes the retraction of an anomaly published earlier (docs/streaming.md, "No false positive
+   * from time"): the same record, with its first detection time, and the {@code retraction} field
+   * set; once, as anomalies are. One this task never published (an at-least-once crash between
+   * the two) is retracted all the same: consumers may have it from another run.
+   */
+  private void retract(final String tenant, final OnlineEvent.AnomalyRetracted r, final long now, final long timestamp) {
+    final io.isowatch.schemas.Anomaly probe = AnomalyRecords.toAvro(tenant, r.anomaly(), now, null);
+    final TenantKey retractedId = TenantKey.ofItem(tenant, RETRACTED_PREFIX + probe.getAnomalyId());
+    if (published.get(retractedId) != null) {
+      LOG.debug("Anomaly already retracted tenant=[{}] anomalyId=[{}]", tenant, probe.getAnomalyId());
+      return;
+    }
+    final Long detected = published.get(TenantKey.ofItem(tenant, probe.getAnomalyId()));
+    final long detectedAt = detected == null ? now : detected;
+    final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, r.anomaly(), detectedAt,
+        AnomalyRecords.latencyMicros(r.anomaly(), detectedAt));
+    avro.setRetraction(new io.isowatch.schemas.AnomalyRetraction(now, r.causeTxn(), r.reason()));
+    published.put(retractedId, now);
+    context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
+    metrics.anomalyRetracted(tenant, r.anomaly().type(), r.anomaly().name(), r.anomaly().violates());
+    LOG.info("Anomaly retracted tenant=[{}] anomalyId=[{}] name=[{}] cause=[{}]", tenant, avro.getAnomalyId(),
+        r.anomaly().displayName(), r.causeTxn());
   }
 
   private void malformed(final String tenant, final TransactionEvent event, final IllegalArgumentException e) {

@@ -79,6 +79,9 @@ public final class FileReplay {
       props.put(IsoWatchStreamsConfig.TOPICS_REPLICATION_CONFIG, "1");
       props.put(IsoWatchStreamsConfig.REPLAY_END_OFFSETS_CONFIG, ends.replayEnd().toString());
       props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
+      // The records' timestamps are the replay's clock, not the history's: a file's times are taken as
+      // they are, as check takes them (no FUTURE_EVENT_TIME).
+      props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_MS_CONFIG, "-1");
       return Replayer.run(new IsoWatchStreamsConfig(props), ends, progress, STALL);
     }
   }

@@ -135,7 +135,11 @@ public final class Replayer {
     }
     final Map<String, Map<String, Anomaly>> anomalies = new HashMap<>();
     for (final ConsumerRecord<String, Anomaly> r : readAll(config, config.topics().anomalies(), serdes)) {
-      anomalies.computeIfAbsent(r.key(), k -> new HashMap<>()).put(r.value().getAnomalyId(), r.value());
+      // A retraction (docs/streaming.md) repeats its anomaly's id: the report lists what the last verdict
+      // lists, which no longer names a retracted anomaly, so the anomaly's own record is the one kept.
+      if (r.value().getRetraction() == null) {
+        anomalies.computeIfAbsent(r.key(), k -> new HashMap<>()).put(r.value().getAnomalyId(), r.value());
+      }
     }
     final Map<String, CheckResult> out = new TreeMap<>();
     verdicts.forEach((tenant, v) -> out.put(tenant,

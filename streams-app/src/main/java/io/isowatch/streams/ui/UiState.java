@@ -22,7 +22,7 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>the last {@code maxAnomalies} anomalies across tenants, by arrival, deduplicated by {@code
- *       anomalyId} (an at-least-once republication shows once);
+ *       anomalyId} (an at-least-once republication shows once); a retraction marks its anomaly;
  *   <li>the latest verdict per tenant;
  *   <li>per tenant, the last {@value #SERIES_POINTS} throughput points (transactions checked per
  *       second between two consecutive verdicts) and detection latencies (one per anomaly).
@@ -73,10 +73,22 @@ public final class UiState implements UiFeed.Sink {
     this.maxAnomalies = maxAnomalies;
   }
 
-  /** Takes a published anomaly; a second copy of the same id is ignored. */
+  /**
+   * Takes a published anomaly; a second copy of the same id is ignored. A retraction ({@code
+   * retraction} set) replaces the anomaly it withdraws, in place, so that the feed shows it as
+   * retracted, and no longer counts for its tenant.
+   */
   @Override
   public void onAnomaly(final Anomaly a) {
     synchronized (lock) {
+      if (a.getRetraction() != null) {
+        final Anomaly before = anomalies.get(a.getAnomalyId());
+        if (before != null && before.getRetraction() == null) {
+          anomalies.put(a.getAnomalyId(), a);
+          tenant(a.getTenant()).anomalies--;
+        }
+        return;
+      }
       if (anomalies.containsKey(a.getAnomalyId())) {
         return;
       }

@@ -209,6 +209,12 @@ public final class WebUi implements HttpHandler {
     } else {
       n.put("detectionLatencyMicros", a.getDetectionLatencyMicros());
     }
+    if (a.getRetraction() == null) {
+      n.putNull("retraction");
+    } else {
+      n.putObject("retraction").put("retractedAtMicros", a.getRetraction().getRetractedAtMicros())
+          .put("causeTxn", a.getRetraction().getCauseTxn()).put("reason", a.getRetraction().getReason());
+    }
   }
 
   private static ObjectNode detail(final Anomaly a) {

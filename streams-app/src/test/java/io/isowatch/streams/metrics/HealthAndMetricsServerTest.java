@@ -33,6 +33,8 @@ class HealthAndMetricsServerTest {
     metrics.arrived("acme", 0);
     metrics.arrived("acme", 300_000L);
     metrics.anomalyPublished("acme", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), 1_500_000L);
+    metrics.anomalyPublished("acme", "thin-air", "ThinAirRead", EnumSet.of(Level.SER), null);
+    metrics.anomalyRetracted("acme", "thin-air", "ThinAirRead", EnumSet.of(Level.SER));
     metrics.tenantState("acme", 3, 1, 42);
     metrics.pruned("acme", 0.02, 9, 21);
     metrics.checkpointed("acme", 123_456, 0.003);
@@ -55,6 +57,7 @@ class HealthAndMetricsServerTest {
       assertTrue(body.contains("isowatch_transactions_checked_total{tenant=\"acme\",} 2.0"), body);
       assertTrue(body.contains(
           "isowatch_anomalies_total{tenant=\"acme\",type=\"G-single\",name=\"LostUpdate\",level=\"SER\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_anomalies_retracted_total{tenant=\"acme\",type=\"thin-air\",name=\"ThinAirRead\",level=\"SER\",} 1.0"), body);
       assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"2.5\",} 1.0"), body);
       assertTrue(body.contains("isowatch_detection_latency_seconds_bucket{tenant=\"acme\",le=\"1.0\",} 0.0"), body);
       assertTrue(body.contains("isowatch_arrival_lateness_seconds_bucket{tenant=\"acme\",le=\"0.25\",} 1.0"), body);

@@ -209,11 +209,11 @@ class OpsCommandsIT {
       });
       // Then: every family the rules and the dashboard use is served ...
       // (A labelled family is served from its first sample: this run has no finding, no restore,
-      // and no prune or checkpoint: segmentation is off.)
+      // no retraction, and no prune or checkpoint: segmentation is off.)
       final Set<String> eventDriven = Set.of(MetricNames.INPUT_FINDINGS_TOTAL, MetricNames.TENANT_RESTORES_TOTAL,
           MetricNames.PRUNED_TRANSACTIONS_TOTAL, MetricNames.PRUNE_SECONDS, MetricNames.CHECKPOINT_BYTES,
           MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL,
-          MetricNames.FINDINGS);
+          MetricNames.FINDINGS, MetricNames.ANOMALIES_RETRACTED_TOTAL);
       for (final String family : MetricNames.ALL) {
         if (!eventDriven.contains(family)) {
           assertTrue(scrape[0].contains("# TYPE " + family + " "), family + " missing in\n" + scrape[0]);

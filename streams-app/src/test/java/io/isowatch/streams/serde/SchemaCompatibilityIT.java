@@ -3,6 +3,7 @@ package io.isowatch.streams.serde;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.testkit.CcompatClient;
@@ -62,6 +63,26 @@ class SchemaCompatibilityIT {
     assertEquals(409, registerRequired.status(), registerRequired.body().toString());
     assertEquals(409, registerTypeChange.status(), registerTypeChange.body().toString());
     assertEquals("[1,2]", ccompat.versions(SUBJECT).body().toString());
+  }
+
+  @Test
+  void shouldRegisterTheAnomalyWithItsRetractionFieldOverTheFrozenV1WhenTheSubjectIsBackward() throws Exception {
+    // Given: BACKWARD on the anomalies subject and the frozen v1 of Anomaly registered as version 1
+    final String subject = Topics.defaults().anomalies().valueSubject();
+    final Schema v1 = new Schema.Parser().parse(java.nio.file.Files.readString(
+        java.nio.file.Path.of("..", "schemas", "src", "test", "resources", "published", "Anomaly", "v1.avsc")));
+    final CcompatClient ccompat = new CcompatClient(REGISTRY.url());
+    assertEquals(200, ccompat.setCompatibility(subject, "BACKWARD").status());
+    assertEquals(200, ccompat.register(subject, v1).status());
+
+    // When: the current Anomaly (v2, with the optional retraction record) is checked and registered
+    final CcompatClient.Response check = ccompat.checkAgainstLatest(subject, Anomaly.getClassSchema());
+    final CcompatClient.Response register = ccompat.register(subject, Anomaly.getClassSchema());
+
+    // Then
+    assertEquals(true, check.body().get("is_compatible").asBoolean(), check.body().toString());
+    assertEquals(200, register.status(), register.body().toString());
+    assertEquals("[1,2]", ccompat.versions(subject).body().toString());
   }
 
   private static Schema withExtraField(final Schema record, final Schema.Field extra) {

@@ -104,6 +104,11 @@ public final class CheckerDriver implements AutoCloseable {
     }
   }
 
+  /** Pipes one event keyed by its tenant with this record timestamp (the checker's arrival time). */
+  public void pipe(final TransactionEvent e, final Instant timestamp) {
+    events.pipeInput(e.getTenant(), e, timestamp);
+  }
+
   public void pipeRaw(final byte[] key, final byte[] value) {
     raw.pipeInput(key, value);
   }

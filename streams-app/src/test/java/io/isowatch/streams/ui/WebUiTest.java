@@ -64,6 +64,30 @@ class WebUiTest {
   }
 
   @Test
+  void shouldServeTheRetractionOfAnAnomalyInTheFeedAndItsDetailWhenItWasRetracted() throws Exception {
+    // Given: the sample's lost update, then its retraction (the same record, retraction set)
+    final UiState state = new UiState(100);
+    final List<Anomaly> anomalies = UiFixtures.lostUpdateSample("acme");
+    anomalies.forEach(state::onAnomaly);
+    final Anomaly lost = anomalies.stream().filter(a -> "LostUpdate".equals(a.getName())).findFirst().orElseThrow();
+    state.onAnomaly(Anomaly.newBuilder(lost)
+        .setRetraction(new io.isowatch.schemas.AnomalyRetraction(7L, "W", "W arrived")).build());
+    try (HealthAndMetricsServer server = server(state, Optional.empty())) {
+      // When
+      final JsonNode feed = json(get(server, "/api/anomalies", null));
+      final JsonNode detail = json(get(server, "/api/anomalies/" + lost.getAnomalyId(), null));
+
+      // Then: the feed and the detail carry it; the others have none
+      for (final JsonNode a : feed.get("anomalies")) {
+        assertEquals(a.get("anomalyId").asText().equals(lost.getAnomalyId()), !a.get("retraction").isNull(), a.toString());
+      }
+      assertEquals("W", detail.get("retraction").get("causeTxn").asText());
+      assertEquals("W arrived", detail.get("retraction").get("reason").asText());
+      assertEquals(7L, detail.get("retraction").get("retractedAtMicros").asLong());
+    }
+  }
+
+  @Test
   void shouldRefuseEveryPathButHealthWhenTheTokenIsMissingOrWrong() throws Exception {
     // Given
     try (HealthAndMetricsServer server = server(new UiState(10), Optional.of(TOKEN))) {

@@ -29,7 +29,12 @@
     document.getElementById('a-detected').textContent = time(a.detectedAtMicros);
     document.getElementById('a-latency').textContent = seconds(a.detectionLatencyMicros);
     document.getElementById('a-id').textContent = a.anomalyId;
-    document.getElementById('a-explanation').textContent = a.explanation;
+    // A retraction withdraws the anomaly: say so first, with the checker's reason.
+    document.getElementById('a-explanation').textContent = a.retraction
+      ? 'RETRACTED at ' + time(a.retraction.retractedAtMicros) + ' (' + a.retraction.causeTxn + ' arrived): '
+        + a.retraction.reason + '\n\nAs first published:\n' + a.explanation
+      : a.explanation;
+    document.getElementById('a-name').classList.toggle('retracted', Boolean(a.retraction));
     document.getElementById('a-cycle').replaceChildren(...(a.cycle.length ? a.cycle.map(edgeText)
       : [el('li', { class: 'hint' }, 'Not a cycle: see the explanation.')]));
     document.getElementById('a-txns').replaceChildren(...a.transactions.map(t => el('tr', { 'data-txn': t.txn },

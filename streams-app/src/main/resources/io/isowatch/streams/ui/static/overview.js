@@ -65,12 +65,14 @@
 
   function feedRow(a) {
     const href = '/anomaly.html?id=' + encodeURIComponent(a.anomalyId);
-    const row = el('tr', { class: 'anomaly-row' + (!firstLoad && !known.has(a.anomalyId) ? ' fresh' : ''),
+    const row = el('tr', { class: 'anomaly-row' + (!firstLoad && !known.has(a.anomalyId) ? ' fresh' : '')
+        + (a.retraction ? ' retracted' : ''),
       'data-anomaly-id': a.anomalyId },
       el('td', { class: 'mono' }, time(a.detectedAtMicros)),
       el('td', {}, a.tenant),
       el('td', {}, el('a', { class: 'anomaly-name', href }, a.displayName),
-        a.name ? el('span', { class: 'tag' }, a.type) : null),
+        a.name ? el('span', { class: 'tag' }, a.type) : null,
+        a.retraction ? el('span', { class: 'tag retracted-tag', title: a.retraction.reason }, 'retracted') : null),
       el('td', {}, ...a.violates.map(l => el('span', { class: 'badge' }, l))),
       el('td', { class: 'txn-list' }, a.txns.join(', ')),
       el('td', { class: 'num' }, seconds(a.detectionLatencyMicros)));
