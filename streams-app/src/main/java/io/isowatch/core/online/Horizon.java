@@ -17,14 +17,23 @@ package io.isowatch.core.online;
  * @param micros π time to retain, µs, or {@link #UNLIMITED}
  * @param onSnapshots cut only right before a snapshot transaction (a committed read-only
  *     transaction reading every key known so far), as PolySI Section 6 proposes
- * @param filterBits size of each of the two filters of retired values, bits (a power of two)
+ * @param filterBits size of the first stage of each of the two filters of retired values, bits (a
+ *     power of two); later stages double as versions retire
  * @param cutFactor the engine cuts by itself when it retains this many horizons, in [{@link
  *     #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]
  */
 public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor) {
   public static final long UNLIMITED = Long.MAX_VALUE;
-  /** 2^23 bits (1 MiB) per filter: under 1% false positives up to about 10^6 retired versions. */
+  /**
+   * 2^23 bits (1 MiB) for the first stage of each filter of retired versions: about 440,000
+   * versions; later stages double (docs/segmentation.md, "Retired versions").
+   */
   public static final int DEFAULT_FILTER_BITS = 1 << 23;
+  /**
+   * The cap of each filter of retired versions: 2^32 bits (512 MiB), enough for about 2 x 10^8
+   * retired versions under the false-positive bound; beyond it the error grows and is reported.
+   */
+  public static final long MAX_FILTER_BITS = 1L << 32;
   /** Self-cuts at twice the horizon: at most one extra processing of each transaction. */
   public static final double DEFAULT_CUT_FACTOR = 2.0;
   /** Below this, self-cuts would come so often that their replays dominate (10 per transaction). */

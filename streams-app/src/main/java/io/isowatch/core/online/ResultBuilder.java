@@ -60,9 +60,11 @@ final class ResultBuilder {
   String reason(final Level level) {
     final HorizonSummary h = s.summary;
     if (h != null && h.staleUndecided.contains(level)) {
-      return h.staleReads + " read(s) returned a version older than the retained horizon "
-          + "(STALE_READ_BEYOND_HORIZON); whether they are allowed at " + level
-          + " depends on transactions that were pruned; no violation is certain";
+      return h.staleReads + " read(s) returned a value no retained transaction wrote, which a filter of "
+          + "retired versions places beyond the retained horizon (STALE_READ_BEYOND_HORIZON; each a false "
+          + "positive, i.e. a ThinAirRead, with probability at most " + Publisher.probability(h.falsePositiveProbability())
+          + "); whether they are allowed at " + level + " depends on transactions that were pruned; no violation "
+          + "is certain";
     }
     if (s.keys.undeterminedCount() == 0) {
       return "real-time order needs start and end times, and some transactions have none; "
