@@ -134,7 +134,9 @@ final class ResultBuilder {
     }
     final CheckStats stats = new CheckStats(s.input, s.committed, s.aborted, s.promoted, unknown - s.promoted,
         s.sessions.count(), s.keys.count(), s.operations, s.longRmw, s.largeReadOnly,
-        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds);
+        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
+        h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
+            h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
   }
 }
