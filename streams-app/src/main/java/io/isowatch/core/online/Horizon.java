@@ -21,8 +21,11 @@ package io.isowatch.core.online;
  *     power of two); later stages double as versions retire
  * @param cutFactor the engine cuts by itself when it retains this many horizons, in [{@link
  *     #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]
+ * @param maxFilterBits the cap of each filter of retired values, bits ({@link #MAX_FILTER_BITS} by
+ *     default); past it the false-positive probability grows beyond its bound and is reported
  */
-public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor) {
+public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor,
+    long maxFilterBits) {
   public static final long UNLIMITED = Long.MAX_VALUE;
   /**
    * 2^23 bits (1 MiB) for the first stage of each filter of retired versions: about 440,000
@@ -49,10 +52,19 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
     if (filterBits < 64 || Integer.bitCount(filterBits) != 1) {
       throw new IllegalArgumentException("filterBits must be a power of two >= 64");
     }
+    if (maxFilterBits < filterBits) {
+      throw new IllegalArgumentException("maxFilterBits must be at least filterBits");
+    }
     if (!isCutFactor(cutFactor)) {
       throw new IllegalArgumentException("cutFactor must be in [" + MIN_CUT_FACTOR + ", " + MAX_CUT_FACTOR
           + "], got " + cutFactor);
     }
+  }
+
+  /** A horizon with the default cap of the filters of retired values. */
+  public Horizon(final long transactions, final long micros, final boolean onSnapshots, final int filterBits,
+      final double cutFactor) {
+    this(transactions, micros, onSnapshots, filterBits, cutFactor, MAX_FILTER_BITS);
   }
 
   /** Whether {@code f} may be a {@link #cutFactor()}: in [{@link #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]. */
@@ -76,19 +88,24 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
   }
 
   public Horizon withTransactions(final long n) {
-    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor);
+    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withMicros(final long m) {
-    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor);
+    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withSnapshots(final boolean on) {
-    return new Horizon(transactions, micros, on, filterBits, cutFactor);
+    return new Horizon(transactions, micros, on, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withCutFactor(final double factor) {
-    return new Horizon(transactions, micros, onSnapshots, filterBits, factor);
+    return new Horizon(transactions, micros, onSnapshots, filterBits, factor, maxFilterBits);
+  }
+
+  /** The same horizon with these filters of retired values: first stage and cap, bits. */
+  public Horizon withFilters(final int firstBits, final long maxBits) {
+    return new Horizon(transactions, micros, onSnapshots, firstBits, cutFactor, maxBits);
   }
 
   /** Processed transactions at which the engine cuts by itself, or {@link #UNLIMITED}. */

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * What the engine keeps of everything it pruned (docs/segmentation.md, "What is dropped and what
  * is summarised"): two scalable filters of retired versions (false positives under {@link
- * #FALSE_POSITIVE_BOUND} up to their cap, {@link Horizon#MAX_FILTER_BITS} each), the real-time
+ * #FALSE_POSITIVE_BOUND} up to their cap, {@link Horizon#maxFilterBits()} each), the real-time
  * bound that makes a stale read an SSER violation, per session the seq expected next, and the
  * results so far (anomalies already listed, exact counts, violated levels, stale reads). One per
  * engine, carried from cut to cut; its size depends on keys, sessions and the anomaly cap, and the
@@ -50,8 +50,8 @@ final class HorizonSummary {
   long unknowns;
 
   HorizonSummary(final Horizon horizon) {
-    this(new RetiredValues(horizon.filterBits(), Horizon.MAX_FILTER_BITS),
-        new RetiredValues(horizon.filterBits(), Horizon.MAX_FILTER_BITS));
+    this(new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
+        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()));
   }
 
   /** A summary with these filters (a restore keeps the size the checkpoint was written with). */
