@@ -121,8 +121,9 @@ final class Publisher {
     final String p = probability(falsePositive);
     final String read = "transaction " + t.id() + " read " + key + "=" + value;
     finding(FindingKind.STALE_READ_BEYOND_HORIZON, key, t, read + ", which no retained transaction wrote; "
-        + "a filter of retired versions says this version was probably written "
-        + (overwritten ? "and overwritten " : "") + "by transactions pruned beyond the horizon "
+        + "a filter of retired versions says this version was probably written by a transaction pruned "
+        + "beyond the horizon" + (overwritten ? " and then overwritten, or was an aborted or intermediate write" : "")
+        + " "
         + "(false-positive probability at most " + p + "; if it is one, the value was never written and the read "
         + "is a ThinAirRead)"
         + (violatesSser ? "; either way it violates SSER, as real time proves (StaleReadBeyondHorizon)" : "")
@@ -135,8 +136,10 @@ final class Publisher {
           + "overwrote a version in that filter ended at or before " + h.bound + " µs, before " + t.id()
           + " started (" + t.start() + " µs). If the filter is right, " + t.id() + " must precede the "
           + "overwriting transaction (it read the version that transaction replaced) and follow it in real "
-          + "time, a contradiction. If the filter is wrong, no transaction ever wrote " + key + "=" + value
-          + " and the read is a ThinAirRead, which violates SSER as well. Either way SSER is violated.";
+          + "time, a contradiction; or " + key + "=" + value + " was an aborted or intermediate write (that "
+          + "filter holds those too), whose read violates every level. If the filter is wrong, no transaction "
+          + "ever wrote " + key + "=" + value + " and the read is a ThinAirRead, which violates SSER as well. "
+          + "Either way SSER is violated.";
       s.anomalies.addCycle("StaleReadBeyondHorizon", publish(() -> new Anomaly("G-single-realtime",
           "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation)));
     }

@@ -60,9 +60,9 @@ final class ResultBuilder {
   String reason(final Level level) {
     final HorizonSummary h = s.summary;
     if (h != null && h.staleUndecided.contains(level)) {
-      return h.staleReads + " read(s) returned a value no retained transaction wrote, which a filter of "
-          + "retired versions places beyond the retained horizon (STALE_READ_BEYOND_HORIZON; each a false "
-          + "positive, i.e. a ThinAirRead, with probability at most " + Publisher.probability(h.falsePositiveProbability())
+      return h.staleReads + " read(s) returned a value no retained transaction wrote, by a filter of retired "
+          + "versions probably a version older than the retained horizon (STALE_READ_BEYOND_HORIZON; each a "
+          + "ThinAirRead instead with probability at most " + Publisher.probability(h.falsePositiveProbability())
           + "); whether they are allowed at " + level + " depends on transactions that were pruned; no violation "
           + "is certain";
     }
