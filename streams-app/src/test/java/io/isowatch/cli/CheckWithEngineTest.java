@@ -212,4 +212,29 @@ class CheckWithEngineTest {
     assertEquals(0, bounded.exit(), bounded.out());
     assertEquals(0, MAPPER.readTree(bounded.out()).get("anomalies").size());
   }
+
+  @Test
+  void shouldReportTheRetiredFiltersInTheJsonStatsOnlyWhenASegmentedCheckPruned() throws Exception {
+    // Given: 40 read-modify-writes of one key, then a read of a value never written to it
+    final StringBuilder dsl = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      dsl.append("F").append(i).append(" q r(x,").append(i).append(") w(x,").append(i + 1).append(") @")
+          .append(10 * i + 1).append("..").append(10 * i + 2).append('\n');
+    }
+    dsl.append("Z z r(x,999) @900..910\n");
+
+    // When
+    final CliRun segmented = check(dsl.toString(), "--json", "--grace", "1ms", "--horizon-txns", "4");
+    final CliRun whole = check(dsl.toString(), "--json");
+
+    // Then: the thin-air read is one in both; only the segmented document has stats.retired
+    final JsonNode retired = MAPPER.readTree(segmented.out()).get("stats").get("retired");
+    // x=0 (the initial version) and x=1..36: the writes of the transactions pruned by the last cut
+    assertEquals(37, retired.get("versions").asLong(), segmented.out());
+    assertTrue(retired.get("falsePositiveRatio").asDouble() < retired.get("falsePositiveBound").asDouble(),
+        segmented.out());
+    assertEquals(0.001, retired.get("falsePositiveBound").asDouble(), segmented.out());
+    assertEquals(1, MAPPER.readTree(segmented.out()).get("stats").get("anomaliesByName").get("ThinAirRead").asLong());
+    assertEquals(null, MAPPER.readTree(whole.out()).get("stats").get("retired"), whole.out());
+  }
 }

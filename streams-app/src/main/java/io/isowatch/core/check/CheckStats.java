@@ -21,6 +21,8 @@ import java.util.Map;
  * @param anomaliesByName exact count of anomalies found per display name, before the list cap
  * @param anomaliesTruncated true when more anomalies were found than listed
  * @param seconds wall-clock seconds the check took (excluding parsing)
+ * @param retired the filters of retired versions of a segmented check that pruned something, or
+ *     null (docs/segmentation.md, "Retired versions")
  */
 public record CheckStats(
     long transactions,
@@ -36,8 +38,29 @@ public record CheckStats(
     long edges,
     Map<String, Long> anomaliesByName,
     boolean anomaliesTruncated,
-    double seconds) {
+    double seconds,
+    Retired retired) {
   public CheckStats {
     anomaliesByName = Map.copyOf(anomaliesByName);
   }
+
+  /** Stats of a check that pruned nothing. */
+  public CheckStats(final long transactions, final long committed, final long aborted, final long unknownPromoted,
+      final long unknownIgnored, final long sessions, final long keys, final long operations,
+      final long longRmwTransactions, final long largeReadOnlyTransactions, final long edges,
+      final Map<String, Long> anomaliesByName, final boolean anomaliesTruncated, final double seconds) {
+    this(transactions, committed, aborted, unknownPromoted, unknownIgnored, sessions, keys, operations,
+        longRmwTransactions, largeReadOnlyTransactions, edges, anomaliesByName, anomaliesTruncated, seconds, null);
+  }
+
+  /**
+   * The filters of retired versions of a segmented check.
+   *
+   * @param versions retired versions added to them (with repeats)
+   * @param filterBytes bytes they hold
+   * @param falsePositiveRatio the probability, at most, that a read of a value never written was
+   *     taken for a stale read beyond the horizon at the end of the check
+   * @param falsePositiveBound the bound that ratio stays under while the filters are under their cap
+   */
+  public record Retired(long versions, long filterBytes, double falsePositiveRatio, double falsePositiveBound) {}
 }

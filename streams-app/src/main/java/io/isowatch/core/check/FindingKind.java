@@ -39,12 +39,20 @@ public enum FindingKind {
    */
   FUTURE_EVENT_TIME(Severity.WARNING),
   /**
-   * Segmented engine only (docs/segmentation.md): a read returned a version older than the
-   * retained horizon, whose writer and overwriter were pruned. Its levels are those it leaves
+   * Segmented engine only (docs/segmentation.md): a read returned a value no retained transaction
+   * wrote, which a filter of retired versions says was probably written (and overwritten) by
+   * pruned transactions; false-positive probability as the finding says. Its levels are those it leaves
    * undecided; when real time proves it, SSER is violated and a {@code StaleReadBeyondHorizon}
    * anomaly says so.
    */
   STALE_READ_BEYOND_HORIZON(Severity.UNDECIDABLE),
+  /**
+   * Segmented engine only (docs/segmentation.md, "Retired versions"): the filters of retired
+   * versions reached their memory cap and their false-positive probability rose above its bound,
+   * so a thin-air read may be reported as a stale read beyond the horizon more often than the bound
+   * says. Verdicts are unaffected (such a read leaves levels UNKNOWN, never SATISFIED).
+   */
+  RETIRED_FILTER_SATURATED(Severity.WARNING),
   /**
    * Segmented engine only: transactions were pruned beyond the retained horizon; cycles through
    * them are no longer searched, so SATISFIED means "no violation within the horizon".

@@ -7,7 +7,7 @@ package io.isowatch.core.online;
  * <pre>
  * offset  size  field
  *      0     4  magic "IWCK"
- *      4     4  format version (1)
+ *      4     4  format version (2; 1 is still read)
  *      8     4  total length in bytes, checksum included
  *     12     8  nanos: the engine's time spent so far
  *     20     8  the summary's nanos spent in cuts
@@ -21,7 +21,10 @@ package io.isowatch.core.online;
  */
 final class CheckpointFormat {
   static final int MAGIC = 0x4957434B;
-  static final int VERSION = 1;
+  /** Scalable filters of retired versions (a series of stages each). */
+  static final int VERSION = 2;
+  /** Fixed-size filters of retired versions; still read (a restore takes them over as first stages). */
+  static final int VERSION_FIXED_FILTERS = 1;
   static final int TIMINGS_OFFSET = 12;
   static final int HEADER = 36;
   static final int CHECKSUM = 4;

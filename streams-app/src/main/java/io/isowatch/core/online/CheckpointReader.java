@@ -28,8 +28,12 @@ final class CheckpointReader {
   private int keyCount;
   private int retained;
 
-  private CheckpointReader(final CheckpointInput in) {
+  /** The format version being read: 1 has fixed-size filters, 2 scalable ones. */
+  private final int version;
+
+  private CheckpointReader(final CheckpointInput in, final int version) {
     this.in = in;
+    this.version = version;
   }
 
   static Checkpoint read(final byte[] bytes) {
@@ -43,7 +47,7 @@ final class CheckpointReader {
     final CheckpointInput in = new CheckpointInput(bytes, CheckpointFormat.HEADER,
         bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM);
     try {
-      final Checkpoint c = new CheckpointReader(in).body(nanos);
+      final Checkpoint c = new CheckpointReader(in, header.getInt(4)).body(nanos);
       c.summary().cutNanos = cutNanos;
       c.summary().lastCutNanos = lastCutNanos;
       if (in.remaining() != 0) {
@@ -68,9 +72,9 @@ final class CheckpointReader {
       throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
     }
     final int version = b.getInt(4);
-    if (version != CheckpointFormat.VERSION) {
+    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
       throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
-          + CheckpointFormat.VERSION + ")");
+          + CheckpointFormat.VERSION_FIXED_FILTERS + " and " + CheckpointFormat.VERSION + ")");
     }
     if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {
       throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes, fewer than a header");
@@ -167,7 +171,32 @@ final class CheckpointReader {
     return h;
   }
 
+  /**
+   * A filter of retired versions. Format 1: one fixed-size filter (4 hashes), taken over as the
+   * first stage of a scalable filter, closed. Format 2: first-stage bits, cap, then the stages.
+   */
   private RetiredValues filter() {
+    if (version == CheckpointFormat.VERSION_FIXED_FILTERS) {
+      final RetiredValues.Stage legacy = stage(0, RetiredValues.LEGACY_HASHES, true);
+      return new RetiredValues((int) legacy.bitCount(), Horizon.MAX_FILTER_BITS, List.of(legacy));
+    }
+    final int firstBits = in.index(1L << 31, "filter first-stage bits");
+    final long maxBits = in.unsigned();
+    final int n = in.count(4, "filter stages");
+    final List<RetiredValues.Stage> stages = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      final int index = in.index(1 << 16, "filter stage index");
+      final int hashes = in.index(65, "filter stage hashes");
+      stages.add(stage(index, hashes, in.bool()));
+    }
+    try {
+      return new RetiredValues(firstBits, maxBits, stages);
+    } catch (final IllegalArgumentException e) {
+      throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  private RetiredValues.Stage stage(final int index, final int hashes, final boolean legacy) {
     final int words = in.index(1 << 26, "filter words");
     final long added = in.unsigned();
     final long[] bits;
@@ -192,7 +221,11 @@ final class CheckpointReader {
         bits[i] = in.fixedLong();
       }
     }
-    return new RetiredValues(bits, added);
+    try {
+      return new RetiredValues.Stage(index, hashes, legacy, bits, added);
+    } catch (final IllegalArgumentException e) {
+      throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
+    }
   }
 
   private SegmentTxns segment(final Map<String, Integer> sessionIds) {

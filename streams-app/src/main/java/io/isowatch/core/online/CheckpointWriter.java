@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.zip.CRC32;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 1 ({@link CheckpointFormat}
+ * Writes the state right after a cut as a checkpoint, format version 2 ({@link CheckpointFormat}
  * for the frame; the body's sections, in order, are listed in docs/segmentation.md,
  * "Checkpoints"). Every section is written in a canonical order, so that equal states give equal
  * bytes (timings aside). {@link CheckpointReader} reads it.
@@ -72,8 +72,21 @@ final class CheckpointWriter {
     out.unsigned(h.unknowns);
   }
 
-  /** A filter: its word count, then dense (every word) or sparse (gap and word of each non-zero one). */
+  /** A filter: first-stage bits, cap, then its stages (index, hashes, legacy flag, bits). */
   private void filter(final RetiredValues f) {
+    out.unsigned(f.firstBits());
+    out.unsigned(f.maxBits());
+    out.unsigned(f.stages().size());
+    for (final RetiredValues.Stage st : f.stages()) {
+      out.unsigned(st.index);
+      out.unsigned(st.hashes);
+      out.bool(st.legacy);
+      stage(st);
+    }
+  }
+
+  /** A stage's bits: its word count, then dense (every word) or sparse (gap and word of each non-zero one). */
+  private void stage(final RetiredValues.Stage f) {
     final long[] words = f.words();
     int nonZero = 0;
     for (final long w : words) {

@@ -17,14 +17,26 @@ package io.isowatch.core.online;
  * @param micros π time to retain, µs, or {@link #UNLIMITED}
  * @param onSnapshots cut only right before a snapshot transaction (a committed read-only
  *     transaction reading every key known so far), as PolySI Section 6 proposes
- * @param filterBits size of each of the two filters of retired values, bits (a power of two)
+ * @param filterBits size of the first stage of each of the two filters of retired values, bits (a
+ *     power of two); later stages double as versions retire
  * @param cutFactor the engine cuts by itself when it retains this many horizons, in [{@link
  *     #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]
+ * @param maxFilterBits the cap of each filter of retired values, bits ({@link #MAX_FILTER_BITS} by
+ *     default); past it the false-positive probability grows beyond its bound and is reported
  */
-public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor) {
+public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor,
+    long maxFilterBits) {
   public static final long UNLIMITED = Long.MAX_VALUE;
-  /** 2^23 bits (1 MiB) per filter: under 1% false positives up to about 10^6 retired versions. */
+  /**
+   * 2^23 bits (1 MiB) for the first stage of each filter of retired versions: about 440,000
+   * versions; later stages double (docs/segmentation.md, "Retired versions").
+   */
   public static final int DEFAULT_FILTER_BITS = 1 << 23;
+  /**
+   * The cap of each filter of retired versions: 2^32 bits (512 MiB), enough for about 2 x 10^8
+   * retired versions under the false-positive bound; beyond it the error grows and is reported.
+   */
+  public static final long MAX_FILTER_BITS = 1L << 32;
   /** Self-cuts at twice the horizon: at most one extra processing of each transaction. */
   public static final double DEFAULT_CUT_FACTOR = 2.0;
   /** Below this, self-cuts would come so often that their replays dominate (10 per transaction). */
@@ -40,10 +52,19 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
     if (filterBits < 64 || Integer.bitCount(filterBits) != 1) {
       throw new IllegalArgumentException("filterBits must be a power of two >= 64");
     }
+    if (maxFilterBits < filterBits) {
+      throw new IllegalArgumentException("maxFilterBits must be at least filterBits");
+    }
     if (!isCutFactor(cutFactor)) {
       throw new IllegalArgumentException("cutFactor must be in [" + MIN_CUT_FACTOR + ", " + MAX_CUT_FACTOR
           + "], got " + cutFactor);
     }
+  }
+
+  /** A horizon with the default cap of the filters of retired values. */
+  public Horizon(final long transactions, final long micros, final boolean onSnapshots, final int filterBits,
+      final double cutFactor) {
+    this(transactions, micros, onSnapshots, filterBits, cutFactor, MAX_FILTER_BITS);
   }
 
   /** Whether {@code f} may be a {@link #cutFactor()}: in [{@link #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]. */
@@ -67,19 +88,24 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
   }
 
   public Horizon withTransactions(final long n) {
-    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor);
+    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withMicros(final long m) {
-    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor);
+    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withSnapshots(final boolean on) {
-    return new Horizon(transactions, micros, on, filterBits, cutFactor);
+    return new Horizon(transactions, micros, on, filterBits, cutFactor, maxFilterBits);
   }
 
   public Horizon withCutFactor(final double factor) {
-    return new Horizon(transactions, micros, onSnapshots, filterBits, factor);
+    return new Horizon(transactions, micros, onSnapshots, filterBits, factor, maxFilterBits);
+  }
+
+  /** The same horizon with these filters of retired values: first stage and cap, bits. */
+  public Horizon withFilters(final int firstBits, final long maxBits) {
+    return new Horizon(transactions, micros, onSnapshots, firstBits, cutFactor, maxBits);
   }
 
   /** Processed transactions at which the engine cuts by itself, or {@link #UNLIMITED}. */

@@ -10,10 +10,12 @@ import java.util.Map;
 
 /**
  * What the engine keeps of everything it pruned (docs/segmentation.md, "What is dropped and what
- * is summarised"): two fixed-size filters of retired versions, the real-time bound that makes a
- * stale read an SSER violation, per session the seq expected next, and the results so far
- * (anomalies already listed, exact counts, violated levels, stale reads). One per engine, carried
- * from cut to cut; its size depends on keys, sessions and the anomaly cap, not on the history.
+ * is summarised"): two scalable filters of retired versions (false positives under {@link
+ * #FALSE_POSITIVE_BOUND} up to their cap, {@link Horizon#maxFilterBits()} each), the real-time
+ * bound that makes a stale read an SSER violation, per session the seq expected next, and the
+ * results so far (anomalies already listed, exact counts, violated levels, stale reads). One per
+ * engine, carried from cut to cut; its size depends on keys, sessions and the anomaly cap, and the
+ * filters' on the versions retired (about 20 bits each, up to their cap).
  */
 final class HorizonSummary {
   /** Retired versions with a pruned successor whose end is known, and aborted or intermediate writes. */
@@ -48,7 +50,8 @@ final class HorizonSummary {
   long unknowns;
 
   HorizonSummary(final Horizon horizon) {
-    this(new RetiredValues(horizon.filterBits()), new RetiredValues(horizon.filterBits()));
+    this(new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
+        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()));
   }
 
   /** A summary with these filters (a restore keeps the size the checkpoint was written with). */
@@ -64,6 +67,18 @@ final class HorizonSummary {
     }
     return overwritten.mightContain(k, v, absent) ? 1 : 0;
   }
+
+  /**
+   * An upper bound of the probability that {@link #retired} says "retired" (1 or 2) for a version
+   * never retired: a thin-air read then becomes an undecided stale read. The sum of both filters'
+   * (union bound); at most {@link #FALSE_POSITIVE_BOUND} while the filters are under their cap.
+   */
+  double falsePositiveProbability() {
+    return Math.min(1, overwritten.falsePositiveProbability() + other.falsePositiveProbability());
+  }
+
+  /** The bound {@link #falsePositiveProbability()} stays under while the filters are under their cap. */
+  static final double FALSE_POSITIVE_BOUND = 2 * RetiredValues.BOUND;
 
   long nextSeq(final int session) {
     return session < nextSeq.size() ? nextSeq.get(session) : -1;

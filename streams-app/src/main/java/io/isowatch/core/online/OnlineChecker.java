@@ -307,6 +307,29 @@ public final class OnlineChecker {
     return s.txns.released() + s.buffer.size();
   }
 
+  /**
+   * The probability, at most, that a read of a value never written is taken for a stale read
+   * beyond the horizon now (the filters of retired versions answer "maybe"): 0 before the first
+   * cut, at most {@link #RETIRED_FALSE_POSITIVE_BOUND} while the filters are under their cap
+   * (docs/segmentation.md, "Retired versions").
+   */
+  public double retiredFalsePositiveRatio() {
+    return s.summary == null || s.summary.cuts == 0 ? 0 : s.summary.falsePositiveProbability();
+  }
+
+  /** The bound {@link #retiredFalsePositiveRatio()} stays under while the filters are under their cap. */
+  public static final double RETIRED_FALSE_POSITIVE_BOUND = HorizonSummary.FALSE_POSITIVE_BOUND;
+
+  /** Retired versions added to the filters so far (with repeats). */
+  public long retiredVersions() {
+    return s.summary == null ? 0 : s.summary.overwritten.added() + s.summary.other.added();
+  }
+
+  /** Bytes the filters of retired versions hold. */
+  public long retiredFilterBytes() {
+    return s.summary == null ? 0 : s.summary.overwritten.bytes() + s.summary.other.bytes();
+  }
+
   /** Reads reported as STALE_READ_BEYOND_HORIZON so far. */
   public long staleReads() {
     return s.summary == null ? 0 : s.summary.staleReads;

@@ -127,7 +127,7 @@ final class Processor {
     final Transaction t = s.txns.txn(reader);
     final boolean sser = which == 1 && s.requested(Level.SSER) && h.bound != Long.MIN_VALUE
         && RealTime.startUsable(t) && t.start() > h.bound + s.options.rtSkewMicros();
-    out.staleRead(reader, s.keys.name(k), v, sser);
+    out.staleRead(reader, s.keys.name(k), v, which == 1, h.falsePositiveProbability(), sser);
     if (writesKey) {
       s.keys.addHead(k);
     }

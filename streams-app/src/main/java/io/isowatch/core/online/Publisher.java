@@ -107,11 +107,15 @@ final class Publisher {
   }
 
   /**
-   * A read of a version older than the retained horizon (docs/segmentation.md): a typed, counted
-   * finding with the levels it leaves undecided; with {@code violatesSser} (real time proves it)
-   * also a {@code StaleReadBeyondHorizon} anomaly that violates SSER.
+   * A read of a value no retained transaction wrote, which a filter of retired versions knows
+   * (docs/segmentation.md): a typed, counted finding with the levels it leaves undecided; with
+   * {@code violatesSser} (real time proves it) also a {@code StaleReadBeyondHorizon} anomaly that
+   * violates SSER. {@code overwritten}: the filter of overwritten versions answered (not the
+   * other one). The texts say what the filter does not know: its answer is a "probably", wrong
+   * with probability at most {@code falsePositive}, and then the value was never written.
    */
-  void staleRead(final int reader, final String key, final Long value, final boolean violatesSser) {
+  void staleRead(final int reader, final String key, final Long value, final boolean overwritten,
+      final double falsePositive, final boolean violatesSser) {
     if (muted) {
       return;
     }
@@ -124,20 +128,36 @@ final class Publisher {
     }
     h.staleReads++;
     h.staleUndecided.addAll(undecided);
+    final String p = probability(falsePositive);
     final String read = "transaction " + t.id() + " read " + key + "=" + value;
-    finding(FindingKind.STALE_READ_BEYOND_HORIZON, key, t, read + ", a version older than the retained horizon "
-        + "(its writer and the transaction that overwrote it were pruned)"
-        + (violatesSser ? "; it started after that overwrite ended, which violates SSER" : "")
+    finding(FindingKind.STALE_READ_BEYOND_HORIZON, key, t, read + ", which no retained transaction wrote; "
+        + "a filter of retired versions says this version was probably written by a transaction pruned "
+        + "beyond the horizon" + (overwritten ? " and then overwritten, or was an aborted or intermediate write" : "")
+        + " "
+        + "(false-positive probability at most " + p + "; if it is one, the value was never written and the read "
+        + "is a ThinAirRead)"
+        + (violatesSser ? "; either way it violates SSER, as real time proves (StaleReadBeyondHorizon)" : "")
         + "; whether it is allowed at " + undecided + " depends on forgotten transactions", undecided);
     if (violatesSser) {
       h.staleViolatesSser = true;
-      final String explanation = read + ", but " + key + "=" + value + " had been overwritten by a transaction "
-          + "that ended at or before " + h.bound + " µs, before " + t.id() + " started (" + t.start()
-          + " µs): " + t.id() + " must precede that transaction (it read the version it replaced) and follow it "
-          + "in real time, a contradiction. The overwriting transaction was pruned beyond the horizon.";
+      final String explanation = read + ", which no retained transaction wrote. A filter of retired versions "
+          + "says " + key + "=" + value + " was probably written and then overwritten by transactions pruned "
+          + "beyond the horizon (false-positive probability at most " + p + "). Every pruned transaction that "
+          + "overwrote a version in that filter ended at or before " + h.bound + " µs, before " + t.id()
+          + " started (" + t.start() + " µs). If the filter is right, " + t.id() + " must precede the "
+          + "overwriting transaction (it read the version that transaction replaced) and follow it in real "
+          + "time, a contradiction; or " + key + "=" + value + " was an aborted or intermediate write (that "
+          + "filter holds those too), whose read violates every level. If the filter is wrong, no transaction "
+          + "ever wrote " + key + "=" + value + " and the read is a ThinAirRead, which violates SSER as well. "
+          + "Either way SSER is violated.";
       s.anomalies.addCycle("StaleReadBeyondHorizon", publish(() -> new Anomaly("G-single-realtime",
           "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation)));
     }
+  }
+
+  /** A probability in explanations: two significant digits, the same bytes on every machine. */
+  static String probability(final double p) {
+    return p == 0 ? "0" : String.format(java.util.Locale.ROOT, "%.2g", p);
   }
 
   private Supplier<Anomaly> publish(final Supplier<Anomaly> build) {

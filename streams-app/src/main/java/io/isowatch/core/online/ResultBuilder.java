@@ -60,9 +60,11 @@ final class ResultBuilder {
   String reason(final Level level) {
     final HorizonSummary h = s.summary;
     if (h != null && h.staleUndecided.contains(level)) {
-      return h.staleReads + " read(s) returned a version older than the retained horizon "
-          + "(STALE_READ_BEYOND_HORIZON); whether they are allowed at " + level
-          + " depends on transactions that were pruned; no violation is certain";
+      return h.staleReads + " read(s) returned a value no retained transaction wrote, by a filter of retired "
+          + "versions probably a version older than the retained horizon (STALE_READ_BEYOND_HORIZON; each a "
+          + "ThinAirRead instead with probability at most " + Publisher.probability(h.falsePositiveProbability())
+          + "); whether they are allowed at " + level + " depends on transactions that were pruned; no violation "
+          + "is certain";
     }
     if (s.keys.undeterminedCount() == 0) {
       return "real-time order needs start and end times, and some transactions have none; "
@@ -132,7 +134,9 @@ final class ResultBuilder {
     }
     final CheckStats stats = new CheckStats(s.input, s.committed, s.aborted, s.promoted, unknown - s.promoted,
         s.sessions.count(), s.keys.count(), s.operations, s.longRmw, s.largeReadOnly,
-        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds);
+        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
+        h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
+            h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
   }
 }

@@ -84,6 +84,7 @@ final class Segmenter {
     final HorizonSummary sum = old.summary;
     final CutReplay r = new CutReplay(old, cut);
     final Long[] frontier = retire(old, r, sum);
+    saturation(old, sum);
     sessions(old, r, sum);
     unknowns(old, r, sum);
     sum.carry(old.anomalies.select(), old.anomalies.counts(), old.anomalies.truncated(), old.options.maxAnomalies());
@@ -169,6 +170,23 @@ final class Segmenter {
       values[k] = versions.value(frontier[k] >= 0 ? frontier[k] : old.keys.initVersion(k));
     }
     return values;
+  }
+
+  /**
+   * Once, when the filters of retired versions have reached their cap and their false-positive
+   * probability has grown past {@link HorizonSummary#FALSE_POSITIVE_BOUND}: a finding, so that a
+   * thin-air read that may now be taken for a stale read is not missed in silence.
+   */
+  private static void saturation(final OnlineState old, final HorizonSummary sum) {
+    final double p = sum.falsePositiveProbability();
+    if (p > HorizonSummary.FALSE_POSITIVE_BOUND && !old.findings.has(FindingKind.RETIRED_FILTER_SATURATED)) {
+      old.findings.add(FindingKind.RETIRED_FILTER_SATURATED, null, null, 0, "the filters of retired versions ("
+          + (sum.overwritten.bytes() + sum.other.bytes()) + " bytes, " + (sum.overwritten.added() + sum.other.added())
+          + " versions) are past their cap: a read of a value never written is taken for a stale read beyond the "
+          + "horizon with probability " + Publisher.probability(p) + ", above the bound of "
+          + Publisher.probability(HorizonSummary.FALSE_POSITIVE_BOUND) + "; a shorter history per engine or a "
+          + "larger cap restores the bound");
+    }
   }
 
   /** Seq findings of the pruned members of each session, and the seq each session expects next. */

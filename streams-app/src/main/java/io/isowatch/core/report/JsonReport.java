@@ -43,7 +43,9 @@ import java.util.TreeMap;
  *                 "unknownIgnored": 1, "sessions": 10, "keys": 50, "operations": 3000,
  *                 "longRmwTransactions": 0, "largeReadOnlyTransactions": 0, "edges": 4000,
  *                 "anomaliesByName": {"LostUpdate": 1}, "anomaliesTruncated": false,
- *                 "seconds": 0.042}
+ *                 "seconds": 0.042,
+ *                 "retired": {"versions": 5000000, "filterBytes": 14680064,
+ *                             "falsePositiveRatio": 0.00041, "falsePositiveBound": 0.001}}
  * }
  * }</pre>
  *
@@ -67,6 +69,9 @@ import java.util.TreeMap;
  *       "v": value or null}}).
  *   <li>{@code findings[].levels} lists the levels the finding makes undecidable (ordered SSER, SER,
  *       SI); {@code key} is {@code null} for findings about no single key.
+ *   <li>{@code stats.retired} is present only for a segmented check that pruned something: the
+ *       filters of retired versions, and the probability, at most, that a read of a value never
+ *       written was taken for a stale read beyond the horizon (docs/segmentation.md).
  *   <li>Fields are only ever added, never renamed or removed: ignore the ones you do not know.
  * </ul>
  */
@@ -195,6 +200,14 @@ public final class JsonReport {
     new TreeMap<>(s.anomaliesByName()).forEach(byName::put);
     n.put("anomaliesTruncated", s.anomaliesTruncated());
     n.put("seconds", s.seconds());
+    if (s.retired() != null) {
+      // Only for a segmented check that pruned something, so that other documents keep their bytes.
+      final ObjectNode r = n.putObject("retired");
+      r.put("versions", s.retired().versions());
+      r.put("filterBytes", s.retired().filterBytes());
+      r.put("falsePositiveRatio", s.retired().falsePositiveRatio());
+      r.put("falsePositiveBound", s.retired().falsePositiveBound());
+    }
     return n;
   }
 

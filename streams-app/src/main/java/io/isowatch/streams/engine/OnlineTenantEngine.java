@@ -85,6 +85,11 @@ public final class OnlineTenantEngine implements TenantEngine {
   }
 
   @Override
+  public double retiredFalsePositiveRatio() {
+    return checker.retiredFalsePositiveRatio();
+  }
+
+  @Override
   public long retainedTransactions() {
     return checker.retainedTransactions();
   }

@@ -64,6 +64,14 @@ public interface TenantEngine {
     return PruneTotals.NONE;
   }
 
+  /**
+   * The probability, at most, that a read of a value never written is taken for a stale read
+   * beyond the horizon (docs/segmentation.md, "Retired versions"); 0 for engines that never prune.
+   */
+  default double retiredFalsePositiveRatio() {
+    return 0;
+  }
+
   /** Transactions the engine holds: processed and retained, plus buffered. */
   default long retainedTransactions() {
     return 0;

@@ -127,6 +127,16 @@ public final class CheckerMetrics {
   }
 
   /** Transactions the tenant's engine holds now. */
+  private final Gauge retiredFalsePositive = Gauge.build(MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
+      "Probability, at most, that the engine takes a read of a value never written for a stale read beyond "
+          + "the horizon (false positives of its filters of retired versions).").labelNames("tenant")
+      .register(registry);
+
+  /** The false-positive probability of the tenant's filters of retired versions, after a cut. */
+  public void retiredFalsePositiveRatio(final String tenant, final double ratio) {
+    retiredFalsePositive.labels(tenant).set(ratio);
+  }
+
   public void retained(final String tenant, final long retainedNow) {
     of(tenant).retained.set(retainedNow);
   }

@@ -52,6 +52,14 @@ public final class MetricNames {
   /** Transactions the tenant's engine holds now (processed and retained, plus buffered), per {@code tenant}. */
   public static final String RETAINED_TRANSACTIONS = "isowatch_retained_transactions";
 
+  /**
+   * The probability, at most, that the tenant's engine now takes a read of a value never written
+   * (a ThinAirRead) for a stale read beyond the horizon, from the bits its filters of retired
+   * versions have set (docs/segmentation.md, "Retired versions"); at most 0.001 while the filters
+   * are under their cap, per {@code tenant}.
+   */
+  public static final String RETIRED_FALSE_POSITIVE_RATIO = "isowatch_retired_false_positive_ratio";
+
   /** Transactions pruned beyond the horizon by the tenant's engine (docs/segmentation.md), per {@code tenant}. */
   public static final String PRUNED_TRANSACTIONS_TOTAL = "isowatch_pruned_transactions_total";
 
@@ -121,7 +129,8 @@ public final class MetricNames {
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
       VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
       RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
-      CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL);
+      CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL,
+      RETIRED_FALSE_POSITIVE_RATIO);
 
   /**
    * The families bridged from Kafka Streams that ops/ (alert rules, dashboard) relies on; {@code

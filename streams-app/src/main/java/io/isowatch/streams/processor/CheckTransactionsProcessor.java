@@ -197,6 +197,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     for (long i = 0; i < cuts; i++) {
       metrics.pruned(tenant, each, i == 0 ? now.pruned() - seen.pruned() : 0, engine.retainedTransactions());
     }
+    // The filters of retired versions change only at cuts.
+    metrics.retiredFalsePositiveRatio(tenant, engine.retiredFalsePositiveRatio());
   }
 
   /**

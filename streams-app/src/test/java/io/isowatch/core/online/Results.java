@@ -12,6 +12,6 @@ final class Results {
     return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(),
         new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(), s.unknownIgnored(),
             s.sessions(), s.keys(), s.operations(), s.longRmwTransactions(), s.largeReadOnlyTransactions(),
-            s.edges(), s.anomaliesByName(), s.anomaliesTruncated(), 0.0));
+            s.edges(), s.anomaliesByName(), s.anomaliesTruncated(), 0.0, s.retired()));
   }
 }

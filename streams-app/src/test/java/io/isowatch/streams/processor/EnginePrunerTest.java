@@ -2,6 +2,7 @@ package io.isowatch.streams.processor;
 
 import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.online.Horizon;
@@ -109,10 +110,13 @@ class EnginePrunerTest {
     // When
     process("acme", dsl.toString(), T0);
 
-    // Then: that cut (40 released, 20 retained) is in the metrics
+    // Then: that cut (40 released, 20 retained) is in the metrics, with the false-positive
+    // probability of the filters its retired versions went into (tiny, and under the bound)
     assertEquals(20.0, sample(MetricNames.PRUNED_TRANSACTIONS_TOTAL));
     assertEquals(1.0, metrics.sample(MetricNames.PRUNE_SECONDS + "_count", TENANT, new String[] {"acme"}));
     assertEquals(25.0, sample(MetricNames.RETAINED_TRANSACTIONS));
+    final double ratio = sample(MetricNames.RETIRED_FALSE_POSITIVE_RATIO);
+    assertTrue(ratio > 0 && ratio <= io.isowatch.core.online.OnlineChecker.RETIRED_FALSE_POSITIVE_BOUND, "ratio " + ratio);
   }
 
   @Test
