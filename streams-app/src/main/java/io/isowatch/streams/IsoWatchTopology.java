@@ -4,6 +4,7 @@ import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.OnlineTenantEngine;
+import io.isowatch.streams.fault.ClientLimits;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.processor.CheckTransactionsSupplier;
 import io.isowatch.streams.processor.DecodeTransactionsProcessor;
@@ -61,8 +62,11 @@ public final class IsoWatchTopology {
     final Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.streamsProperties())));
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.txnEvents().name());
-    topology.addProcessor(DECODE,
-        () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK, DLQ_SINK), SOURCE);
+    final java.util.Properties streamsProps = config.streamsProperties();
+    final Duration maxRegistryBlock = ClientLimits.maxRegistryBlock(streamsProps);
+    final long maxInputBytes = ClientLimits.maxInputRecordBytes(streamsProps);
+    topology.addProcessor(DECODE, () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK,
+        DLQ_SINK, maxRegistryBlock, maxInputBytes), SOURCE);
     topology.addProcessor(CHECK,
         new CheckTransactionsSupplier(
             OnlineTenantEngine.factory(config.checkOptions(), config.graceMicros(), config.horizon()), metrics,
