@@ -116,6 +116,12 @@ public final class CheckerApp implements AutoCloseable {
           + "error=[{}]", e.toString());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     }
+    if (config.quarantineRequests().anyPending()) {
+      // An exception handler named the tenant at fault: the new thread's task quarantines it.
+      LOG.warn("A record could not be handled: replacing the stream thread, its task quarantines the record's tenant "
+          + "and resumes from its last commit error=[{}]", e.toString());
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
     LOG.error("Bug: an exception escaped the checker's processing; shutting the client down", e);
     return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
   }
