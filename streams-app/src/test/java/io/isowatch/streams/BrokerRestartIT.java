@@ -61,7 +61,7 @@ class BrokerRestartIT {
 
   @Test
   void shouldPublishEveryAnomalyOnceWhenTheBrokerRestartsMidStream() throws Exception {
-    // Given: six tenants' histories with injected anomalies; the first half of each is published.
+    // Given: six tenants' histories with injected anomalies; three quarters of each are published.
     KAFKA.createTopics(TOPICS.all());
     final Set<String> expected = new TreeSet<>();
     final List<List<TransactionEvent>> histories = new ArrayList<>();
@@ -78,7 +78,7 @@ class BrokerRestartIT {
           CheckOptions.defaults()).anomalies().forEach(a ->
               expected.add(AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds())));
     }
-    produce(histories, 0, 200);
+    produce(histories, 0, 300);
     final Map<String, Object> props = CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(),
         "broker-restart", dir.resolve("state"));
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
@@ -89,9 +89,10 @@ class BrokerRestartIT {
         CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
       final List<Anomaly> seen = new ArrayList<>();
       await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING && poll(anomalies, seen) > 0);
-      // When: the broker goes away for five seconds and comes back; then the second halves come.
+      // When: at the first anomaly, while the checker works through its input, the broker goes away
+      // for five seconds and comes back; then the last quarters come.
       KAFKA.restartBroker(Duration.ofSeconds(5));
-      produce(histories, 200, 400);
+      produce(histories, 300, 400);
       tickEveryPartition();
       // Then: the same app recovers and publishes every anomaly, none twice.
       await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= expected.size());
@@ -130,9 +131,16 @@ class BrokerRestartIT {
     }
   }
 
+  /**
+   * The test's producer of input events. Not idempotent: the restarted in-JVM broker handed a new
+   * producer a producer id already used before the restart, and the broker then refused its batches
+   * as out of sequence for ever (seen in this test). A resent event is harmless: the checker ignores
+   * a transaction id it has seen with the same content.
+   */
   private KafkaProducer<String, TransactionEvent> producer() {
     return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), serdes.valueSerde(TransactionEvent.class).serializer());
+        ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"), new StringSerializer(),
+        serdes.valueSerde(TransactionEvent.class).serializer());
   }
 
   private static int poll(final KafkaConsumer<String, Anomaly> consumer, final List<Anomaly> into) {
