@@ -28,6 +28,7 @@ import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
+import io.isowatch.streams.testkit.TcpGate;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -60,8 +61,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A schema registry outage is not bad input (issue 10, item 3): events are published, the registry
  * stops, the checker starts (so it has no schema cached), retries instead of dead-lettering, and
- * once the registry is back on the same port with the same schema id, it publishes exactly what
- * {@code isowatch check} reports on the same history, with nothing in the dead-letter topic.
+ * once the registry is back (behind the same address, with the same schema id), it publishes exactly
+ * what {@code isowatch check} reports on the same history, with nothing in the dead-letter topic.
+ * The checker reaches the registry through a {@link TcpGate}: the restarted registry (in memory)
+ * gets the schema again before the gate opens, as a registry with durable storage would have it.
  */
 @Tag("integration")
 class RegistryOutageIT {
@@ -93,30 +96,35 @@ class RegistryOutageIT {
     final JsonNode check = checkCommand(file);
     KAFKA.createTopics(TOPICS.all());
     final Path logs = Path.of("target").toAbsolutePath();
-    final int port = freePort();
+    // The checker reaches the registry through a gate: shut, it is unreachable (connection refused).
+    final TcpGate gate = new TcpGate(freePort());
+    final URI url = URI.create("http://127.0.0.1:" + gate.port());
     final int schemaId;
-    final URI url;
-    try (LocalRegistry first = LocalRegistry.start(logs, notice -> LOG.info("{}", notice), port)) {
-      url = first.url();
+    try (LocalRegistry first = LocalRegistry.start(logs, notice -> LOG.info("{}", notice))) {
+      gate.open(first.url().getPort());
       schemaId = produce(url, history.transactions().stream().map(t -> TransactionEvents.fromCore(TENANT, t)).toList());
     }
+    gate.shut();
     // ... and the registry is gone when the checker starts: it has no schema id cached.
     final Map<String, Object> props = CheckerItConfig.base(KAFKA.bootstrapServers(), url, "registry-outage",
         dir.resolve("state"));
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
     props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
     props.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
-    try (KafkaConsumer<String, Anomaly> anomalies = consumer(url, TOPICS.anomalies().name(), Anomaly.class);
+    try (gate;
+        KafkaConsumer<String, Anomaly> anomalies = consumer(url, TOPICS.anomalies().name(), Anomaly.class);
         KafkaConsumer<String, TenantVerdict> verdicts = consumer(url, TOPICS.verdicts().name(), TenantVerdict.class);
         KafkaConsumer<byte[], byte[]> deadLetters = rawConsumer(TOPICS.deadLetters().name());
         CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
       // When: the checker meets the outage (it retries, counted) ...
       await().atMost(PATIENCE).until(() -> registryRetries(app) > 0);
       final double retriesDuringOutage = registryRetries(app);
-      // ... and the registry comes back on the same port, with the event schema under the same id.
-      try (LocalRegistry second = LocalRegistry.start(logs, notice -> LOG.info("{}", notice), port)) {
+      // ... and the registry comes back (in memory: it is given the event schema again, under the same
+      // id, before the checker can reach it).
+      try (LocalRegistry second = LocalRegistry.start(logs, notice -> LOG.info("{}", notice))) {
         assertEquals(schemaId, registerEventSchema(second.url()), "the restarted registry gives the schema its old id");
-        tick(second.url());
+        gate.open(second.url().getPort());
+        tick(url);
         final List<Anomaly> seen = new ArrayList<>();
         final List<TenantVerdict> verdictsSeen = new ArrayList<>();
         final int expected = check.get("anomalies").size();

@@ -60,17 +60,9 @@ public final class LocalRegistry implements AutoCloseable {
    */
   public static LocalRegistry start(final Path logDir, final Consumer<String> notice)
       throws IOException, InterruptedException {
-    return start(logDir, notice, freePort());
-  }
-
-  /**
-   * As {@link #start(Path, Consumer)}, on a given port: a registry restarted on the port of one
-   * that stopped (tests of a registry outage).
-   */
-  public static LocalRegistry start(final Path logDir, final Consumer<String> notice, final int port)
-      throws IOException, InterruptedException {
     Files.createDirectories(logDir);
     final Path jar = ensureBuilt(logDir.resolve("registry-build.log"), notice);
+    final int port = freePort();
     final URI url = URI.create("http://127.0.0.1:" + port);
     final Path logFile = logDir.resolve("registry-" + port + ".log").toAbsolutePath();
     final long t0 = System.nanoTime();
