@@ -1,5 +1,6 @@
 package io.isowatch.streams;
 
+import io.isowatch.streams.fault.RegistryErrors;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.metrics.HealthAndMetricsServer;
 import io.isowatch.streams.metrics.KafkaStreamsCollector;
@@ -115,6 +116,18 @@ public final class CheckerApp implements AutoCloseable {
   }
 
   private StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse onUncaught(final Throwable e) {
+    if (RegistryErrors.isTransient(e)) {
+      // Not a bug and not the record's fault: the task resumes from its last commit on a new thread.
+      LOG.warn("Schema registry unavailable: replacing the stream thread, its tasks resume from their last commit "
+          + "error=[{}]", e.toString());
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+    if (config.quarantineRequests().anyPending()) {
+      // An exception handler named the tenant at fault: the new thread's task quarantines it.
+      LOG.warn("A record could not be handled: replacing the stream thread, its task quarantines the record's tenant "
+          + "and resumes from its last commit error=[{}]", e.toString());
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
     LOG.error("Bug: an exception escaped the checker's processing; shutting the client down", e);
     return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
   }

@@ -5,6 +5,9 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
 import io.isowatch.streams.http.HttpLimits;
+import io.isowatch.streams.fault.QuarantineRequests;
+import io.isowatch.streams.fault.QuarantiningProcessingExceptionHandler;
+import io.isowatch.streams.fault.QuarantiningProductionExceptionHandler;
 import io.isowatch.streams.processor.ReplayEnd;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.RegistryClientSecurity;
@@ -436,6 +439,9 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
    *     {@value #KAFKA_PREFIX}-prefixed ones are ignored
    * @throws ConfigException when a value has the wrong type or is out of range
    */
+  // One per configuration, so per running checker: its exception handlers and processors share it.
+  private final QuarantineRequests quarantineRequests = new QuarantineRequests();
+
   public IsoWatchStreamsConfig(final Map<?, ?> originals) {
     super(CONFIG_DEF, originals, false);
   }
@@ -446,10 +452,22 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   }
 
   /** The properties for {@code new KafkaStreams(topology, props)}: IsoWatch's, then the passthrough. */
+  /** The tenants the exception handlers name for quarantine, shared with the check processors. */
+  public QuarantineRequests quarantineRequests() {
+    return quarantineRequests;
+  }
+
   public Properties streamsProperties() {
     final Properties p = new Properties();
     // No global stores here; enabling it only silences Kafka 4's start-up warning about it.
     p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
+    // No record stops or crash-loops the checker (docs/streaming.md, "Failure handling"); the
+    // source's byte[] deserializers cannot fail, Kafka's log-and-continue is the formal default.
+    p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, QuarantiningProcessingExceptionHandler.class.getName());
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, QuarantiningProductionExceptionHandler.class.getName());
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        org.apache.kafka.streams.errors.LogAndContinueExceptionHandler.class.getName());
+    p.put(QuarantineRequests.CONFIG_KEY, quarantineRequests);
     p.putAll(kafkaPassthrough());
     // IsoWatch's own keys win over a passthrough of the same name: one place sets each.
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));

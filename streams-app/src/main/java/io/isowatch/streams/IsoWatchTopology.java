@@ -4,6 +4,7 @@ import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.OnlineTenantEngine;
+import io.isowatch.streams.fault.ClientLimits;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.processor.CheckTransactionsSupplier;
 import io.isowatch.streams.processor.DecodeTransactionsProcessor;
@@ -61,15 +62,19 @@ public final class IsoWatchTopology {
     final Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.streamsProperties())));
     topology.addSource(SOURCE, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
         topics.txnEvents().name());
-    topology.addProcessor(DECODE,
-        () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK, DLQ_SINK), SOURCE);
+    final java.util.Properties streamsProps = config.streamsProperties();
+    final Duration maxRegistryBlock = ClientLimits.maxRegistryBlock(streamsProps);
+    final long maxInputBytes = ClientLimits.maxInputRecordBytes(streamsProps);
+    topology.addProcessor(DECODE, () -> new DecodeTransactionsProcessor(config.avroSerdeConfig(), metrics, CHECK,
+        DLQ_SINK, maxRegistryBlock, maxInputBytes), SOURCE);
     topology.addProcessor(CHECK,
         new CheckTransactionsSupplier(
             OnlineTenantEngine.factory(config.checkOptions(), config.onlineOptions()), metrics,
             Duration.ofMillis(config.verdictIntervalMs()),
             Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
             ANOMALIES_SINK, VERDICTS_SINK,
-            Duration.ofMillis(config.horizon().enabled() ? config.pruneIntervalMs() : -1)),
+            Duration.ofMillis(config.horizon().enabled() ? config.pruneIntervalMs() : -1),
+            config.quarantineRequests()),
         DECODE);
     topology.addSink(ANOMALIES_SINK, topics.anomalies().name(), Serdes.String().serializer(),
         serdes.valueSerde(Anomaly.class).serializer(), CHECK);

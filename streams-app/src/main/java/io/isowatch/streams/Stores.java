@@ -43,9 +43,16 @@ public final class Stores {
    */
   public static final String TENANT_CHECKPOINTS = "tenant-checkpoints";
 
+  /**
+   * Tenants quarantined (tenant → the reason, UTF-8): a record of theirs could not be handled
+   * (docs/streaming.md, "Failure handling"). Their records are skipped, so that no restart fails on
+   * the same record again.
+   */
+  public static final String TENANT_QUARANTINE = "tenant-quarantine";
+
   /** All store names. */
   public static final List<String> ALL =
-      List.of(TENANT_TRANSACTIONS, TENANT_PROGRESS, PUBLISHED_ANOMALIES, TENANT_CHECKPOINTS);
+      List.of(TENANT_TRANSACTIONS, TENANT_PROGRESS, PUBLISHED_ANOMALIES, TENANT_CHECKPOINTS, TENANT_QUARANTINE);
 
   /**
    * Changelog settings of the two stores whose keys are deleted as checkpoints are made. The
@@ -88,6 +95,12 @@ public final class Stores {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
         org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TENANT_PROGRESS),
         Serdes.String(), TenantProgress.serde()).withCachingEnabled();
+  }
+
+  public static StoreBuilder<KeyValueStore<String, String>> tenantQuarantine() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TENANT_QUARANTINE),
+        Serdes.String(), Serdes.String());
   }
 
   public static StoreBuilder<KeyValueStore<TenantKey, Long>> publishedAnomalies() {

@@ -116,6 +116,21 @@ public final class LocalKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * Shuts the broker down (the controller of the combined node keeps running) and starts it again
+   * on the same port with the same log directories, after {@code downtime}; returns once it is
+   * ready. For tests of a broker restart under a running client.
+   */
+  public void restartBroker(final Duration downtime) throws Exception {
+    cluster.brokers().values().forEach(b -> b.shutdown());
+    LOG.info("Local Kafka broker stopped downtimeMs=[{}]", downtime.toMillis());
+    // The broker is down for this long: the point of the test, not a wait for a result.
+    Thread.sleep(downtime.toMillis());
+    cluster.brokers().values().forEach(b -> b.startup());
+    cluster.waitForReadyBrokers();
+    LOG.info("Local Kafka broker restarted bootstrap=[{}]", cluster.bootstrapServers());
+  }
+
   /** Stops the broker and deletes its log directories; idempotent. */
   @Override
   public synchronized void close() throws Exception {

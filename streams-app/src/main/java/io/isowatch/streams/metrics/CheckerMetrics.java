@@ -215,6 +215,22 @@ public final class CheckerMetrics {
     }
   }
 
+  private final Counter registryRetries = Counter.build(MetricNames.REGISTRY_RETRIES_TOTAL,
+      "Decoding attempts that failed on a transient schema registry error and were retried.").register(registry);
+  private final Gauge quarantined = Gauge.build(MetricNames.TENANT_QUARANTINED,
+      "1 for each tenant quarantined: a record of it could not be handled, its checking stopped.")
+      .labelNames("tenant").register(registry);
+
+  /** A decoding attempt failed on a transient registry error and is retried. */
+  public void registryRetry() {
+    registryRetries.inc();
+  }
+
+  /** The tenant is quarantined (by this instance's tasks). */
+  public void tenantQuarantined(final String tenant) {
+    quarantined.labels(tenant).set(1);
+  }
+
   public void deadLettered(final Throwable error) {
     deadLetters.labels(error.getClass().getSimpleName()).inc();
   }

@@ -81,6 +81,18 @@ public final class MetricNames {
   /** Records sent to the dead-letter topic, label {@code error} (simple class name of the cause). */
   public static final String DLQ_RECORDS_TOTAL = "isowatch_dlq_records_total";
 
+  /**
+   * Decoding attempts that failed on a transient schema registry error (unreachable, timeout, 5xx)
+   * and were retried instead of dead-lettered.
+   */
+  public static final String REGISTRY_RETRIES_TOTAL = "isowatch_registry_retries_total";
+
+  /**
+   * 1 for each tenant this instance's tasks have quarantined (a record of it could not be handled:
+   * its checking stopped, the other tenants go on), label {@code tenant}; see docs/runbook.md.
+   */
+  public static final String TENANT_QUARANTINED = "isowatch_tenant_quarantined";
+
   /** Impossible but well-formed input events, labels {@code tenant} and {@code kind}. */
   public static final String INPUT_FINDINGS_TOTAL = "isowatch_input_findings_total";
 
@@ -130,7 +142,7 @@ public final class MetricNames {
       VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
       RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
       CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL,
-      RETIRED_FALSE_POSITIVE_RATIO);
+      RETIRED_FALSE_POSITIVE_RATIO, REGISTRY_RETRIES_TOTAL, TENANT_QUARANTINED);
 
   /**
    * The families bridged from Kafka Streams that ops/ (alert rules, dashboard) relies on; {@code

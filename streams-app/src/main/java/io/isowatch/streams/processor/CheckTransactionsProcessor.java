@@ -11,6 +11,8 @@ import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.engine.PruneTotals;
 import io.isowatch.streams.engine.TenantEngineFactory;
+import io.isowatch.streams.fault.ClientLimits;
+import io.isowatch.streams.fault.QuarantineRequests;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -48,6 +50,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Findings the engine publishes (late or conflicting duplicate transactions...) are counted.
  *   <li>A well-formed but impossible event (a write without a value) is a finding: counted in the
  *       tenant's progress and verdict, logged with its coordinates, not checked.
+ *   <li>A tenant whose record cannot be handled (the engine fails on it, an anomaly or verdict is
+ *       larger than the producer may send, or an exception handler named it) is quarantined: stored
+ *       in {@code tenant-quarantine}, published a verdict with a {@code TENANT_QUARANTINED} finding,
+ *       and its later records skipped, so that the others go on and no restart fails on it again.
  * </ul>
  */
 public final class CheckTransactionsProcessor implements Processor<String, TransactionEvent, String, SpecificRecord> {
@@ -90,6 +96,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   // Per loaded tenant: its engine's cut totals when last recorded in the metrics.
   private final Map<String, PruneTotals> prunesSeen = new HashMap<>();
   private ReplayEnd replayEnd = ReplayEnd.none();
+  private final QuarantineRequests quarantineRequests;
+  private KeyValueStore<String, String> quarantine;
+  // Per tenant seen by this processor: whether tenant-quarantine holds it (read once, then kept).
+  private final Map<String, Boolean> quarantined = new HashMap<>();
+  private PublishLimit publishLimit;
 
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
@@ -101,6 +112,15 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild, final Duration pruneInterval) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        new QuarantineRequests());
+  }
+
+  /** As above, quarantining the tenants the app's exception handlers name in {@code quarantineRequests}. */
+  public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval, final QuarantineRequests quarantineRequests) {
+    this.quarantineRequests = quarantineRequests;
     this.pruneInterval = pruneInterval;
     this.engines = engines;
     this.metrics = metrics;
@@ -125,6 +145,13 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     this.published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
     this.checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     this.replayEnd = ReplayEnd.from(context.appConfigs());
+    this.publishLimit = new PublishLimit(ClientLimits.maxRequestBytes(context.appConfigs()));
+    this.quarantine = context.getStateStore(Stores.TENANT_QUARANTINE);
+    quarantined.clear();
+    // The gauge of every quarantined tenant of the task, from its start on (few entries).
+    try (KeyValueIterator<String, String> it = quarantine.all()) {
+      it.forEachRemaining(kv -> metrics.tenantQuarantined(kv.key));
+    }
     context.schedule(verdictInterval, PunctuationType.WALL_CLOCK_TIME, this::publishVerdicts);
     if (!idleFlush.isNegative()) {
       // Checking a few times per idle period bounds how much longer than it a flush can come.
@@ -140,12 +167,75 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   @Override
   public void process(final Record<String, TransactionEvent> record) {
-    check(record);
+    guarded(record.key(), () -> check(record));
     if (!replayEnd.isEmpty()) {
       context.recordMetadata()
           .filter(m -> replayEnd.isLast(m.partition(), m.offset()))
           .ifPresent(m -> endOfReplay(m, record.timestamp()));
     }
+  }
+
+  /**
+   * Runs {@code work} for the tenant unless it is quarantined, and quarantines it when the work (or
+   * an exception handler, earlier) finds a record of it that cannot be handled. What Kafka raises
+   * (a failed send or serialization, a fenced producer, a store failure) is not the tenant's doing
+   * and propagates: the exception handlers decide (see {@code CheckerExceptionHandlers}).
+   */
+  private void guarded(final String tenant, final Runnable work) {
+    if (quarantined.computeIfAbsent(tenant, t -> quarantine.get(t) != null)) {
+      LOG.debug("Record of a quarantined tenant skipped tenant=[{}] {}", tenant, where());
+      metrics.tenantQuarantined(tenant);
+      return;
+    }
+    final java.util.Optional<String> requested = quarantineRequests.take(tenant);
+    if (requested.isPresent()) {
+      quarantine(tenant, requested.get(), null);
+      return;
+    }
+    try {
+      work.run();
+    } catch (final org.apache.kafka.common.KafkaException kafka) {
+      throw kafka;
+    } catch (final RuntimeException | StackOverflowError e) {
+      quarantine(tenant, e.toString(), e);
+    }
+  }
+
+  /** Quarantines the tenant: stored, counted, logged, and a verdict saying so published now. */
+  private void quarantine(final String tenant, final String cause, final Throwable error) {
+    final String reason = (cause.length() > 500 ? cause.substring(0, 500) + "…" : cause) + " (" + where() + ")";
+    LOG.error("Tenant quarantined: a record of it could not be handled, its checking stopped while the other tenants"
+        + " go on tenant=[{}] {} reason=[{}]", tenant, where(), cause, error);
+    quarantine.put(tenant, reason);
+    quarantined.put(tenant, true);
+    metrics.tenantQuarantined(tenant);
+    metrics.inputFinding(tenant, VerdictRecords.TENANT_QUARANTINED);
+    final long now = context.currentSystemTimeMs();
+    TenantVerdict base = null;
+    final TenantEngine engine = loaded.remove(tenant);
+    if (engine != null) {
+      try {
+        final TenantProgress p = progressOf(tenant);
+        base = VerdictRecords.toAvro(tenant, engine.result(), p.malformed(), engine.buffered(), engine.pendingReads(),
+            now * 1_000L);
+      } catch (final RuntimeException | StackOverflowError broken) {
+        LOG.warn("No verdict from the quarantined tenant's engine tenant=[{}] error=[{}]", tenant, broken.toString());
+      }
+    }
+    TenantVerdict verdict = VerdictRecords.quarantined(tenant, base, reason, now * 1_000L);
+    if (!publishLimit.fits(tenant, verdict)) {
+      verdict = VerdictRecords.quarantined(tenant, null, reason, now * 1_000L);
+    }
+    changed.remove(tenant);
+    context.forward(new Record<String, SpecificRecord>(tenant, verdict, now), verdictsChild);
+    metrics.verdictPublished(tenant);
+    metrics.levelVerdicts(tenant, VerdictRecords.coreVerdicts(verdict));
+    metrics.verdictFindings(tenant, verdict.getCounts().getFindingsByKind());
+  }
+
+  private String where() {
+    return context.recordMetadata().map(CheckTransactionsProcessor::coordinates)
+        .orElse("topic=[] partition=[] offset=[]");
   }
 
   private void check(final Record<String, TransactionEvent> record) {
@@ -336,6 +426,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         LOG.debug("Anomaly already published tenant=[{}] anomalyId=[{}]", tenant, avro.getAnomalyId());
         continue;
       }
+      publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
       this.published.put(id, detectedAt);
       context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
       metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
@@ -381,6 +472,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   /** Stream-time punctuator: flushes tenants with buffered transactions idle for {@code idleFlush}. */
   private void flushIdle(final long streamTimeMs) {
+    final List<String> flushing = new java.util.ArrayList<>();
     for (final Map.Entry<String, TenantEngine> e : loaded.entrySet()) {
       final String tenant = e.getKey();
       TenantProgress p = progressOf(tenant);
@@ -389,7 +481,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       }
       LOG.info("Flushing idle tenant tenant=[{}] buffered=[{}] idleMs=[{}]",
           tenant, e.getValue().buffered(), streamTimeMs - p.lastArrivalMs());
-      flush(tenant, e.getValue(), streamTimeMs);
+      flushing.add(tenant);
+    }
+    // Outside the loop over the loaded engines: a quarantine removes the tenant's engine.
+    for (final String tenant : flushing) {
+      guarded(tenant, () -> flush(tenant, loaded.get(tenant), streamTimeMs));
     }
   }
 
@@ -415,10 +511,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       it.forEachRemaining(kv -> tenants.add(kv.key));
     }
     for (final String tenant : tenants) {
-      final TenantEngine engine = engine(tenant);
-      if (engine.buffered() > 0 || engine.pendingReads() > 0) {
-        flush(tenant, engine, streamTimeMs);
-      }
+      guarded(tenant, () -> {
+        final TenantEngine engine = engine(tenant);
+        if (engine.buffered() > 0 || engine.pendingReads() > 0) {
+          flush(tenant, engine, streamTimeMs);
+        }
+      });
     }
     LOG.info("End of replayed partition, tenants flushed {} tenants=[{}]", coordinates(m), tenants.size());
     publishVerdicts(context.currentSystemTimeMs());
@@ -426,19 +524,27 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   /** Wall-clock punctuator: a verdict for every tenant that changed since the last one. */
   private void publishVerdicts(final long wallClockMs) {
-    for (final String tenant : changed) {
+    // A copy: a quarantine removes the tenant from the changed set.
+    for (final String tenant : List.copyOf(changed)) {
+      guarded(tenant, () -> publishVerdict(tenant, wallClockMs));
+    }
+    changed.clear();
+  }
+
+  private void publishVerdict(final String tenant, final long wallClockMs) {
+    {
       final TenantEngine engine = engine(tenant);
       final TenantProgress p = progressOf(tenant);
       final TenantVerdict verdict = VerdictRecords.toAvro(
           tenant, engine.result(), p.malformed(), engine.buffered(), engine.pendingReads(),
           wallClockMs * 1_000L);
+      publishLimit.check(tenant, verdict, "verdict");
       context.forward(new Record<String, SpecificRecord>(tenant, verdict, wallClockMs), verdictsChild);
       metrics.verdictPublished(tenant);
       metrics.levelVerdicts(tenant, VerdictRecords.coreVerdicts(verdict));
       metrics.verdictFindings(tenant, verdict.getCounts().getFindingsByKind());
       metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
     }
-    changed.clear();
   }
 
   /** Where the current record came from, for logs. */

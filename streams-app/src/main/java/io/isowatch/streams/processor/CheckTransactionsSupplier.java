@@ -27,7 +27,8 @@ public record CheckTransactionsSupplier(
     Duration idleFlush,
     String anomaliesChild,
     String verdictsChild,
-    Duration pruneInterval) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
+    Duration pruneInterval,
+    io.isowatch.streams.fault.QuarantineRequests quarantineRequests) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
 
   /** Without pruning. */
   public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
@@ -36,15 +37,23 @@ public record CheckTransactionsSupplier(
     this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, Duration.ofMillis(-1));
   }
 
+  /** Without quarantine requests from exception handlers. */
+  public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        new io.isowatch.streams.fault.QuarantineRequests());
+  }
+
   @Override
   public Processor<String, TransactionEvent, String, SpecificRecord> get() {
     return new CheckTransactionsProcessor(engines, metrics, verdictInterval, idleFlush, anomaliesChild,
-        verdictsChild, pruneInterval);
+        verdictsChild, pruneInterval, quarantineRequests);
   }
 
   @Override
   public Set<StoreBuilder<?>> stores() {
     return Set.of(Stores.tenantTransactions(), Stores.tenantProgress(), Stores.publishedAnomalies(),
-        Stores.tenantCheckpoints());
+        Stores.tenantCheckpoints(), Stores.tenantQuarantine());
   }
 }

@@ -22,6 +22,12 @@ public final class VerdictRecords {
   /** The finding kind of well-formed but impossible events (e.g. a write without a value). */
   public static final String MALFORMED_TRANSACTION = "MALFORMED_TRANSACTION";
 
+  /**
+   * The finding kind of a tenant whose checking stopped because a record of it could not be handled
+   * (docs/streaming.md, "Failure handling").
+   */
+  public static final String TENANT_QUARANTINED = "TENANT_QUARANTINED";
+
   private VerdictRecords() {}
 
   /**
@@ -96,6 +102,51 @@ public final class VerdictRecords {
         .setTxns(f.txns())
         .setMessage(f.message())
         .build();
+  }
+
+  /**
+   * The verdict of a quarantined tenant: {@code base} (its verdict from the engine, or null when the
+   * engine cannot give one) with a {@link #TENANT_QUARANTINED} finding, and every level that is not
+   * VIOLATED made UNKNOWN: what came after the quarantine is not checked, while an anomaly proven
+   * before it stays proven.
+   */
+  public static TenantVerdict quarantined(final String tenant, final TenantVerdict base, final String reason,
+      final long atMicros) {
+    final String why = "tenant quarantined, its checking stopped: " + reason;
+    final List<LevelVerdict> levels = new ArrayList<>();
+    final List<Level> undecided = new ArrayList<>();
+    if (base == null) {
+      for (final io.isowatch.core.check.Level level : io.isowatch.core.check.Level.values()) {
+        levels.add(new LevelVerdict(Level.valueOf(level.name()), Verdict.UNKNOWN, why));
+        undecided.add(Level.valueOf(level.name()));
+      }
+    } else {
+      for (final LevelVerdict lv : base.getLevels()) {
+        if (lv.getVerdict() == Verdict.VIOLATED) {
+          levels.add(lv);
+        } else {
+          levels.add(new LevelVerdict(lv.getLevel(), Verdict.UNKNOWN, why));
+          undecided.add(lv.getLevel());
+        }
+      }
+    }
+    final VerdictCounts counts = base == null
+        ? VerdictCounts.newBuilder().setTransactionsChecked(0).setAnomaliesByName(new TreeMap<>())
+            .setPendingReads(0).setFindingsByKind(new TreeMap<>()).build()
+        : VerdictCounts.newBuilder(base.getCounts()).build();
+    final Map<String, Long> findings = new TreeMap<>(counts.getFindingsByKind());
+    findings.put(TENANT_QUARANTINED, 1L);
+    counts.setFindingsByKind(findings);
+    VerdictReport report = base == null ? null : base.getReport();
+    if (report != null) {
+      report = VerdictReport.newBuilder(report).build();
+      final List<VerdictFinding> listed = new ArrayList<>(report.getFindings());
+      listed.add(VerdictFinding.newBuilder().setKind(TENANT_QUARANTINED).setLevels(undecided).setKey(null)
+          .setCount(1).setTxns(List.of()).setMessage(why).build());
+      report.setFindings(listed);
+    }
+    return TenantVerdict.newBuilder().setTenant(tenant).setAtMicros(atMicros).setLevels(levels)
+        .setCounts(counts).setReport(report).build();
   }
 
   /** The verdicts of a published TenantVerdict, per core level. */

@@ -85,6 +85,9 @@ public record AvroSerdeConfig(URI registryUrl, boolean autoRegister, RegistryCli
         // inlined, under the subject <topic>-value: see TopicSubjectStrategy for why both are needed.
         SerdeConfig.ARTIFACT_RESOLVER_STRATEGY, TopicSubjectStrategy.class.getName(),
         SchemaResolverConfig.DEREFERENCE_SCHEMA, true));
+    // A cached schema is looked up again every check period (30 s); without this a registry outage
+    // fails even the schemas already known (a content id's schema never changes), so every record.
+    p.put(SchemaResolverConfig.FAULT_TOLERANT_REFRESH, true);
     return p;
   }
 }

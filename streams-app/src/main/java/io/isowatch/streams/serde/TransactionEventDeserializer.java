@@ -30,6 +30,8 @@ public final class TransactionEventDeserializer extends AvroKafkaDeserializer<Tr
   private Schema lastWriter;
   private boolean lastWriterIsCompiled;
   private byte[] body;
+  // Whether the last deserialize() failed while reading the Avro body, after its schema resolved.
+  private boolean bodyFailed;
 
   @Override
   public void configure(final Map<String, ?> configs, final boolean isKey) {
@@ -39,10 +41,22 @@ public final class TransactionEventDeserializer extends AvroKafkaDeserializer<Tr
   }
 
   @Override
+  public TransactionEvent deserialize(final String topic, final Headers headers, final byte[] data) {
+    bodyFailed = false;
+    return super.deserialize(topic, headers, data);
+  }
+
+  @Override
   protected TransactionEvent readData(final Headers headers, final ParsedSchema<Schema> schema,
       final ByteBuffer buffer, final int start, final int length) {
     body = null;
-    final TransactionEvent event = super.readData(headers, schema, buffer, start, length);
+    final TransactionEvent event;
+    try {
+      event = super.readData(headers, schema, buffer, start, length);
+    } catch (final RuntimeException undecodable) {
+      bodyFailed = true;
+      throw undecodable;
+    }
     if (binary(headers) && isCompiled(schema.getParsedSchema())) {
       // The same bytes Apicurio just decoded (it reads buffer.array() from start, length long).
       body = Arrays.copyOfRange(buffer.array(), start, start + length);
@@ -59,6 +73,15 @@ public final class TransactionEventDeserializer extends AvroKafkaDeserializer<Tr
     final byte[] taken = body;
     body = null;
     return taken;
+  }
+
+  /**
+   * Whether the last {@link #deserialize} failed on the record's own bytes: its schema resolved and
+   * its body did not decode. Such a failure is the record's, never the registry's: an I/O error
+   * then comes from the Avro decoder (a truncated body), not from the network.
+   */
+  public boolean lastFailureWasInBody() {
+    return bodyFailed;
   }
 
   /** As Apicurio decides: the record's encoding header when there is one, else the configuration. */

@@ -46,6 +46,8 @@ class HealthAndMetricsServerTest {
     metrics.verdictPublished("acme");
     metrics.levelVerdicts("acme", Map.of(Level.SER, io.isowatch.core.check.Verdict.VIOLATED));
     metrics.verdictFindings("acme", Map.of("SEQ_GAP", 1L));
+    metrics.tenantQuarantined("acme");
+    metrics.registryRetry();
     metrics.register(new KafkaStreamsCollector(HealthAndMetricsServerTest::kafkaMetrics));
     try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, metrics,
         () -> new HealthAndMetricsServer.Health(true, "RUNNING"))) {
@@ -79,6 +81,8 @@ class HealthAndMetricsServerTest {
       assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"VIOLATED\",} 1.0"), body);
       assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"SATISFIED\",} 0.0"), body);
       assertTrue(body.contains("isowatch_heap_max_bytes "), body);
+      assertTrue(body.contains("isowatch_tenant_quarantined{tenant=\"acme\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_registry_retries_total 1.0"), body);
       assertTrue(body.contains(
           "kafka_streams_stream_thread_metrics_process_rate{thread_id=\"t-1\",} 12.5"), body);
       // Every isowatch_ family served is in the documented list.

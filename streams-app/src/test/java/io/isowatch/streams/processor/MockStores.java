@@ -43,6 +43,7 @@ final class MockStores implements AutoCloseable {
     registered.add(Stores.tenantProgress());
     registered.add(Stores.publishedAnomalies());
     registered.add(Stores.tenantCheckpoints());
+    registered.add(Stores.tenantQuarantine());
     return registered;
   }
 

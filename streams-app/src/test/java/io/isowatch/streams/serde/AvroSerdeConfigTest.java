@@ -19,17 +19,18 @@ class AvroSerdeConfigTest {
     final Map<String, Object> props = config.serdeProperties();
     // Then
     assertEquals(
-        Map.of(
-            "apicurio.registry.url", "http://127.0.0.1:8081/apis/registry/v2",
-            "apicurio.registry.auto-register", false,
-            "apicurio.registry.as-confluent", true,
-            "apicurio.registry.use-id", "contentId",
-            "apicurio.registry.headers.enabled", false,
-            "apicurio.registry.use-specific-avro-reader", true,
-            "apicurio.registry.avro-datum-provider", CachingAvroDatumProvider.class.getName(),
-            "apicurio.registry.artifact-resolver-strategy", TopicSubjectStrategy.class.getName(),
-            "apicurio.registry.dereference-schema", true,
-            "apicurio.registry.id-handler", "io.apicurio.registry.serde.Legacy4ByteIdHandler"),
+        Map.ofEntries(
+            Map.entry("apicurio.registry.fault-tolerant-refresh", true),
+            Map.entry("apicurio.registry.url", "http://127.0.0.1:8081/apis/registry/v2"),
+            Map.entry("apicurio.registry.auto-register", false),
+            Map.entry("apicurio.registry.as-confluent", true),
+            Map.entry("apicurio.registry.use-id", "contentId"),
+            Map.entry("apicurio.registry.headers.enabled", false),
+            Map.entry("apicurio.registry.use-specific-avro-reader", true),
+            Map.entry("apicurio.registry.avro-datum-provider", CachingAvroDatumProvider.class.getName()),
+            Map.entry("apicurio.registry.artifact-resolver-strategy", TopicSubjectStrategy.class.getName()),
+            Map.entry("apicurio.registry.dereference-schema", true),
+            Map.entry("apicurio.registry.id-handler", "io.apicurio.registry.serde.Legacy4ByteIdHandler")),
         props);
   }
 

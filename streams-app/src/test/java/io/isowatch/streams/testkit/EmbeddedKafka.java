@@ -67,6 +67,11 @@ public final class EmbeddedKafka implements BeforeAllCallback, AfterAllCallback 
     return c;
   }
 
+  /** Stops the broker for {@code downtime} and starts it again, same port and log directories. */
+  public void restartBroker(final java.time.Duration downtime) throws Exception {
+    running().restartBroker(downtime);
+  }
+
   public Admin admin() {
     return running().admin();
   }
