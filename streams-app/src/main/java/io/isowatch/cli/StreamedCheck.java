@@ -3,7 +3,9 @@ package io.isowatch.cli;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InputLimits;
 import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.format.LineSource;
 import io.isowatch.core.format.JsonlHistoryReader;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
@@ -34,14 +36,15 @@ final class StreamedCheck {
     final String name = HistoryInput.displayName(file);
     if (!HistoryInput.STDIN.equals(file) && (format == HistoryFormat.JSONL
         || (format == HistoryFormat.AUTO && looksLikeJsonl(Path.of(file))))) {
-      final JsonlHistoryReader reader = new JsonlHistoryReader();
-      try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
-        int lineNo = 0;
+      final InputLimits limits = InputLimits.defaults();
+      final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
+      // Decoded as every reader decodes (HistoryIO): invalid UTF-8 becomes U+FFFD, not an I/O error.
+      try (InputStreamReader in = new InputStreamReader(Files.newInputStream(Path.of(file)), StandardCharsets.UTF_8)) {
+        final LineSource lines = new LineSource(in, limits);
         String line;
-        while ((line = in.readLine()) != null) {
-          lineNo++;
+        while ((line = lines.next()) != null) {
           if (!line.isBlank()) {
-            checker.accept(reader.parseLine(line, lineNo));
+            checker.accept(reader.parseLine(line, lines.lineNo()));
           }
         }
       } catch (final InvalidHistoryException e) {
