@@ -115,7 +115,8 @@ public final class CheckCommand implements Callable<Integer> {
     final CheckOptions options = options();
     final Horizon horizon = horizon();
     final CheckResult result = horizon.enabled()
-        ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon))
+        ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon),
+            durationText(graceMicros))
         : services.engine().check(HistoryInput.read(file, format, services), options);
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
@@ -139,6 +140,14 @@ public final class CheckCommand implements Callable<Integer> {
       out.flush();
     }
     return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+  }
+
+  /** A duration as the options take it: {@code 1s}, {@code 250ms}, {@code 10us}. */
+  static String durationText(final long micros) {
+    if (micros != 0 && micros % 1_000_000 == 0) {
+      return micros / 1_000_000 + "s";
+    }
+    return micros != 0 && micros % 1_000 == 0 ? micros / 1_000 + "ms" : micros + "us";
   }
 
   private Horizon horizon() {

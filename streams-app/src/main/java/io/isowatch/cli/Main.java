@@ -203,6 +203,12 @@ public final class Main implements Runnable {
         cmd.getErr().flush();
         return ExitCodes.INVALID;
       }
+      if (ex instanceof GraceBudget.GraceTooLarge) {
+        // Not a bug: the run was stopped before the heap ran out; the line says why and what to do.
+        cmd.getErr().println("isowatch: " + ex.getMessage());
+        cmd.getErr().flush();
+        return ExitCodes.INTERNAL;
+      }
       return Fatal.report(ex, cmd.getErr());
     }
   }

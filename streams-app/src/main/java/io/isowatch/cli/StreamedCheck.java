@@ -31,7 +31,14 @@ final class StreamedCheck {
   private StreamedCheck() {}
 
   static CheckResult run(final String file, final HistoryFormat format, final Services services,
-      final CheckOptions options, final OnlineOptions online) {
+      final CheckOptions options, final OnlineOptions online, final String graceText) {
+    try (GraceBudget budget = GraceBudget.watchingThisJvm(online.graceMicros(), graceText, online.horizon())) {
+      return run(file, format, services, options, online, budget);
+    }
+  }
+
+  private static CheckResult run(final String file, final HistoryFormat format, final Services services,
+      final CheckOptions options, final OnlineOptions online, final GraceBudget budget) {
     final OnlineChecker checker = new OnlineChecker(options, online);
     final String name = HistoryInput.displayName(file);
     if (!HistoryInput.STDIN.equals(file) && (format == HistoryFormat.JSONL
@@ -44,7 +51,9 @@ final class StreamedCheck {
         String line;
         while ((line = lines.next()) != null) {
           if (!line.isBlank()) {
-            checker.accept(reader.parseLine(line, lines.lineNo()));
+            final Transaction t = reader.parseLine(line, lines.lineNo());
+            checker.accept(t);
+            budget.accepted(t, name, lines.lineNo());
           }
         }
       } catch (final InvalidHistoryException e) {
@@ -56,6 +65,7 @@ final class StreamedCheck {
       final History history = HistoryInput.read(file, format, services);
       for (final Transaction t : history.transactions()) {
         checker.accept(t);
+        budget.accepted(t, name, t.line());
       }
     }
     checker.flush();

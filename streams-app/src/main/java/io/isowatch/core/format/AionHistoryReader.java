@@ -162,7 +162,7 @@ public final class AionHistoryReader {
       final List<Op> ops = new ArrayList<>();
       while (p.nextToken() != JsonToken.END_ARRAY) {
         if (ops.size() == limits.maxOpsPerTxn()) {
-          throw InputLimits.exceeded(line, "the transaction's ops", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
+          throw InputLimits.exceeded(line, "too many ops in the transaction", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
         }
         ops.add(op(ops.size()));
       }

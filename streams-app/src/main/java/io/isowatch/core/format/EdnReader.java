@@ -110,7 +110,7 @@ final class EdnReader {
 
   private Object read(final int depth) throws IOException, InvalidHistoryException {
     if (depth > limits.maxDepth()) {
-      throw InputLimits.exceeded(line, "EDN forms nested deeper", InputLimits.MAX_DEPTH, limits.maxDepth());
+      throw InputLimits.exceeded(line, "EDN: forms nested too deeply", InputLimits.MAX_DEPTH, limits.maxDepth());
     }
     final int c = peekSignificant(depth);
     if (c == EOF) {
@@ -227,7 +227,7 @@ final class EdnReader {
         return sb.toString();
       }
       if (sb.length() == limits.maxStringChars()) {
-        throw InputLimits.exceeded(startLine, "an EDN string", InputLimits.MAX_STRING_CHARS, limits.maxStringChars());
+        throw InputLimits.exceeded(startLine, "EDN: string too long", InputLimits.MAX_STRING_CHARS, limits.maxStringChars());
       }
       if (c != '\\') {
         sb.append((char) c);
@@ -309,7 +309,7 @@ final class EdnReader {
   private Object number(final String token) throws InvalidHistoryException {
     if (token.length() > limits.maxNumberChars()) {
       // BigInteger and BigDecimal parse in time quadratic in the digits: refuse before parsing.
-      throw InputLimits.exceeded(line, "an EDN number literal", InputLimits.MAX_NUMBER_CHARS, limits.maxNumberChars());
+      throw InputLimits.exceeded(line, "EDN: number literal too long", InputLimits.MAX_NUMBER_CHARS, limits.maxNumberChars());
     }
     try {
       if (token.endsWith("N")) {
@@ -337,7 +337,7 @@ final class EdnReader {
     final StringBuilder sb = new StringBuilder(16);
     while (!isDelimiter(peek(0))) {
       if (sb.length() == limits.maxStringChars()) {
-        throw InputLimits.exceeded(line, "an EDN symbol or keyword", InputLimits.MAX_STRING_CHARS,
+        throw InputLimits.exceeded(line, "EDN: symbol or keyword too long", InputLimits.MAX_STRING_CHARS,
             limits.maxStringChars());
       }
       sb.append((char) next());

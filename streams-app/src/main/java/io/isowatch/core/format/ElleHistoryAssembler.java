@@ -127,7 +127,7 @@ final class ElleHistoryAssembler {
           + ElleNames.show(source.value()));
     }
     if (mops.size() > limits.maxOpsPerTxn()) {
-      throw InputLimits.exceeded(source.line(), "the :value's micro-ops", InputLimits.MAX_OPS_PER_TXN,
+      throw InputLimits.exceeded(source.line(), "too many micro-ops in the :value", InputLimits.MAX_OPS_PER_TXN,
           limits.maxOpsPerTxn());
     }
     final List<Op> ops = new ArrayList<>(mops.size());

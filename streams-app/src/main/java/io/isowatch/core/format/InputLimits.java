@@ -44,10 +44,13 @@ public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, in
         property(MAX_OPS_PER_TXN, BUILT_IN.maxOpsPerTxn));
   }
 
-  /** The error for a piece of input beyond one limit, e.g. "a line of more than 16777216 characters". */
+  /**
+   * The error for a piece of input beyond one limit, e.g. "line 7: line too long (input limit
+   * max-line-chars=16777216, system property isowatch.input.max-line-chars)".
+   */
   static InvalidHistoryException exceeded(final int line, final String what, final String limit, final long value) {
-    return new InvalidHistoryException(line, what + " exceeds the input limit " + limit + "=" + value
-        + " (system property " + PREFIX + limit + ")");
+    return new InvalidHistoryException(line, what + " (input limit " + limit + "=" + value
+        + ", system property " + PREFIX + limit + ")");
   }
 
   /** Jackson applying these limits (depth, strings, field names, numbers). */
@@ -66,16 +69,16 @@ public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, in
   InvalidHistoryException exceeded(final int line, final StreamConstraintsException e) {
     final String m = String.valueOf(e.getOriginalMessage());
     if (m.contains("ting depth")) {
-      return exceeded(line, "JSON nesting", MAX_DEPTH, maxDepth);
+      return exceeded(line, "JSON nested too deeply", MAX_DEPTH, maxDepth);
     }
     if (m.contains("Number value length") || m.contains("number")) {
-      return exceeded(line, "a number literal", MAX_NUMBER_CHARS, maxNumberChars);
+      return exceeded(line, "number literal too long", MAX_NUMBER_CHARS, maxNumberChars);
     }
     if (m.contains("Name length")) {
-      return exceeded(line, "a JSON field name", MAX_STRING_CHARS, maxStringChars);
+      return exceeded(line, "JSON field name too long", MAX_STRING_CHARS, maxStringChars);
     }
     if (m.contains("String value length")) {
-      return exceeded(line, "a JSON string", MAX_STRING_CHARS, maxStringChars);
+      return exceeded(line, "JSON string too long", MAX_STRING_CHARS, maxStringChars);
     }
     return new InvalidHistoryException(line, "input limit: " + m, e);
   }

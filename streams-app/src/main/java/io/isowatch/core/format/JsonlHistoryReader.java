@@ -76,7 +76,7 @@ public final class JsonlHistoryReader {
    */
   public Transaction parseLine(final String line, final int lineNo) throws InvalidHistoryException {
     if (line.length() > limits.maxLineChars()) {
-      throw InputLimits.exceeded(lineNo, "the line", InputLimits.MAX_LINE_CHARS, limits.maxLineChars());
+      throw InputLimits.exceeded(lineNo, "line too long", InputLimits.MAX_LINE_CHARS, limits.maxLineChars());
     }
     try (JsonParser p = factory.createParser(line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -211,7 +211,7 @@ public final class JsonlHistoryReader {
       JsonToken next;
       while ((next = p.nextToken()) != JsonToken.END_ARRAY) {
         if (ops.size() == limits.maxOpsPerTxn()) {
-          throw InputLimits.exceeded(lineNo, "the transaction's ops", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
+          throw InputLimits.exceeded(lineNo, "too many ops in the transaction", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
         }
         ops.add(op(next, ops.size()));
       }

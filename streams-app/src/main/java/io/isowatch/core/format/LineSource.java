@@ -68,7 +68,7 @@ public final class LineSource {
         pos++;
       }
       if (longLine.length() + (pos - start) > maxLineChars) {
-        throw InputLimits.exceeded(lineNo + 1, "the line", InputLimits.MAX_LINE_CHARS, maxLineChars);
+        throw InputLimits.exceeded(lineNo + 1, "line too long", InputLimits.MAX_LINE_CHARS, maxLineChars);
       }
       if (pos < limit) {
         final char eol = buf[pos++];

@@ -107,7 +107,7 @@ public final class TextHistoryReader {
 
   private void add(final Pending txn, final Op op, final int lineNo) throws InvalidHistoryException {
     if (txn.ops.size() == limits.maxOpsPerTxn()) {
-      throw InputLimits.exceeded(lineNo, "transaction " + txn.id + "'s ops", InputLimits.MAX_OPS_PER_TXN,
+      throw InputLimits.exceeded(lineNo, "too many ops in transaction " + txn.id, InputLimits.MAX_OPS_PER_TXN,
           limits.maxOpsPerTxn());
     }
     txn.ops.add(op);
