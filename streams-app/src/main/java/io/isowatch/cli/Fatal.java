@@ -27,7 +27,7 @@ public final class Fatal {
   private static final FileOutputStream RAW_ERR = new FileOutputStream(FileDescriptor.err);
   private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
   private static volatile String hint = "";
-  private static volatile String oomLine = oomLine(MAX_HEAP, "");
+  private static volatile String oomLine = oomLine(MAX_HEAP, "", "");
   private static volatile byte[] oomBytes = (oomLine + "\n").getBytes(StandardCharsets.UTF_8);
   private static volatile boolean threadFailed;
 
@@ -39,7 +39,12 @@ public final class Fatal {
    * transactions; an empty string clears it.
    */
   public static void hint(final String what) {
-    final String line = oomLine(MAX_HEAP, what);
+    hint(what, "");
+  }
+
+  /** As {@link #hint(String)}, with what else than a larger heap would help, e.g. "or lower --grace". */
+  public static void hint(final String what, final String remedy) {
+    final String line = oomLine(MAX_HEAP, what, remedy);
     hint = what;
     oomLine = line;
     oomBytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
@@ -108,11 +113,11 @@ public final class Fatal {
   }
 
   /** The line for an OutOfMemoryError, e.g. with {@code -Xmx256m} in effect. */
-  static String oomLine(final long maxHeap, final String what) {
+  static String oomLine(final long maxHeap, final String what, final String remedy) {
     return "isowatch: out of memory: the Java heap (-Xmx" + mebibytes(maxHeap) + "m in effect) is too small for this run"
         + (what.isEmpty() ? "" : " (" + what + ")")
         + "; raise it with " + JAVA_OPTS_VARIABLE + "=-Xmx" + suggested(maxHeap)
-        + (what.isEmpty() ? "" : " or lower what the hint names");
+        + (remedy.isEmpty() ? "" : " " + remedy);
   }
 
   /** The first line for any other throwable; {@code where} is empty or names the thread. */

@@ -38,7 +38,7 @@ final class GraceBudget implements AutoCloseable {
   /** The fraction of the maximum heap still in use after a collection at which the run stops. */
   static final double FULL = 0.85;
   /** Transactions between two looks at the heap. */
-  private static final int EVERY = 4096;
+  private static final int EVERY = 1024;
 
   private final long graceMicros;
   private final Horizon horizon;
@@ -86,7 +86,8 @@ final class GraceBudget implements AutoCloseable {
     final long held = heldBack();
     final long retained = retainedByHorizon();
     Fatal.hint("--grace " + graceText + " holds back about " + held + " transactions"
-        + (retained == Long.MAX_VALUE ? "" : ", the horizon retains up to " + retained));
+        + (retained == Long.MAX_VALUE ? "" : ", the horizon retains up to " + retained),
+        "or lower --grace to the history's disorder");
     final long used = usedAfterGc.getAsLong();
     // The grace's share must matter: at least half the horizon's (the case: about as large).
     if (used > FULL * maxHeap && held >= retained / 2) {
@@ -124,9 +125,12 @@ final class GraceBudget implements AutoCloseable {
     return lastEnd <= firstEnd ? 0 : (long) (seen * 1e6 / (lastEnd - firstEnd));
   }
 
+  /**
+   * Stops watching the heap. The hint stays: an OutOfMemoryError passing through here is reported
+   * after this runs, and must still name the grace; {@link StreamedCheck} clears it on success.
+   */
   @Override
   public void close() {
-    Fatal.hint("");
     if (listener != null) {
       listener.close();
     }

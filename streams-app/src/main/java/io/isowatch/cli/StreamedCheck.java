@@ -32,9 +32,12 @@ final class StreamedCheck {
 
   static CheckResult run(final String file, final HistoryFormat format, final Services services,
       final CheckOptions options, final OnlineOptions online, final String graceText) {
+    final CheckResult result;
     try (GraceBudget budget = GraceBudget.watchingThisJvm(online.graceMicros(), graceText, online.horizon())) {
-      return run(file, format, services, options, online, budget);
+      result = run(file, format, services, options, online, budget);
     }
+    Fatal.hint("");
+    return result;
   }
 
   private static CheckResult run(final String file, final HistoryFormat format, final Services services,
