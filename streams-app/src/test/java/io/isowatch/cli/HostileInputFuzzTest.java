@@ -136,7 +136,17 @@ class HostileInputFuzzTest {
     try {
       final Map<String, byte[]> cases = new TreeMap<>();
       cases.put("elle:" + InputLimits.MAX_DEPTH, "#_[".repeat(100_000).getBytes(StandardCharsets.UTF_8));
-      cases.put("elle:" + InputLimits.MAX_DEPTH + " ", ("[" + "[".repeat(100_000)).getBytes(StandardCharsets.UTF_8));
+      cases.put("elle:" + InputLimits.MAX_DEPTH + "#vector", ("[" + "[".repeat(100_000)).getBytes(StandardCharsets.UTF_8));
+      cases.put("elle:" + InputLimits.MAX_DEPTH + "#json", ("[{\"type\":\"ok\",\"value\":" + "[".repeat(100_000))
+          .getBytes(StandardCharsets.UTF_8));
+      cases.put("elle:" + InputLimits.MAX_OPS_PER_TXN, ("{:type :ok, :process 0, :f :txn, :value ["
+          + "[:w 1 2]".repeat(InputLimits.BUILT_IN.maxOpsPerTxn() + 1) + "]}").getBytes(StandardCharsets.UTF_8));
+      cases.put("aion:" + InputLimits.MAX_OPS_PER_TXN, ("[{\"tid\":1,\"sid\":1,\"ops\":["
+          + "{\"t\":\"r\",\"k\":1,\"v\":0},".repeat(InputLimits.BUILT_IN.maxOpsPerTxn()) + "{\"t\":\"r\",\"k\":1,\"v\":0}]}]")
+          .getBytes(StandardCharsets.UTF_8));
+      cases.put("aion:" + InputLimits.MAX_NUMBER_CHARS, ("[{\"tid\":" + "1".repeat(5000) + "}]").getBytes(StandardCharsets.UTF_8));
+      cases.put("text:" + InputLimits.MAX_OPS_PER_TXN, "w(1,2,1,7)\n".repeat(InputLimits.BUILT_IN.maxOpsPerTxn() + 1)
+          .getBytes(StandardCharsets.UTF_8));
       cases.put("aion:" + InputLimits.MAX_DEPTH, ("[" + "{\"a\":[".repeat(50_000)).getBytes(StandardCharsets.UTF_8));
       cases.put("jsonl:" + InputLimits.MAX_DEPTH, ("{\"pad\":" + "[".repeat(50_000)).getBytes(StandardCharsets.UTF_8));
       cases.put("jsonl:" + InputLimits.MAX_LINE_CHARS, ("{\"session\":\"s\",\"pad\":\""
@@ -156,7 +166,7 @@ class HostileInputFuzzTest {
           .getBytes(StandardCharsets.UTF_8));
       for (final Map.Entry<String, byte[]> c : cases.entrySet()) {
         final String format = c.getKey().substring(0, c.getKey().indexOf(':'));
-        final String limit = c.getKey().substring(c.getKey().indexOf(':') + 1).strip();
+        final String limit = c.getKey().substring(c.getKey().indexOf(':') + 1).replaceAll("#.*", "");
         final Path file = Files.write(tmp.resolve(format + ".hist"), c.getValue());
 
         // When
