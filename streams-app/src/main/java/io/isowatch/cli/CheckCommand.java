@@ -114,10 +114,15 @@ public final class CheckCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     final CheckOptions options = options();
     final Horizon horizon = horizon();
+    if (!horizon.enabled()) {
+      // Kept through an OutOfMemoryError's unwinding (see Fatal), cleared once the check is done.
+      Fatal.hint("check without a horizon holds the whole history", "or bound it with --horizon-txns N");
+    }
     final CheckResult result = horizon.enabled()
         ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon),
             durationText(graceMicros))
         : services.engine().check(HistoryInput.read(file, format, services), options);
+    Fatal.hint("");
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }

@@ -186,6 +186,8 @@ public final class Main implements Runnable {
   private record ErrorsToExit3(IExecutionStrategy inner) implements IExecutionStrategy {
     @Override
     public int execute(final ParseResult parsed) {
+      // A hint left by an earlier command in this JVM (tests run many) must not name the wrong thing.
+      Fatal.hint("");
       try {
         return inner.execute(parsed);
       } catch (final Error e) {

@@ -51,7 +51,8 @@ class OutOfMemoryExitIT {
     assertEquals(3, exit.code(), exit.err());
     assertEquals("", exit.out());
     assertTrue(exit.err().matches("isowatch: out of memory: the Java heap \\(-Xmx\\d+m in effect\\) is too small for this"
-        + " run; raise it with ISOWATCH_JAVA_OPTS=-Xmx\\d+[mg]\n"), exit.err());
+        + " run \\(check without a horizon holds the whole history\\); raise it with ISOWATCH_JAVA_OPTS=-Xmx\\d+[mg]"
+        + " or bound it with --horizon-txns N\n"), exit.err());
   }
 
   @Test
