@@ -46,7 +46,7 @@ final class StreamedCheck {
     final String name = HistoryInput.displayName(file);
     if (!HistoryInput.STDIN.equals(file) && (format == HistoryFormat.JSONL
         || (format == HistoryFormat.AUTO && looksLikeJsonl(Path.of(file))))) {
-      final InputLimits limits = InputLimits.defaults();
+      final InputLimits limits = HistoryInput.limits();
       final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
       // Decoded as every reader decodes (HistoryIO): invalid UTF-8 becomes U+FFFD, not an I/O error.
       try (InputStreamReader in = new InputStreamReader(Files.newInputStream(Path.of(file)), StandardCharsets.UTF_8)) {

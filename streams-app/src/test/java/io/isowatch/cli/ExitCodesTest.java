@@ -294,6 +294,22 @@ class ExitCodesTest {
     assertEquals("isowatch: h.jsonl: line 7: --grace 1s holds back about 41000 transactions here\n", run.err());
   }
 
+  @Test
+  void shouldExit2WhenAnInputLimitIsNotAPositiveInteger() {
+    // Given
+    System.setProperty("isowatch.input.max-depth", "deep");
+    try {
+      // When
+      final CliRun run = CliRun.run(Services.real(), "check", history.toString());
+
+      // Then
+      assertEquals(2, run.exit(), run.err());
+      assertEquals("isowatch: system property isowatch.input.max-depth must be an integer >= 1, got 'deep'\n", run.err());
+    } finally {
+      System.clearProperty("isowatch.input.max-depth");
+    }
+  }
+
   private static Transaction txn(final int i, final long end) {
     return new Transaction("t" + i, "s" + (i % 20), Transaction.NO_SEQ, TxnStatus.COMMITTED, end - 10, end,
         List.of(), null, null, i + 1);
