@@ -21,8 +21,7 @@ final class ElleNames {
     if (v instanceof Long || v instanceof BigInteger || v instanceof EdnReader.Symbol) {
       return v.toString();
     }
-    // Not a name (a map, a vector, a number…): shown, bounded, since it may be large.
-    return v == null ? "null" : show(v);
+    return String.valueOf(v);
   }
 
   /** Characters of a value shown in a message; the message names the line for the rest. */
