@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -42,6 +44,7 @@ import picocli.CommandLine;
  * crosses the defaults themselves.
  */
 class HostileInputFuzzTest {
+  private static final Logger LOG = LoggerFactory.getLogger(HostileInputFuzzTest.class);
   private static final long SEED = Long.getLong("isowatch.fuzz.seed", 10L);
   private static final int CASES = Integer.getInteger("isowatch.fuzz.cases", 3000);
   private static final Map<String, String> SMALL_LIMITS = Map.of(
@@ -125,8 +128,8 @@ class HostileInputFuzzTest {
     assertEquals(Mutation.values().length, kinds.size(), kinds.toString());
     assertTrue(exits.getOrDefault(2, 0) > CASES / 10 && exits.getOrDefault(0, 0) + exits.getOrDefault(1, 0) > CASES / 20,
         "exit codes " + exits);
-    System.out.printf("fuzz: %d cases in %.1f s (ms per mode %s), kinds %s, exits %s%n", CASES, seconds, millis, kinds,
-        exits);
+    LOG.info("Fuzzed cases=[{}] seconds=[{}] millisPerMode=[{}] kinds=[{}] exits=[{}]", CASES,
+        String.format(java.util.Locale.ROOT, "%.1f", seconds), millis, kinds, exits);
   }
 
   @Test
