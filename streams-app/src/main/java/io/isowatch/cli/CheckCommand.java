@@ -120,10 +120,15 @@ public final class CheckCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     final CheckOptions options = options();
     final Horizon horizon = horizon();
+    if (!horizon.enabled()) {
+      // Kept through an OutOfMemoryError's unwinding (see Fatal), cleared once the check is done.
+      Fatal.hint("check without a horizon holds the whole history", "or bound it with --horizon-txns N");
+    }
     final CheckResult result = horizon.enabled()
         ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon)
-            .withAbsence(absenceMicros == null ? graceMicros : absenceMicros))
+            .withAbsence(absenceMicros == null ? graceMicros : absenceMicros), durationText(graceMicros))
         : services.engine().check(HistoryInput.read(file, format, services), options);
+    Fatal.hint("");
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }
@@ -146,6 +151,14 @@ public final class CheckCommand implements Callable<Integer> {
       out.flush();
     }
     return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+  }
+
+  /** A duration as the options take it: {@code 1s}, {@code 250ms}, {@code 10us}. */
+  static String durationText(final long micros) {
+    if (micros != 0 && micros % 1_000_000 == 0) {
+      return micros / 1_000_000 + "s";
+    }
+    return micros != 0 && micros % 1_000 == 0 ? micros / 1_000 + "ms" : micros + "us";
   }
 
   private Horizon horizon() {

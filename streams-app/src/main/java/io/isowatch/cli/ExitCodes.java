@@ -8,7 +8,10 @@ package io.isowatch.cli;
  *   <li>{@link #NOT_SATISFIED} 1: some requested level is VIOLATED or UNKNOWN.
  *   <li>{@link #INVALID} 2: invalid input or usage: unreadable or invalid history, bad options,
  *       unwritable output. Nothing is written to stdout; one line per problem goes to stderr.
- *   <li>{@link #INTERNAL} 3: a bug in IsoWatch, or it could not be built or started.
+ *   <li>{@link #INTERNAL} 3: IsoWatch could not finish: any {@link Error} (out of memory, stack
+ *       overflow, …) or unexpected exception, in any command and any thread, with one line on
+ *       stderr saying what (see {@link Fatal}); a {@code --grace} the heap cannot hold; or it could
+ *       not be built or started. Never 0, 1 or 2, which a script would read as a verdict.
  * </ul>
  */
 public final class ExitCodes {

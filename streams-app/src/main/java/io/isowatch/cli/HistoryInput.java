@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InputLimits;
 import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.history.History;
 import java.io.IOException;
@@ -18,6 +19,7 @@ final class HistoryInput {
   private HistoryInput() {}
 
   static History read(final String file, final HistoryFormat format, final Services services) {
+    limits();
     final String name = displayName(file);
     final boolean stdin = STDIN.equals(file);
     if (!stdin) {
@@ -30,6 +32,18 @@ final class HistoryInput {
       throw new CliFailure(name + ": " + e.getMessage());
     } catch (final IOException e) {
       throw new CliFailure("cannot read " + name + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The readers' input limits ({@link InputLimits#defaults}); a limit set to something else than a
+   * positive integer (-Disowatch.input.max-depth=x) is a usage error, not a bug.
+   */
+  static InputLimits limits() {
+    try {
+      return InputLimits.defaults();
+    } catch (final IllegalArgumentException e) {
+      throw new CliFailure(e.getMessage());
     }
   }
 

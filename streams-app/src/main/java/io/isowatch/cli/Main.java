@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.streams.RunCommand;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IExecutionStrategy;
 import picocli.CommandLine.IFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -23,8 +25,9 @@ import picocli.CommandLine.Spec;
  * that extend the command line register a {@link Subcommand} service instead.
  *
  * <p>Exit codes are those of {@link ExitCodes}: usage errors are 2 (with the usage on stderr),
- * {@link CliFailure}s are 2 with one line per problem on stderr, anything else is a bug: 3 with
- * its stack trace.
+ * {@link CliFailure}s are 2 with one line per problem on stderr; any other exception and any
+ * {@link Error}, in a command or in another thread, is 3 with one line saying what happened (see
+ * {@link Fatal}), followed by the stack trace when it is a bug.
  */
 @Command(
     name = "isowatch",
@@ -74,7 +77,28 @@ public final class Main implements Runnable {
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
       System.setProperty(LOG_LEVEL_PROPERTY, "warn");
     }
-    System.exit(commandLine(Services.real()).execute(args));
+    System.exit(execute(() -> commandLine(Services.real()), args));
+  }
+
+  /**
+   * Runs a command line as a process's {@code main} does and returns the process's exit code: 3
+   * for any {@link Error} or unexpected exception, in the command or in another thread (an Error
+   * in another thread halts the JVM with 3 at once). {@code agent}'s own {@code main} runs through
+   * here too.
+   */
+  public static int execute(final java.util.function.Supplier<CommandLine> commandLine, final String... args) {
+    final PrintWriter err = new PrintWriter(System.err, true);
+    Fatal.installThreadHandler(err);
+    int code;
+    try {
+      final CommandLine cl = withExitCodes(commandLine.get());
+      cl.setErr(err);
+      code = cl.execute(args);
+    } catch (final Throwable t) {
+      // withExitCodes maps what a command throws; this catches the rest (building, parsing, picocli).
+      code = Fatal.report(t, err);
+    }
+    return Fatal.exitCode(code);
   }
 
   /**
@@ -121,7 +145,18 @@ public final class Main implements Runnable {
     for (final Subcommand contributed : ServiceLoader.load(Subcommand.class)) {
       cl.addSubcommand(contributed.command());
     }
+    return withExitCodes(cl);
+  }
+
+  /**
+   * Sets {@code isowatch}'s exit codes on a command line: {@link CliFailure} 2 with its lines,
+   * any other exception and any {@link Error} 3 with {@link Fatal}'s line. Idempotent.
+   */
+  public static CommandLine withExitCodes(final CommandLine cl) {
     cl.setExecutionExceptionHandler(new FailureHandler());
+    if (!(cl.getExecutionStrategy() instanceof ErrorsToExit3)) {
+      cl.setExecutionStrategy(new ErrorsToExit3(cl.getExecutionStrategy()));
+    }
     return cl;
   }
 
@@ -143,6 +178,24 @@ public final class Main implements Runnable {
     }
   }
 
+  /**
+   * Maps an {@link Error} escaping a command (picocli passes only exceptions to the execution
+   * exception handler and lets errors through, which would end the JVM with exit 1, the code of
+   * "VIOLATED or UNKNOWN") to {@link Fatal}'s line and exit 3.
+   */
+  private record ErrorsToExit3(IExecutionStrategy inner) implements IExecutionStrategy {
+    @Override
+    public int execute(final ParseResult parsed) {
+      // A hint left by an earlier command in this JVM (tests run many) must not name the wrong thing.
+      Fatal.hint("");
+      try {
+        return inner.execute(parsed);
+      } catch (final Error e) {
+        return Fatal.report(e, parsed.commandSpec().commandLine().getErr());
+      }
+    }
+  }
+
   /** Turns a {@link CliFailure} into its lines on stderr and exit 2; any other exception is a bug. */
   private static final class FailureHandler implements IExecutionExceptionHandler {
     @Override
@@ -152,10 +205,13 @@ public final class Main implements Runnable {
         cmd.getErr().flush();
         return ExitCodes.INVALID;
       }
-      cmd.getErr().println("isowatch: internal error: " + ex);
-      ex.printStackTrace(cmd.getErr());
-      cmd.getErr().flush();
-      return ExitCodes.INTERNAL;
+      if (ex instanceof GraceBudget.GraceTooLarge) {
+        // Not a bug: the run was stopped before the heap ran out; the line says why and what to do.
+        cmd.getErr().println("isowatch: " + ex.getMessage());
+        cmd.getErr().flush();
+        return ExitCodes.INTERNAL;
+      }
+      return Fatal.report(ex, cmd.getErr());
     }
   }
 }

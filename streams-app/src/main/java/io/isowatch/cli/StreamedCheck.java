@@ -3,7 +3,9 @@ package io.isowatch.cli;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.InputLimits;
 import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.format.LineSource;
 import io.isowatch.core.format.JsonlHistoryReader;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
@@ -29,19 +31,32 @@ final class StreamedCheck {
   private StreamedCheck() {}
 
   static CheckResult run(final String file, final HistoryFormat format, final Services services,
-      final CheckOptions options, final OnlineOptions online) {
+      final CheckOptions options, final OnlineOptions online, final String graceText) {
+    final CheckResult result;
+    try (GraceBudget budget = GraceBudget.watchingThisJvm(online.graceMicros(), graceText, online.horizon())) {
+      result = run(file, format, services, options, online, budget);
+    }
+    Fatal.hint("");
+    return result;
+  }
+
+  private static CheckResult run(final String file, final HistoryFormat format, final Services services,
+      final CheckOptions options, final OnlineOptions online, final GraceBudget budget) {
     final OnlineChecker checker = new OnlineChecker(options, online);
     final String name = HistoryInput.displayName(file);
     if (!HistoryInput.STDIN.equals(file) && (format == HistoryFormat.JSONL
         || (format == HistoryFormat.AUTO && looksLikeJsonl(Path.of(file))))) {
-      final JsonlHistoryReader reader = new JsonlHistoryReader();
-      try (BufferedReader in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
-        int lineNo = 0;
+      final InputLimits limits = HistoryInput.limits();
+      final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
+      // Decoded as every reader decodes (HistoryIO): invalid UTF-8 becomes U+FFFD, not an I/O error.
+      try (InputStreamReader in = new InputStreamReader(Files.newInputStream(Path.of(file)), StandardCharsets.UTF_8)) {
+        final LineSource lines = new LineSource(in, limits);
         String line;
-        while ((line = in.readLine()) != null) {
-          lineNo++;
+        while ((line = lines.next()) != null) {
           if (!line.isBlank()) {
-            checker.accept(reader.parseLine(line, lineNo));
+            final Transaction t = reader.parseLine(line, lines.lineNo());
+            checker.accept(t);
+            budget.accepted(t, name, lines.lineNo());
           }
         }
       } catch (final InvalidHistoryException e) {
@@ -53,6 +68,7 @@ final class StreamedCheck {
       final History history = HistoryInput.read(file, format, services);
       for (final Transaction t : history.transactions()) {
         checker.accept(t);
+        budget.accepted(t, name, t.line());
       }
     }
     checker.flush();

@@ -171,9 +171,12 @@ public final class AgentCommand implements Callable<Integer> {
 
   /** Runs the agent on its own, without the {@code isowatch} launcher. */
   public static void main(final String[] args) {
-    final CommandLine cl = new CommandLine(new AgentCommand());
-    cl.getCommandSpec().mixinStandardHelpOptions(true);
-    System.exit(cl.execute(args));
+    // The same exit codes as `isowatch agent`: 3 with one line for any Error or unexpected exception.
+    System.exit(io.isowatch.cli.Main.execute(() -> {
+      final CommandLine cl = new CommandLine(new AgentCommand());
+      cl.getCommandSpec().mixinStandardHelpOptions(true);
+      return cl;
+    }, args));
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.isowatch.core.format;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
@@ -40,9 +40,8 @@ import java.util.concurrent.TimeUnit;
  * real-time precedence, never invent it. A missing sts or cts leaves that time unknown.
  */
 public final class AionHistoryReader {
-  private static final JsonFactory FACTORY = new JsonFactory();
-
   private final TimeUnit physicalUnit;
+  private final InputLimits limits;
   private final StringInterner strings = new StringInterner();
 
   /** A reader treating the physical clock part as microseconds. */
@@ -52,14 +51,19 @@ public final class AionHistoryReader {
 
   /** A reader treating the physical clock part as {@code physicalUnit} since the epoch. */
   public AionHistoryReader(final TimeUnit physicalUnit) {
+    this(physicalUnit, InputLimits.defaults());
+  }
+
+  public AionHistoryReader(final TimeUnit physicalUnit, final InputLimits limits) {
     this.physicalUnit = physicalUnit;
+    this.limits = limits;
   }
 
   /** Reads a whole history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
     final HistoryAccumulator acc = new HistoryAccumulator();
     int line = 1;
-    try (JsonParser p = FACTORY.createParser(in)) {
+    try (JsonParser p = limits.jsonFactory().createParser(in)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new InvalidHistoryException(1, "expected a JSON array of transactions like [{\"tid\":1,\"sid\":1,...}]");
       }
@@ -76,6 +80,8 @@ public final class AionHistoryReader {
       if (p.nextToken() != null) {
         throw new InvalidHistoryException(p.currentLocation().getLineNr(), "unexpected content after the JSON array");
       }
+    } catch (final StreamConstraintsException e) {
+      throw limits.exceeded(e.getLocation() != null ? e.getLocation().getLineNr() : line, e);
     } catch (final JsonProcessingException e) {
       final int at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
       throw new InvalidHistoryException(at, "malformed JSON: " + e.getOriginalMessage(), e);
@@ -155,6 +161,9 @@ public final class AionHistoryReader {
       }
       final List<Op> ops = new ArrayList<>();
       while (p.nextToken() != JsonToken.END_ARRAY) {
+        if (ops.size() == limits.maxOpsPerTxn()) {
+          throw InputLimits.exceeded(line, "too many ops in the transaction", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
+        }
         ops.add(op(ops.size()));
       }
       return ops;

@@ -40,17 +40,22 @@ final class EdnReader {
     }
   }
 
-  private static final int MAX_DEPTH = 256;
   private static final int EOF = -1;
 
   private final Reader in;
+  private final InputLimits limits;
   private final char[] buf = new char[1 << 16];
   private int pos;
   private int limit;
   private int line = 1;
 
   EdnReader(final Reader in) {
+    this(in, InputLimits.defaults());
+  }
+
+  EdnReader(final Reader in, final InputLimits limits) {
     this.in = in;
+    this.limits = limits;
   }
 
   /**
@@ -58,6 +63,15 @@ final class EdnReader {
    * consuming it, or -1 at the end of input.
    */
   int peekSignificant() throws IOException, InvalidHistoryException {
+    return peekSignificant(0);
+  }
+
+  /**
+   * As {@link #peekSignificant()} inside a form nested {@code depth} deep: a discarded form is
+   * read one level deeper, so that {@code #_[#_[#_[…} counts against the depth limit like any
+   * other nesting (it used to restart at depth 0 and overflow the stack).
+   */
+  private int peekSignificant(final int depth) throws IOException, InvalidHistoryException {
     while (true) {
       final int c = peek(0);
       if (c == EOF) {
@@ -72,7 +86,7 @@ final class EdnReader {
       } else if (c == '#' && peek(1) == '_') {
         next();
         next();
-        read();
+        read(depth + 1);
       } else {
         return c;
       }
@@ -95,10 +109,10 @@ final class EdnReader {
   }
 
   private Object read(final int depth) throws IOException, InvalidHistoryException {
-    if (depth > MAX_DEPTH) {
-      throw error("forms nested deeper than " + MAX_DEPTH);
+    if (depth > limits.maxDepth()) {
+      throw InputLimits.exceeded(line, "EDN: forms nested too deeply", InputLimits.MAX_DEPTH, limits.maxDepth());
     }
-    final int c = peekSignificant();
+    final int c = peekSignificant(depth);
     if (c == EOF) {
       throw error("unexpected end of input");
     }
@@ -141,7 +155,7 @@ final class EdnReader {
     final int startLine = line;
     final Map<Object, Object> map = new LinkedHashMap<>();
     while (true) {
-      final int c = peekSignificant();
+      final int c = peekSignificant(depth + 1);
       if (c == '}') {
         next();
         return map;
@@ -150,7 +164,7 @@ final class EdnReader {
         throw error("map opened at line " + startLine + " is not closed");
       }
       final Object key = read(depth + 1);
-      if (peekSignificant() == '}') {
+      if (peekSignificant(depth + 1) == '}') {
         throw error("map opened at line " + startLine + " has a key without a value: " + key);
       }
       map.put(key, read(depth + 1));
@@ -161,7 +175,7 @@ final class EdnReader {
     final int startLine = line;
     final List<Object> items = new ArrayList<>();
     while (true) {
-      final int c = peekSignificant();
+      final int c = peekSignificant(depth + 1);
       if (c == close) {
         next();
         return items;
@@ -211,6 +225,9 @@ final class EdnReader {
       }
       if (c == '"') {
         return sb.toString();
+      }
+      if (sb.length() == limits.maxStringChars()) {
+        throw InputLimits.exceeded(startLine, "EDN: string too long", InputLimits.MAX_STRING_CHARS, limits.maxStringChars());
       }
       if (c != '\\') {
         sb.append((char) c);
@@ -290,6 +307,10 @@ final class EdnReader {
   }
 
   private Object number(final String token) throws InvalidHistoryException {
+    if (token.length() > limits.maxNumberChars()) {
+      // BigInteger and BigDecimal parse in time quadratic in the digits: refuse before parsing.
+      throw InputLimits.exceeded(line, "EDN: number literal too long", InputLimits.MAX_NUMBER_CHARS, limits.maxNumberChars());
+    }
     try {
       if (token.endsWith("N")) {
         return new BigInteger(token.substring(0, token.length() - 1));
@@ -312,9 +333,13 @@ final class EdnReader {
   }
 
   /** Reads symbol/keyword/number characters up to the next delimiter. */
-  private String token() throws IOException {
+  private String token() throws IOException, InvalidHistoryException {
     final StringBuilder sb = new StringBuilder(16);
     while (!isDelimiter(peek(0))) {
+      if (sb.length() == limits.maxStringChars()) {
+        throw InputLimits.exceeded(line, "EDN: symbol or keyword too long", InputLimits.MAX_STRING_CHARS,
+            limits.maxStringChars());
+      }
       sb.append((char) next());
     }
     return sb.toString();

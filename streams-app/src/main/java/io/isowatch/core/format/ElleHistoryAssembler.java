@@ -43,9 +43,14 @@ final class ElleHistoryAssembler {
   private static final Logger LOG = LoggerFactory.getLogger(ElleHistoryAssembler.class);
 
   private final StringInterner strings = new StringInterner();
+  private final InputLimits limits;
   private final List<Slot> slots = new ArrayList<>();
   private final Map<String, Slot> outstanding = new HashMap<>();
   private int skipped;
+
+  ElleHistoryAssembler(final InputLimits limits) {
+    this.limits = limits;
+  }
 
   /** Takes the next op of the history. */
   void accept(final JepsenOp op) throws InvalidHistoryException {
@@ -120,6 +125,10 @@ final class ElleHistoryAssembler {
     if (!(source.value() instanceof List<?> mops)) {
       throw new InvalidHistoryException(source.line(), ":value must be a vector of micro-ops like [[:r :x nil] [:w :x 1]], got "
           + ElleNames.show(source.value()));
+    }
+    if (mops.size() > limits.maxOpsPerTxn()) {
+      throw InputLimits.exceeded(source.line(), "too many micro-ops in the :value", InputLimits.MAX_OPS_PER_TXN,
+          limits.maxOpsPerTxn());
     }
     final List<Op> ops = new ArrayList<>(mops.size());
     for (final Object mop : mops) {

@@ -1,9 +1,9 @@
 package io.isowatch.core.format;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,8 +20,18 @@ import java.io.Reader;
  * an initial value of null.
  */
 public final class ElleHistoryReader {
-  private static final JsonFactory FACTORY = new JsonFactory();
   private static final int SNIFF_CHARS = 1 << 12;
+
+  private final InputLimits limits;
+
+  /** A reader with the default {@link InputLimits}. */
+  public ElleHistoryReader() {
+    this(InputLimits.defaults());
+  }
+
+  public ElleHistoryReader(final InputLimits limits) {
+    this.limits = limits;
+  }
 
   /** Reads a whole history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
@@ -60,9 +70,9 @@ public final class ElleHistoryReader {
     }
   }
 
-  private static History readEdn(final Reader in) throws IOException, InvalidHistoryException {
-    final ElleHistoryAssembler assembler = new ElleHistoryAssembler();
-    final EdnReader edn = new EdnReader(in);
+  private History readEdn(final Reader in) throws IOException, InvalidHistoryException {
+    final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
+    final EdnReader edn = new EdnReader(in, limits);
     long ordinal = 0;
     final int first = edn.peekSignificant();
     if (first == '[' || first == '(') {
@@ -94,11 +104,11 @@ public final class ElleHistoryReader {
     return assembler.build();
   }
 
-  private static History readJson(final Reader in) throws IOException, InvalidHistoryException {
-    final ElleHistoryAssembler assembler = new ElleHistoryAssembler();
+  private History readJson(final Reader in) throws IOException, InvalidHistoryException {
+    final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
     long ordinal = 0;
     int line = 1;
-    try (JsonParser p = FACTORY.createParser(in)) {
+    try (JsonParser p = limits.jsonFactory().createParser(in)) {
       JsonToken t = p.nextToken();
       final boolean array = t == JsonToken.START_ARRAY;
       if (array) {
@@ -109,13 +119,15 @@ public final class ElleHistoryReader {
         if (t != JsonToken.START_OBJECT) {
           throw new InvalidHistoryException(line, "expected an op object like {\"type\":\"ok\",\"process\":0,...}");
         }
-        assembler.accept(JepsenOp.decode(JsonValues.read(p), line, ordinal++));
+        assembler.accept(JepsenOp.decode(JsonValues.read(p, limits.maxDepth()), line, ordinal++));
         t = p.nextToken();
       }
       if (array && (t == null || p.nextToken() != null)) {
         line = p.currentLocation().getLineNr();
         throw new InvalidHistoryException(line, t == null ? "the JSON array is not closed" : "unexpected content after the JSON array");
       }
+    } catch (final StreamConstraintsException e) {
+      throw limits.exceeded(e.getLocation() != null ? e.getLocation().getLineNr() : line, e);
     } catch (final JsonProcessingException e) {
       final int at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
       throw new InvalidHistoryException(at, "malformed JSON: " + e.getOriginalMessage(), e);

@@ -24,21 +24,38 @@ final class ElleNames {
     return String.valueOf(v);
   }
 
-  /** A value as it would appear in an EDN history, for messages. */
+  /** Characters of a value shown in a message; the message names the line for the rest. */
+  static final int SHOWN_CHARS = 200;
+
+  /** A value as it would appear in an EDN history, for messages, cut after {@link #SHOWN_CHARS}. */
   static String show(final Object v) {
+    final StringBuilder sb = new StringBuilder();
+    show(v, sb);
+    return sb.length() <= SHOWN_CHARS ? sb.toString() : sb.substring(0, SHOWN_CHARS) + "…";
+  }
+
+  // Stops as soon as enough is shown: a value may be a collection of millions of items.
+  private static void show(final Object v, final StringBuilder sb) {
+    if (sb.length() > SHOWN_CHARS) {
+      return;
+    }
     if (v == null) {
-      return "nil";
-    }
-    if (v instanceof String s) {
-      return "\"" + s + "\"";
-    }
-    if (v instanceof List<?> l) {
-      final StringBuilder sb = new StringBuilder("[");
-      for (int i = 0; i < l.size(); i++) {
-        sb.append(i == 0 ? "" : " ").append(show(l.get(i)));
+      sb.append("nil");
+    } else if (v instanceof String s) {
+      sb.append('"').append(s, 0, Math.min(s.length(), SHOWN_CHARS + 1)).append('"');
+    } else if (v instanceof List<?> l) {
+      sb.append('[');
+      for (int i = 0; i < l.size() && sb.length() <= SHOWN_CHARS; i++) {
+        sb.append(i == 0 ? "" : " ");
+        show(l.get(i), sb);
       }
-      return sb.append(']').toString();
+      sb.append(']');
+    } else if (v instanceof java.util.Collection<?> || v instanceof java.util.Map<?, ?>) {
+      // Sets and maps: their own toString has no bound.
+      sb.append(v instanceof java.util.Map<?, ?> ? "{…}" : "#{…}");
+    } else {
+      final String s = v.toString();
+      sb.append(s, 0, Math.min(s.length(), SHOWN_CHARS + 1));
     }
-    return v.toString();
   }
 }

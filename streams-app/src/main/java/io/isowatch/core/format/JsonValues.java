@@ -17,18 +17,19 @@ import java.util.Map;
  * a generic value is simpler than a field-by-field parser.
  */
 final class JsonValues {
-  private static final int MAX_DEPTH = 256;
-
   private JsonValues() {}
 
-  /** Reads the value the parser stands on (its current token). */
-  static Object read(final JsonParser p) throws IOException {
-    return read(p, 0);
+  /**
+   * Reads the value the parser stands on (its current token). Jackson's own nesting limit should
+   * stop deeper input first; this bound keeps the recursion safe with any parser.
+   */
+  static Object read(final JsonParser p, final int maxDepth) throws IOException {
+    return read(p, 0, maxDepth);
   }
 
-  private static Object read(final JsonParser p, final int depth) throws IOException {
-    if (depth > MAX_DEPTH) {
-      throw new JsonParseException(p, "JSON nested deeper than " + MAX_DEPTH);
+  private static Object read(final JsonParser p, final int depth, final int maxDepth) throws IOException {
+    if (depth > maxDepth) {
+      throw new JsonParseException(p, "JSON nested deeper than " + maxDepth);
     }
     final JsonToken t = p.currentToken();
     switch (t) {
@@ -37,14 +38,14 @@ final class JsonValues {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           final String name = p.currentName();
           p.nextToken();
-          map.put(name, read(p, depth + 1));
+          map.put(name, read(p, depth + 1, maxDepth));
         }
         return map;
       }
       case START_ARRAY: {
         final List<Object> list = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          list.add(read(p, depth + 1));
+          list.add(read(p, depth + 1, maxDepth));
         }
         return list;
       }

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -43,22 +43,28 @@ import java.util.List;
  * shared between threads.
  */
 public final class JsonlHistoryReader {
-  private static final JsonFactory FACTORY = new JsonFactory();
-  private static final int BUFFER_CHARS = 1 << 16;
-
   private final StringInterner strings = new StringInterner();
+  private final InputLimits limits;
+  private final JsonFactory factory;
+
+  /** A reader with the default {@link InputLimits}. */
+  public JsonlHistoryReader() {
+    this(InputLimits.defaults());
+  }
+
+  public JsonlHistoryReader(final InputLimits limits) {
+    this.limits = limits;
+    this.factory = limits.jsonFactory();
+  }
 
   /** Reads a whole JSONL history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
-    final BufferedReader lines =
-        in instanceof BufferedReader b ? b : new BufferedReader(in, BUFFER_CHARS);
+    final LineSource lines = new LineSource(in, limits);
     final HistoryAccumulator acc = new HistoryAccumulator();
-    int lineNo = 0;
     String line;
-    while ((line = lines.readLine()) != null) {
-      lineNo++;
+    while ((line = lines.next()) != null) {
       if (!line.isBlank()) {
-        acc.add(parseLine(line, lineNo));
+        acc.add(parseLine(line, lines.lineNo()));
       }
     }
     return acc.build();
@@ -69,7 +75,10 @@ public final class JsonlHistoryReader {
    * line number only labels messages and {@link Transaction#line()}.
    */
   public Transaction parseLine(final String line, final int lineNo) throws InvalidHistoryException {
-    try (JsonParser p = FACTORY.createParser(line)) {
+    if (line.length() > limits.maxLineChars()) {
+      throw InputLimits.exceeded(lineNo, "line too long", InputLimits.MAX_LINE_CHARS, limits.maxLineChars());
+    }
+    try (JsonParser p = factory.createParser(line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new InvalidHistoryException(lineNo, "expected a JSON object (one transaction per line)");
       }
@@ -78,6 +87,8 @@ public final class JsonlHistoryReader {
         throw new InvalidHistoryException(lineNo, "unexpected content after the transaction object");
       }
       return txn;
+    } catch (final StreamConstraintsException e) {
+      throw limits.exceeded(lineNo, e);
     } catch (final JsonProcessingException e) {
       throw new InvalidHistoryException(lineNo, "malformed JSON: " + e.getOriginalMessage(), e);
     } catch (final IOException e) {
@@ -199,6 +210,9 @@ public final class JsonlHistoryReader {
       final List<Op> ops = new ArrayList<>(4);
       JsonToken next;
       while ((next = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (ops.size() == limits.maxOpsPerTxn()) {
+          throw InputLimits.exceeded(lineNo, "too many ops in the transaction", InputLimits.MAX_OPS_PER_TXN, limits.maxOpsPerTxn());
+        }
         ops.add(op(next, ops.size()));
       }
       return ops;

@@ -5,7 +5,6 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -55,20 +54,27 @@ public final class TextHistoryReader {
       Pattern.compile("\\s*([rw])\\(\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\)\\s*");
   /** The transaction id Plume and IsoVista give to operations of aborted transactions. */
   private static final long ABORTED_TXN = -1L;
-  private static final int BUFFER_CHARS = 1 << 16;
-
   private final StringInterner strings = new StringInterner();
+  private final InputLimits limits;
+
+  /** A reader with the default {@link InputLimits}. */
+  public TextHistoryReader() {
+    this(InputLimits.defaults());
+  }
+
+  public TextHistoryReader(final InputLimits limits) {
+    this.limits = limits;
+  }
 
   /** Reads a whole text history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
-    final BufferedReader lines = in instanceof BufferedReader b ? b : new BufferedReader(in, BUFFER_CHARS);
+    final LineSource lines = new LineSource(in, limits);
     final List<Pending> order = new ArrayList<>();
     final Map<Long, Pending> byId = new HashMap<>();
     Pending aborted = null;
-    int lineNo = 0;
     String line;
-    while ((line = lines.readLine()) != null) {
-      lineNo++;
+    while ((line = lines.next()) != null) {
+      final int lineNo = lines.lineNo();
       final String trimmed = line.strip();
       if (trimmed.isEmpty() || trimmed.startsWith("#")) {
         continue;
@@ -79,7 +85,7 @@ public final class TextHistoryReader {
           aborted = new Pending("aborted-L" + lineNo, op.session, TxnStatus.ABORTED, lineNo);
           order.add(aborted);
         }
-        aborted.ops.add(op.op);
+        add(aborted, op.op, lineNo);
         continue;
       }
       aborted = null;
@@ -94,9 +100,17 @@ public final class TextHistoryReader {
             "transaction " + op.txn + " is in session " + txn.session + " (line " + txn.line
                 + ") but this line puts it in session " + op.session);
       }
-      txn.ops.add(op.op);
+      add(txn, op.op, lineNo);
     }
     return build(order);
+  }
+
+  private void add(final Pending txn, final Op op, final int lineNo) throws InvalidHistoryException {
+    if (txn.ops.size() == limits.maxOpsPerTxn()) {
+      throw InputLimits.exceeded(lineNo, "too many ops in transaction " + txn.id, InputLimits.MAX_OPS_PER_TXN,
+          limits.maxOpsPerTxn());
+    }
+    txn.ops.add(op);
   }
 
   private History build(final List<Pending> order) throws InvalidHistoryException {

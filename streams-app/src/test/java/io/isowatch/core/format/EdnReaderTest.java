@@ -3,6 +3,7 @@ package io.isowatch.core.format;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.format.EdnReader.Keyword;
 import io.isowatch.core.format.EdnReader.Symbol;
@@ -142,6 +143,62 @@ class EdnReaderTest {
         assertThrows(InvalidHistoryException.class, () -> read("[".repeat(10_000)));
 
     // Then
-    assertEquals("line 1: EDN: forms nested deeper than 256", e.getMessage());
+    assertEquals("line 1: EDN: forms nested too deeply (input limit max-depth=256, system property "
+        + "isowatch.input.max-depth)", e.getMessage());
+  }
+
+  @Test
+  void shouldRejectDeepNestingWhenItHidesInDiscardedForms() {
+    // Given: 100,000 nested discards, which used to restart the depth count and overflow the stack
+    final String edn = "#_[".repeat(100_000);
+
+    // When
+    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read(edn));
+
+    // Then
+    assertTrue(e.getMessage().startsWith("line 1: EDN: forms nested too deeply (input limit max-depth=256"), e.getMessage());
+  }
+
+  @Test
+  void shouldRejectAChainOfDiscardsWhenItIsDeeperThanTheLimit() {
+    // Given: #_ #_ #_ … x: each discard reads the next form, itself a discard
+    final String edn = "#_ ".repeat(100_000) + "1 ".repeat(100_001);
+
+    // When
+    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read(edn));
+
+    // Then
+    assertTrue(e.getMessage().contains("max-depth=256"), e.getMessage());
+  }
+
+  @Test
+  void shouldStillDiscardFormsWhenTheyAreNestedWithinTheLimit() throws Exception {
+    // When
+    final Object v = read("[1 #_[2 #_[3 #_4]] #_ #_ 5 6 7]");
+
+    // Then
+    assertEquals(List.of(1L, 7L), v);
+  }
+
+  @Test
+  void shouldRejectStringsTokensAndNumbersWhenLongerThanTheirLimits() {
+    // Given
+    final InputLimits small = new InputLimits(8, 100, 10, 5, 10);
+
+    // When
+    final InvalidHistoryException string = assertThrows(InvalidHistoryException.class,
+        () -> new EdnReader(new java.io.StringReader("\"" + "x".repeat(11) + "\""), small).read());
+    final InvalidHistoryException keyword = assertThrows(InvalidHistoryException.class,
+        () -> new EdnReader(new java.io.StringReader(":" + "k".repeat(11)), small).read());
+    final InvalidHistoryException number = assertThrows(InvalidHistoryException.class,
+        () -> new EdnReader(new java.io.StringReader("123456"), small).read());
+
+    // Then
+    assertTrue(string.getMessage().startsWith("line 1: EDN: string too long (input limit max-string-chars=10"),
+        string.getMessage());
+    assertTrue(keyword.getMessage().startsWith("line 1: EDN: symbol or keyword too long (input limit max-string-chars=10"),
+        keyword.getMessage());
+    assertTrue(number.getMessage().startsWith("line 1: EDN: number literal too long (input limit max-number-chars=5"),
+        number.getMessage());
   }
 }
