@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.AnomalyFactory;
+import io.isowatch.core.check.AnomalyRead;
 import io.isowatch.core.check.CycleStep;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
@@ -101,7 +102,7 @@ final class Publisher {
    * finding with the levels it leaves undecided; with {@code violatesSser} (real time proves it)
    * also a {@code StaleReadBeyondHorizon} anomaly that violates SSER.
    */
-  void staleRead(final int reader, final String key, final Long value, final boolean violatesSser) {
+  void staleRead(final int reader, final int op, final String key, final Long value, final boolean violatesSser) {
     if (muted) {
       return;
     }
@@ -126,7 +127,8 @@ final class Publisher {
           + " µs): " + t.id() + " must precede that transaction (it read the version it replaced) and follow it "
           + "in real time, a contradiction. The overwriting transaction was pruned beyond the horizon.";
       s.anomalies.addCycle("StaleReadBeyondHorizon", publish(() -> new Anomaly("G-single-realtime",
-          "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation)));
+          "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation,
+          new AnomalyRead(t.id(), op, key, value))));
     }
   }
 

@@ -68,7 +68,7 @@ class ReplayReportsTest {
     final Map<String, Anomaly> out = new HashMap<>();
     for (final io.isowatch.core.check.Anomaly a : result.anomalies()) {
       final Anomaly avro = AnomalyRecords.toAvro(TENANT, a, 1L, null);
-      out.put(avro.getAnomalyId(), avro);
+      out.put(avro.getUniqueId(), avro);
     }
     return out;
   }

@@ -28,7 +28,7 @@
       el('a', { href: '/?tenant=' + encodeURIComponent(a.tenant) }, a.tenant));
     document.getElementById('a-detected').textContent = time(a.detectedAtMicros);
     document.getElementById('a-latency').textContent = seconds(a.detectionLatencyMicros);
-    document.getElementById('a-id').textContent = a.anomalyId;
+    document.getElementById('a-id').textContent = a.id;
     document.getElementById('a-explanation').textContent = a.explanation;
     document.getElementById('a-cycle').replaceChildren(...(a.cycle.length ? a.cycle.map(edgeText)
       : [el('li', { class: 'hint' }, 'Not a cycle: see the explanation.')]));
