@@ -1,6 +1,7 @@
 package io.isowatch.demo;
 
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.AnomalyTransaction;
 import io.isowatch.schemas.Level;
 import java.net.URLEncoder;
@@ -58,14 +59,14 @@ public final class AnomalyLines {
       lines.add("    … (" + (explanation.length - EXPLANATION_LINES) + " more lines on the anomaly's page)");
     }
     if (uiBase != null) {
-      lines.add("    " + pageOf(uiBase, a.getAnomalyId()));
+      lines.add("    " + pageOf(uiBase, AnomalyIds.identity(a)));
     }
     return lines;
   }
 
-  /** The web UI's page of an anomaly. */
-  public static String pageOf(final String uiBase, final String anomalyId) {
-    return uiBase + "/anomaly.html?id=" + URLEncoder.encode(anomalyId, StandardCharsets.UTF_8);
+  /** The web UI's page of an anomaly, by its {@link AnomalyIds#identity}. */
+  public static String pageOf(final String uiBase, final String id) {
+    return uiBase + "/anomaly.html?id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
   }
 
   private static String title(final Anomaly a) {

@@ -115,7 +115,7 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
   public static final String PROCESSING_GUARANTEE_DOC =
       "exactly_once_v2: each input transaction changes the stores and publishes its anomalies exactly"
           + " once, even across crashes (needs brokers 2.5+). at_least_once: duplicates of anomalies are"
-          + " possible after a crash (consumers can drop them by anomalyId).";
+          + " possible after a crash (consumers can drop them by uniqueId).";
   public static final String PROCESSING_GUARANTEE_DEFAULT = StreamsConfig.EXACTLY_ONCE_V2;
 
   public static final String SCHEMAS_AUTO_REGISTER_CONFIG = "schemas.auto.register";

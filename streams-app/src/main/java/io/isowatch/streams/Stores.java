@@ -28,9 +28,10 @@ public final class Stores {
   public static final String TENANT_PROGRESS = "tenant-progress";
 
   /**
-   * The anomaly ids already published per tenant (key {@code (tenant, anomalyId)}, value the
+   * The anomaly ids already published per tenant (key {@code (tenant, uniqueId)}, value the
    * detection time in µs), so that an anomaly is never published twice, whatever an engine rebuilt
-   * after a restore reports again.
+   * after a restore reports again. Entries written before uniqueIds existed are keyed by anomalyId
+   * and are moved to the uniqueId of the first anomaly that meets them.
    */
   public static final String PUBLISHED_ANOMALIES = "published-anomalies";
 

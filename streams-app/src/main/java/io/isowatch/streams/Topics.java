@@ -55,7 +55,7 @@ public record Topics(
             String.class,
             TENANT_KEY,
             Anomaly.class,
-            "Proven anomalies, each self-contained; duplicates share an anomalyId."),
+            "Proven anomalies, each self-contained; duplicates share a uniqueId."),
         new TopicSpec<>(
             "isowatch.verdicts.v1",
             TENANT_PARTITIONS,

@@ -85,6 +85,37 @@ class IsoWatchTopologyTest {
   }
 
   @Test
+  void shouldPublishBothWithDistinctIdsWhenTwoAnomaliesShareTheirTransactions() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given: the lost updates of one pair on x and y, and two thin-air reads of one transaction:
+      // two pairs of anomalies, each pair with one anomalyId (tenant, type, name, transactions)
+      final List<TransactionEvent> events = CheckerDriver.events(TENANT, history("""
+          T1 s1 r(x,0) r(y,0) w(x,1) w(y,1) @1000..2000
+          T2 s2 r(x,0) r(y,0) w(x,2) w(y,2) @1500..2500
+          T3 s3 r(u,5) r(v,7) @3000..4000
+          """));
+      // When
+      checker.pipe(events);
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      // Then: all four published, each under its own uniqueId, the one its content gives
+      final List<Anomaly> anomalies = checker.anomalies();
+      assertEquals(List.of("LostUpdate", "LostUpdate", "ThinAirRead", "ThinAirRead"),
+          anomalies.stream().map(Anomaly::getName).sorted().toList(), anomalies.toString());
+      assertEquals(2, anomalies.stream().map(Anomaly::getAnomalyId).distinct().count());
+      assertEquals(4, anomalies.stream().map(Anomaly::getUniqueId).distinct().count());
+      anomalies.forEach(a -> assertEquals(io.isowatch.schemas.AnomalyIds.unique(a), a.getUniqueId()));
+      assertEquals(java.util.Set.of("u", "v"), anomalies.stream().filter(a -> a.getRead() != null)
+          .map(a -> a.getRead().getKey()).collect(java.util.stream.Collectors.toSet()));
+      // ... and the verdict lists exactly them
+      final List<TenantVerdict> verdicts = checker.verdicts();
+      final TenantVerdict verdict = verdicts.get(verdicts.size() - 1);
+      assertEquals(anomalies.stream().map(Anomaly::getUniqueId).sorted().toList(),
+          verdict.getReport().getListedUniqueIds().stream().sorted().toList());
+    }
+  }
+
+  @Test
   void shouldPublishEachAnomalyOnceWhenEveryTransactionArrivesTwice() {
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
       // Given

@@ -10,8 +10,8 @@ import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.online.OnlineChecker;
+import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TransactionEvent;
@@ -86,7 +86,7 @@ class KillRecoveryIT {
       histories.add(events);
       OnlineChecker.check(new History(events.stream().map(TransactionEvents::toCore).toList()),
           CheckOptions.defaults()).anomalies().forEach(a ->
-              expected.add(AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds())));
+              expected.add(AnomalyRecords.uniqueId(tenant, a)));
     }
     produceInterleaved(histories);
     final Path config = writeConfig();
@@ -117,7 +117,7 @@ class KillRecoveryIT {
         }
       }
       // Then: every anomaly exactly once.
-      final List<String> ids = seen.stream().map(Anomaly::getAnomalyId).toList();
+      final List<String> ids = seen.stream().map(Anomaly::getUniqueId).toList();
       assertEquals(ids.size(), Set.copyOf(ids).size(), "an anomaly was published twice");
       assertEquals(expected, new TreeSet<>(ids));
     }

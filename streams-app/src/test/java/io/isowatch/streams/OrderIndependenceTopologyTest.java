@@ -180,7 +180,7 @@ class OrderIndependenceTopologyTest {
     final Map<String, Anomaly> out = new TreeMap<>();
     for (final Anomaly a : anomalies) {
       final Anomaly copy = Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build();
-      assertEquals(null, out.put(a.getAnomalyId(), copy), "published twice: " + a.getAnomalyId());
+      assertEquals(null, out.put(a.getUniqueId(), copy), "published twice: " + a.getUniqueId());
     }
     return out;
   }

@@ -15,8 +15,8 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import io.isowatch.core.online.OnlineChecker;
+import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.avro.TransactionEvents;
@@ -97,7 +97,7 @@ class SegmentedStreamingIT {
         List.of(Op.read(STALE_KEY, firstK1)), null, null, 0));
     final CheckResult unsegmented = OnlineChecker.check(new History(txns), CheckOptions.defaults());
     final Set<String> provable = unsegmented.anomalies().stream()
-        .map(a -> AnomalyIds.of(TENANT, a.type(), a.name(), a.txnIds())).collect(Collectors.toSet());
+        .map(a -> AnomalyRecords.uniqueId(TENANT, a)).collect(Collectors.toSet());
     KAFKA.createTopics(TOPICS.all());
     produce(txns.stream().map(t -> TransactionEvents.fromCore(TENANT, t)).toList());
     final Map<String, Object> props = appConfig(dir.resolve("state"));
@@ -133,7 +133,7 @@ class SegmentedStreamingIT {
       // anomaly is one the unsegmented check proves
       for (final Anomaly a : seen) {
         if (!"StaleReadBeyondHorizon".equals(a.getName())) {
-          assertTrue(provable.contains(a.getAnomalyId()), "not proved by the whole history: " + a);
+          assertTrue(provable.contains(a.getUniqueId()), "not proved by the whole history: " + a);
         }
       }
       final TenantVerdict verdict = latest(verdictsSeen);
@@ -158,7 +158,7 @@ class SegmentedStreamingIT {
       // Then: exactly the new lost update, and no anomaly id twice
       assertEquals(Set.of("fresh-a", "fresh-b"), Set.copyOf(seen.get(before).getTransactions().stream()
           .map(t -> t.getTxn()).toList()));
-      assertEquals(seen.size(), seen.stream().map(Anomaly::getAnomalyId).distinct().count());
+      assertEquals(seen.size(), seen.stream().map(Anomaly::getUniqueId).distinct().count());
     }
   }
 

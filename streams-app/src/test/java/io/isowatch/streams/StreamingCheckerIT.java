@@ -18,7 +18,7 @@ import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.AnomalyIds;
+import io.isowatch.streams.testkit.CheckJsonIds;
 import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TenantVerdict;
@@ -160,7 +160,7 @@ class StreamingCheckerIT {
       final List<Anomaly> fresh = seen.subList(before, seen.size());
       assertEquals(List.of(Set.of("n1-a", "n1-b"), Set.of("n2-a", "n2-b")), fresh.stream()
           .map(a -> Set.copyOf(a.getTransactions().stream().map(t -> t.getTxn()).toList())).toList());
-      assertEquals(seen.size(), seen.stream().map(Anomaly::getAnomalyId).distinct().count());
+      assertEquals(seen.size(), seen.stream().map(Anomaly::getUniqueId).distinct().count());
     }
   }
 
@@ -188,10 +188,8 @@ class StreamingCheckerIT {
   private static Map<String, String> checkAnomalies(final JsonNode check) {
     final Map<String, String> out = new TreeMap<>();
     for (final JsonNode a : check.get("anomalies")) {
-      final List<String> txns = new ArrayList<>();
-      a.get("txns").forEach(t -> txns.add(t.asText()));
       final String name = a.get("name").isNull() ? null : a.get("name").asText();
-      out.put(AnomalyIds.of(TENANT, a.get("type").asText(), name, txns), name == null ? a.get("type").asText() : name);
+      out.put(CheckJsonIds.uniqueId(TENANT, a), name == null ? a.get("type").asText() : name);
     }
     return out;
   }
@@ -204,13 +202,13 @@ class StreamingCheckerIT {
 
   private static Map<String, String> names(final List<Anomaly> anomalies) {
     final Map<String, String> out = new TreeMap<>();
-    anomalies.forEach(a -> out.put(a.getAnomalyId(), a.getName() == null ? a.getType() : a.getName()));
+    anomalies.forEach(a -> out.put(a.getUniqueId(), a.getName() == null ? a.getType() : a.getName()));
     return out;
   }
 
   private static Map<String, Anomaly> comparable(final List<Anomaly> anomalies) {
     final Map<String, Anomaly> out = new TreeMap<>();
-    anomalies.forEach(a -> out.put(a.getAnomalyId(),
+    anomalies.forEach(a -> out.put(a.getUniqueId(),
         Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build()));
     return out;
   }

@@ -36,7 +36,7 @@ public record PathResult(Map<Level, Verdict> verdicts, Map<String, Long> countsB
     anomalies = Collections.unmodifiableMap(new TreeMap<>(anomalies));
   }
 
-  /** One anomaly: its tenant-scoped id ({@link AnomalyIds}), type, name or null, levels and transactions. */
+  /** One anomaly: its uniqueId ({@link AnomalyIds#unique}), type, name or null, levels and transactions. */
   public record Found(String id, String type, String name, Set<String> violates, Set<String> txns) {
     public Found {
       violates = Set.copyOf(violates);
@@ -49,7 +49,7 @@ public record PathResult(Map<Level, Verdict> verdicts, Map<String, Long> countsB
     }
   }
 
-  /** The result of {@code isowatch check --json}, with the anomaly ids the checker gives the tenant. */
+  /** The result of {@code isowatch check --json}, with the uniqueIds the checker gives the tenant. */
   public static PathResult fromCheckJson(final String tenant, final JsonNode check) {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     check.get("verdicts").fields().forEachRemaining(e ->
@@ -61,10 +61,24 @@ public record PathResult(Map<Level, Verdict> verdicts, Map<String, Long> countsB
       final List<String> txns = texts(a.get("txns"));
       final String name = a.get("name").isNull() ? null : a.get("name").asText();
       final String type = a.get("type").asText();
-      found.add(new Found(AnomalyIds.of(tenant, type, name, txns), type, name, Set.copyOf(texts(a.get("violates"))),
+      found.add(new Found(uniqueId(tenant, type, name, txns, a), type, name, Set.copyOf(texts(a.get("violates"))),
           Set.copyOf(txns)));
     }
-    return new PathResult(verdicts, counts, firstById(found));
+    return new PathResult(verdicts, counts, byId(found, "isowatch check listed"));
+  }
+
+  /** The uniqueId ({@link AnomalyIds#unique}) of an anomaly of the check document. */
+  private static String uniqueId(final String tenant, final String type, final String name, final List<String> txns,
+      final JsonNode a) {
+    final List<AnomalyIds.CycleEdge> cycle = new ArrayList<>();
+    for (final JsonNode e : a.get("cycle")) {
+      cycle.add(new AnomalyIds.CycleEdge(e.get("from").asText(), e.get("to").asText(), e.get("kind").asText(),
+          e.get("key").isNull() ? null : e.get("key").asText(), e.get("value").isNull() ? null : e.get("value").asLong()));
+    }
+    final JsonNode r = a.get("read");
+    final AnomalyIds.ReadOp read = r == null || r.isNull() ? null : new AnomalyIds.ReadOp(r.get("txn").asText(),
+        r.get("op").asInt(), r.get("key").asText(), r.get("value").isNull() ? null : r.get("value").asLong());
+    return AnomalyIds.unique(tenant, type, name, txns, cycle, read);
   }
 
   /** The streaming checker's result: the anomalies it published and its latest verdict. */
@@ -73,16 +87,17 @@ public record PathResult(Map<Level, Verdict> verdicts, Map<String, Long> countsB
     for (final LevelVerdict l : verdict.getLevels()) {
       verdicts.put(Level.valueOf(l.getLevel().name()), Verdict.valueOf(l.getVerdict().name()));
     }
-    final List<Found> found = published.stream().map(a -> new Found(a.getAnomalyId(), a.getType(), a.getName(),
-        a.getViolates().stream().map(Enum::name).collect(Collectors.toSet()),
-        a.getTransactions().stream().map(t -> t.getTxn()).collect(Collectors.toSet()))).toList();
-    final Map<String, Found> byId = new TreeMap<>();
-    for (final Found f : found) {
-      if (byId.put(f.id(), f) != null) {
-        throw new AssertionError("the streaming checker published anomaly id " + f.id() + " twice");
+    final List<Found> found = published.stream().map(a -> {
+      if (!AnomalyIds.unique(a).equals(a.getUniqueId())) {
+        throw new AssertionError("anomaly " + a.getAnomalyId() + " was published with uniqueId " + a.getUniqueId()
+            + ", not the one its content gives: " + AnomalyIds.unique(a));
       }
-    }
-    return new PathResult(verdicts, new TreeMap<>(verdict.getCounts().getAnomaliesByName()), byId);
+      return new Found(a.getUniqueId(), a.getType(), a.getName(),
+          a.getViolates().stream().map(Enum::name).collect(Collectors.toSet()),
+          a.getTransactions().stream().map(t -> t.getTxn()).collect(Collectors.toSet()));
+    }).toList();
+    return new PathResult(verdicts, new TreeMap<>(verdict.getCounts().getAnomaliesByName()),
+        byId(found, "the streaming checker published"));
   }
 
   public Verdict verdict(final Level level) {
@@ -130,14 +145,16 @@ public record PathResult(Map<Level, Verdict> verdicts, Map<String, Long> countsB
   }
 
   /**
-   * The listed anomalies by id, the first of each id. An id covers tenant, type, name and
-   * transactions, not keys: check lists, e.g., two AbortedReads of one reader that read two keys
-   * of one aborted writer, and the streaming checker publishes that id once. Their counts by name
-   * still agree (both count what the engine found).
+   * The anomalies by uniqueId. Distinct anomalies have distinct uniqueIds (keys, edges and reads
+   * included), so a repeated id is a duplicate, which neither path may produce.
    */
-  private static Map<String, Found> firstById(final List<Found> found) {
+  private static Map<String, Found> byId(final List<Found> found, final String path) {
     final Map<String, Found> out = new TreeMap<>();
-    found.forEach(f -> out.putIfAbsent(f.id(), f));
+    for (final Found f : found) {
+      if (out.put(f.id(), f) != null) {
+        throw new AssertionError(path + " anomaly id " + f.id() + " twice");
+      }
+    }
     return out;
   }
 

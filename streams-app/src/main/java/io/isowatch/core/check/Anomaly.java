@@ -17,6 +17,8 @@ import java.util.Set;
  * @param cycle the counterexample cycle, closed (the last edge ends where the first starts); empty
  *     for non-cycle anomalies
  * @param explanation a text a person can check against the raw history
+ * @param read the read a non-cycle anomaly is about; null for cycles (their edges say what they
+ *     are about) and for anomalies restored from a checkpoint of an older release
  */
 public record Anomaly(
     String type,
@@ -24,7 +26,14 @@ public record Anomaly(
     Set<Level> violates,
     List<Transaction> transactions,
     List<Edge> cycle,
-    String explanation) {
+    String explanation,
+    AnomalyRead read) {
+  /** An anomaly about no single read: a cycle. */
+  public Anomaly(final String type, final String name, final Set<Level> violates, final List<Transaction> transactions,
+      final List<Edge> cycle, final String explanation) {
+    this(type, name, violates, transactions, cycle, explanation, null);
+  }
+
   public Anomaly {
     // Ordered strongest level first (SSER, SER, SI), for stable output.
     final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);

@@ -29,7 +29,8 @@ public final class AnomalyFactory {
       txns.add(view.txn(a.writer()));
     }
     txns.add(view.txn(a.reader()));
-    return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(), explainer.read(a));
+    return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(), explainer.read(a),
+        new AnomalyRead(view.txnId(a.reader()), a.opIndex(), view.keyName(a.key()), a.value()));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.AnomalyRead;
 import io.isowatch.core.check.Edge;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Level;
@@ -36,6 +37,9 @@ final class CheckpointRecords {
   // Op header: the low two bits, then the key's dictionary entry follows.
   private static final int WRITE = 1;
   private static final int NULL_VALUE = 2;
+  // Anomaly: set in its levels byte when its read follows its explanation. A reader that predates
+  // it refuses the mask (corrupt level mask), as it does an unknown code.
+  private static final int HAS_READ = 1 << 7;
 
   private CheckpointRecords() {}
 
@@ -116,13 +120,14 @@ final class CheckpointRecords {
   }
 
   /**
-   * An anomaly: type, name, the levels it violates, its transactions, its cycle (each edge: from
-   * and to ids, kind code, key, value) and its explanation.
+   * An anomaly: type, name, the levels it violates (bit 7 set when it has a read), its
+   * transactions, its cycle (each edge: from and to ids, kind code, key, value), its explanation
+   * and, if it has one, its read (transaction id, op index, key, value).
    */
   static void writeAnomaly(final CheckpointOutput out, final Anomaly a) {
     out.name(a.type());
     out.nullableName(a.name());
-    out.rawByte(levels(a.violates()));
+    out.rawByte(levels(a.violates()) | (a.read() != null ? HAS_READ : 0));
     out.unsigned(a.transactions().size());
     for (final Transaction t : a.transactions()) {
       writeTxn(out, t, 0);
@@ -136,12 +141,19 @@ final class CheckpointRecords {
       out.nullableSigned(e.value());
     }
     out.string(a.explanation());
+    if (a.read() != null) {
+      out.string(a.read().txn());
+      out.unsigned(a.read().op());
+      out.name(a.read().key());
+      out.nullableSigned(a.read().value());
+    }
   }
 
   static Anomaly readAnomaly(final CheckpointInput in) {
     final String type = in.name();
     final String name = in.nullableName();
-    final Set<Level> violates = levels(in.rawByte());
+    final int mask = in.rawByte();
+    final Set<Level> violates = levels(mask & ~HAS_READ);
     final int n = in.count(4, "anomaly transactions");
     final List<Transaction> txns = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -155,7 +167,17 @@ final class CheckpointRecords {
       final EdgeKind kind = decode(EDGE_KINDS, in.rawByte(), "edge kind");
       cycle.add(new Edge(from, to, kind, in.nullableName(), in.nullableSigned()));
     }
-    return new Anomaly(type, name, violates, txns, cycle, in.string());
+    final String explanation = in.string();
+    if ((mask & HAS_READ) == 0) {
+      return new Anomaly(type, name, violates, txns, cycle, explanation);
+    }
+    final String txn = in.string();
+    final long op = in.unsigned();
+    if (op > Integer.MAX_VALUE) {
+      throw new CheckpointFormatException("corrupt checkpoint: read op " + op);
+    }
+    return new Anomaly(type, name, violates, txns, cycle, explanation,
+        new AnomalyRead(txn, (int) op, in.name(), in.nullableSigned()));
   }
 
   /** A set of levels as a bit mask of their codes. */

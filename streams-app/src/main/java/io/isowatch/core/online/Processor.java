@@ -94,7 +94,7 @@ final class Processor {
       final int e = entries.get(i);
       final int k = s.pending.key(e);
       final long v = s.pending.value(e);
-      if (staleRead(s.pending.reader(e), k, v, s.pending.writesKey(e))) {
+      if (staleRead(s.pending.reader(e), k, v, s.pending.op(e), s.pending.writesKey(e))) {
         continue;
       }
       final Anomaly published = out.read(
@@ -115,7 +115,7 @@ final class Processor {
    * summary's filters know it as retired (docs/segmentation.md). Returns false when the value was
    * certainly never retired (then it is thin air, as without segmentation).
    */
-  private boolean staleRead(final int reader, final int k, final Long v, final boolean writesKey) {
+  private boolean staleRead(final int reader, final int k, final Long v, final int op, final boolean writesKey) {
     final HorizonSummary h = s.summary;
     if (h == null || h.cuts == 0) {
       return false;
@@ -127,7 +127,7 @@ final class Processor {
     final Transaction t = s.txns.txn(reader);
     final boolean sser = which == 1 && s.requested(Level.SSER) && h.bound != Long.MIN_VALUE
         && RealTime.startUsable(t) && t.start() > h.bound + s.options.rtSkewMicros();
-    out.staleRead(reader, s.keys.name(k), v, which == 1, h.falsePositiveProbability(), sser);
+    out.staleRead(reader, op, s.keys.name(k), v, which == 1, h.falsePositiveProbability(), sser);
     if (writesKey) {
       s.keys.addHead(k);
     }
@@ -338,7 +338,7 @@ final class Processor {
     }
     if (v == null) {
       // Nobody writes null: the absent initial version was retired (a stale read) or it is thin air.
-      if (!(s.options.initialValue() == null && staleRead(reader, k, null, writesKey))) {
+      if (!(s.options.initialValue() == null && staleRead(reader, k, null, op, writesKey))) {
         readAnomaly(ReadAnomaly.Kind.ThinAirRead, reader, -1, k, null, op, writesKey);
       }
       return;

@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.AnomalyFactory;
+import io.isowatch.core.check.AnomalyRead;
 import io.isowatch.core.check.CycleStep;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
@@ -114,7 +115,7 @@ final class Publisher {
    * other one). The texts say what the filter does not know: its answer is a "probably", wrong
    * with probability at most {@code falsePositive}, and then the value was never written.
    */
-  void staleRead(final int reader, final String key, final Long value, final boolean overwritten,
+  void staleRead(final int reader, final int op, final String key, final Long value, final boolean overwritten,
       final double falsePositive, final boolean violatesSser) {
     if (muted) {
       return;
@@ -151,7 +152,8 @@ final class Publisher {
           + "ever wrote " + key + "=" + value + " and the read is a ThinAirRead, which violates SSER as well. "
           + "Either way SSER is violated.";
       s.anomalies.addCycle("StaleReadBeyondHorizon", publish(() -> new Anomaly("G-single-realtime",
-          "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation)));
+          "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation,
+          new AnomalyRead(t.id(), op, key, value))));
     }
   }
 

@@ -33,6 +33,7 @@ import java.util.TreeMap;
  *       "txns": ["s1-3", "s2-7"],
  *       "cycle": [{"from": "s1-3", "to": "s2-7", "kind": "RW", "key": "x", "value": 0},
  *                 {"from": "s2-7", "to": "s1-3", "kind": "WW", "key": "x", "value": 2}],
+ *       "read": null,
  *       "explanation": "Let: …\nThen: …",
  *       "transactions": [{"id": "s1-3", "session": "s1", "seq": 3, "status": "committed",
  *                         "start": 10, "end": 20, "line": 4,
@@ -62,7 +63,9 @@ import java.util.TreeMap;
  *       {@code cycle} is closed (the last edge ends where the first starts) and empty for
  *       non-cycle anomalies; {@code kind} is one of SO, RT, WR, WW, RW; {@code key} and {@code
  *       value} are {@code null} for SO and RT, and {@code value} is {@code null} for a read of an
- *       absent key.
+ *       absent key. {@code read} is the read a non-cycle anomaly is about ({@code {"txn": id, "op":
+ *       its position in the transaction's ops from 0, "key": k, "value": v or null}}); {@code null}
+ *       for cycles. Two listed anomalies always differ in type, name, transactions, cycle or read.
  *   <li>In {@code transactions}, {@code seq}, {@code start}, {@code end} and {@code line} are
  *       {@code null} when the source gave none; {@code status} and {@code ops} are spelled as in the
  *       native JSONL format ({@code committed|aborted|unknown}; {@code {"t": "r"|"w", "k": key,
@@ -128,6 +131,12 @@ public final class JsonReport {
     a.txnIds().forEach(txns::add);
     final ArrayNode cycle = n.putArray("cycle");
     a.cycle().forEach(e -> cycle.add(edge(e)));
+    if (a.read() == null) {
+      n.putNull("read");
+    } else {
+      n.putObject("read").put("txn", a.read().txn()).put("op", a.read().op()).put("key", a.read().key())
+          .put("value", a.read().value());
+    }
     n.put("explanation", a.explanation());
     final ArrayNode transactions = n.putArray("transactions");
     a.transactions().forEach(t -> transactions.add(transaction(t)));

@@ -26,7 +26,7 @@ public final class AnomalyRecords {
       final String tenant, final Anomaly a, final long detectedAtMicros, final Long latencyMicros) {
     return io.isowatch.schemas.Anomaly.newBuilder()
         .setTenant(tenant)
-        .setAnomalyId(AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds()))
+        .setAnomalyId(anomalyId(tenant, a))
         .setType(a.type())
         .setName(a.name())
         .setViolates(a.violates().stream().map(l -> Level.valueOf(l.name())).toList())
@@ -35,7 +35,26 @@ public final class AnomalyRecords {
         .setExplanation(a.explanation())
         .setDetectedAtMicros(detectedAtMicros)
         .setDetectionLatencyMicros(latencyMicros)
+        .setUniqueId(uniqueId(tenant, a))
+        .setRead(a.read() == null ? null : io.isowatch.schemas.AnomalyRead.newBuilder().setTxn(a.read().txn())
+            .setOp(a.read().op()).setKey(a.read().key()).setValue(a.read().value()).build())
         .build();
+  }
+
+  /**
+   * The anomaly's {@code uniqueId} for the tenant ({@link AnomalyIds#unique}): what the checker
+   * deduplicates by and what {@code isowatch check}'s anomaly would be published under.
+   */
+  public static String uniqueId(final String tenant, final Anomaly a) {
+    return AnomalyIds.unique(tenant, a.type(), a.name(), a.txnIds(),
+        a.cycle().stream().map(e -> new AnomalyIds.CycleEdge(e.from(), e.to(), e.kind().name(), e.key(), e.value()))
+            .toList(),
+        a.read() == null ? null : new AnomalyIds.ReadOp(a.read().txn(), a.read().op(), a.read().key(), a.read().value()));
+  }
+
+  /** The anomaly's {@code anomalyId} for the tenant, the first definition ({@link AnomalyIds#of}). */
+  public static String anomalyId(final String tenant, final Anomaly a) {
+    return AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds());
   }
 
   /** From the end of the anomaly's latest-ending transaction, or null when none has an end. */
@@ -51,7 +70,7 @@ public final class AnomalyRecords {
 
   /**
    * The core anomaly of a published record: the same type, name, levels, transactions with their
-   * operations, cycle and explanation. Source lines are not published, so transactions have none.
+   * operations, cycle, explanation and read. Source lines are not published, so transactions have none.
    */
   public static Anomaly toCore(final io.isowatch.schemas.Anomaly a) {
     final java.util.EnumSet<io.isowatch.core.check.Level> violates =
@@ -61,7 +80,8 @@ public final class AnomalyRecords {
         a.getTransactions().stream().map(t -> transaction(a.getTenant(), t)).toList(),
         a.getCycle().stream().map(e -> new Edge(e.getFrom(), e.getTo(),
             io.isowatch.core.check.EdgeKind.valueOf(e.getKind().name()), e.getKey(), e.getValue())).toList(),
-        a.getExplanation());
+        a.getExplanation(), a.getRead() == null ? null : new io.isowatch.core.check.AnomalyRead(a.getRead().getTxn(),
+            a.getRead().getOp(), a.getRead().getKey(), a.getRead().getValue()));
   }
 
   private static Transaction transaction(final String tenant, final AnomalyTransaction t) {

@@ -29,7 +29,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * <application.id>-…-changelog}), and the local state directory of this host.
  *
  * <p>It never touches the input or output topics. A reset checker publishes its anomalies again,
- * with the same {@code anomalyId}s. A group with active members (a checker still running) is
+ * with the same {@code uniqueId}s. A group with active members (a checker still running) is
  * never reset: {@link #plan} reports them and {@link #execute} refuses.
  */
 public final class AppReset {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = "Reset the streaming checker: delete its consumer group (input offsets), changelog topics "
         + "and local state, so that it re-reads its whole input. Anomalies are then published again, "
-        + "with the same anomalyId. Stop every checker instance first. Without --yes, prints what it "
+        + "with the same uniqueId. Stop every checker instance first. Without --yes, prints what it "
         + "would delete and changes nothing.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  *   <li>An engine lives in memory per tenant of the task. On the tenant's first record after a
  *       start, a restore or a rebalance it is rebuilt by replaying the tenant's inputs from {@code
  *       tenant-transactions}, publishing nothing: what that replay reports was published before.
- *   <li>An anomaly is published only if its id is not in {@code published-anomalies}; with
- *       exactly-once processing the store and the topic agree, so no anomaly appears twice.
+ *   <li>An anomaly is published only if its uniqueId is not in {@code published-anomalies}; with
+ *       exactly-once processing the store and the topic agree, so no anomaly appears twice. An entry
+ *       under its anomalyId (written by a release before uniqueIds) counts once, for the first
+ *       anomaly of that anomalyId.
  *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
  *       changed since the last one.
  *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes each tenant that
@@ -421,9 +423,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final Anomaly a = published.anomaly();
       final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
       final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
-      final TenantKey id = TenantKey.ofItem(tenant, avro.getAnomalyId());
+      final TenantKey id = TenantKey.ofItem(tenant, avro.getUniqueId());
       if (this.published.get(id) != null) {
-        LOG.debug("Anomaly already published tenant=[{}] anomalyId=[{}]", tenant, avro.getAnomalyId());
+        LOG.debug("Anomaly already published tenant=[{}] uniqueId=[{}]", tenant, avro.getUniqueId());
+        continue;
+      }
+      if (publishedBeforeUniqueIds(tenant, avro, id)) {
         continue;
       }
       publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
@@ -443,12 +448,14 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
    */
   private void retract(final String tenant, final OnlineEvent.AnomalyRetracted r, final long now, final long timestamp) {
     final io.isowatch.schemas.Anomaly probe = AnomalyRecords.toAvro(tenant, r.anomaly(), now, null);
-    final TenantKey retractedId = TenantKey.ofItem(tenant, RETRACTED_PREFIX + probe.getAnomalyId());
+    final TenantKey retractedId = TenantKey.ofItem(tenant, RETRACTED_PREFIX + probe.getUniqueId());
     if (published.get(retractedId) != null) {
-      LOG.debug("Anomaly already retracted tenant=[{}] anomalyId=[{}]", tenant, probe.getAnomalyId());
+      LOG.debug("Anomaly already retracted tenant=[{}] uniqueId=[{}]", tenant, probe.getUniqueId());
       return;
     }
-    final Long detected = published.get(TenantKey.ofItem(tenant, probe.getAnomalyId()));
+    // Published under its uniqueId, or (by a release before uniqueIds) under its anomalyId.
+    final Long byUniqueId = published.get(TenantKey.ofItem(tenant, probe.getUniqueId()));
+    final Long detected = byUniqueId != null ? byUniqueId : published.get(TenantKey.ofItem(tenant, probe.getAnomalyId()));
     final long detectedAt = detected == null ? now : detected;
     final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, r.anomaly(), detectedAt,
         AnomalyRecords.latencyMicros(r.anomaly(), detectedAt));
@@ -456,8 +463,30 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     published.put(retractedId, now);
     context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
     metrics.anomalyRetracted(tenant, r.anomaly().type(), r.anomaly().name(), r.anomaly().violates());
-    LOG.info("Anomaly retracted tenant=[{}] anomalyId=[{}] name=[{}] cause=[{}]", tenant, avro.getAnomalyId(),
+    LOG.info("Anomaly retracted tenant=[{}] uniqueId=[{}] name=[{}] cause=[{}]", tenant, avro.getUniqueId(),
         r.anomaly().displayName(), r.causeTxn());
+  }
+
+  /**
+   * Whether the anomaly was published by a release that deduplicated by {@code anomalyId}: its
+   * anomalyId is in the store (a uniqueId never equals another anomaly's anomalyId but by a SHA-256
+   * collision). That entry is then moved to its uniqueId, so that it stands for this one anomaly:
+   * such a release published only the first anomaly it met of each anomalyId, and a rebuilt engine
+   * reports them in the same order, so a second anomaly of that anomalyId (another key, another
+   * read), which was never published, is published now.
+   */
+  private boolean publishedBeforeUniqueIds(final String tenant, final io.isowatch.schemas.Anomaly avro,
+      final TenantKey id) {
+    final TenantKey legacy = TenantKey.ofItem(tenant, avro.getAnomalyId());
+    final Long at = this.published.get(legacy);
+    if (at == null) {
+      return false;
+    }
+    this.published.delete(legacy);
+    this.published.put(id, at);
+    LOG.info("Anomaly published before under its anomalyId, now recorded under its uniqueId tenant=[{}] "
+        + "anomalyId=[{}] uniqueId=[{}]", tenant, avro.getAnomalyId(), avro.getUniqueId());
+    return true;
   }
 
   private void malformed(final String tenant, final TransactionEvent event, final IllegalArgumentException e) {

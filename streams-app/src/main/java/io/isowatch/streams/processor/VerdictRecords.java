@@ -7,8 +7,8 @@ import io.isowatch.schemas.Level;
 import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.core.check.CheckStats;
-import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.Verdict;
+import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.schemas.VerdictCounts;
 import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.VerdictReport;
@@ -87,8 +87,8 @@ public final class VerdictRecords {
         .setLargeReadOnlyTransactions(s.largeReadOnlyTransactions())
         .setEdges(s.edges())
         .setAnomaliesTruncated(s.anomaliesTruncated())
-        .setListedAnomalyIds(result.anomalies().stream()
-            .map(a -> AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds())).toList())
+        .setListedAnomalyIds(result.anomalies().stream().map(a -> AnomalyRecords.anomalyId(tenant, a)).toList())
+        .setListedUniqueIds(result.anomalies().stream().map(a -> AnomalyRecords.uniqueId(tenant, a)).toList())
         .setFindings(result.findings().stream().map(VerdictRecords::finding).toList())
         .build();
   }

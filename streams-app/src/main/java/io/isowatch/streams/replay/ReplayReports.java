@@ -7,6 +7,7 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.VerdictFinding;
@@ -28,7 +29,8 @@ public final class ReplayReports {
   private ReplayReports() {}
 
   /**
-   * @param anomaliesById every anomaly record of the tenant, by anomalyId
+   * @param anomaliesById every anomaly record of the tenant, by {@link AnomalyIds#identity} (its
+   *     uniqueId, or its anomalyId when it has none)
    * @param seconds how long the replay's check took, for the statistics
    * @throws IllegalStateException when the verdict lacks its report (a checker older than this
    *     replay) or lists an anomaly that was not published
@@ -51,7 +53,11 @@ public final class ReplayReports {
       }
     }
     final List<Anomaly> anomalies = new ArrayList<>();
-    for (final String id : report.getListedAnomalyIds()) {
+    // By uniqueId: two listed anomalies may share an anomalyId. A verdict without uniqueIds comes
+    // from a checker that published each anomalyId once, under that id.
+    final List<String> listed = report.getListedUniqueIds() != null ? report.getListedUniqueIds()
+        : report.getListedAnomalyIds();
+    for (final String id : listed) {
       final io.isowatch.schemas.Anomaly a = anomaliesById.get(id);
       if (a == null) {
         throw new IllegalStateException("the verdict of tenant " + verdict.getTenant() + " lists anomaly " + id

@@ -2,6 +2,7 @@ package io.isowatch.streams.replay;
 
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.CheckerApp;
 import io.isowatch.streams.IsoWatchStreamsConfig;
@@ -135,10 +136,10 @@ public final class Replayer {
     }
     final Map<String, Map<String, Anomaly>> anomalies = new HashMap<>();
     for (final ConsumerRecord<String, Anomaly> r : readAll(config, config.topics().anomalies(), serdes)) {
-      // A retraction (docs/streaming.md) repeats its anomaly's id: the report lists what the last verdict
+      // A retraction (docs/streaming.md) repeats its anomaly's ids: the report lists what the last verdict
       // lists, which no longer names a retracted anomaly, so the anomaly's own record is the one kept.
       if (r.value().getRetraction() == null) {
-        anomalies.computeIfAbsent(r.key(), k -> new HashMap<>()).put(r.value().getAnomalyId(), r.value());
+        anomalies.computeIfAbsent(r.key(), k -> new HashMap<>()).put(AnomalyIds.identity(r.value()), r.value());
       }
     }
     final Map<String, CheckResult> out = new TreeMap<>();

@@ -1,6 +1,7 @@
 package io.isowatch.streams.ui;
 
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.Level;
 import io.isowatch.schemas.TenantVerdict;
 import java.util.ArrayDeque;
@@ -22,7 +23,9 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>the last {@code maxAnomalies} anomalies across tenants, by arrival, deduplicated by {@code
- *       anomalyId} (an at-least-once republication shows once); a retraction marks its anomaly;
+ *       uniqueId} ({@code anomalyId} on records without one; an at-least-once republication shows
+ *       once, two anomalies of the same transactions on two keys show twice); a retraction marks
+ *       its anomaly;
  *   <li>the latest verdict per tenant;
  *   <li>per tenant, the last {@value #SERIES_POINTS} throughput points (transactions checked per
  *       second between two consecutive verdicts) and detection latencies (one per anomaly).
@@ -36,7 +39,7 @@ public final class UiState implements UiFeed.Sink {
   public record ThroughputPoint(long atMicros, double txnPerSecond) {}
 
   /** One point of a tenant's detection latency: an anomaly detected at {@code atMicros}. */
-  public record LatencyPoint(long atMicros, double seconds, String anomalyId, String name) {}
+  public record LatencyPoint(long atMicros, double seconds, String id, String anomalyId, String name) {}
 
   /** A tenant as the overview shows it. */
   public record TenantView(String tenant, Optional<TenantVerdict> verdict, long anomaliesSeen,
@@ -60,7 +63,7 @@ public final class UiState implements UiFeed.Sink {
 
   private final int maxAnomalies;
   private final Object lock = new Object();
-  /** anomalyId → anomaly, oldest first. */
+  /** {@link AnomalyIds#identity} (uniqueId, or anomalyId on older records) → anomaly, oldest first. */
   private final LinkedHashMap<String, Anomaly> anomalies = new LinkedHashMap<>();
   private final Map<String, Tenant> tenants = new TreeMap<>();
   private long anomaliesReceived;
@@ -81,18 +84,19 @@ public final class UiState implements UiFeed.Sink {
   @Override
   public void onAnomaly(final Anomaly a) {
     synchronized (lock) {
+      final String id = AnomalyIds.identity(a);
       if (a.getRetraction() != null) {
-        final Anomaly before = anomalies.get(a.getAnomalyId());
+        final Anomaly before = anomalies.get(id);
         if (before != null && before.getRetraction() == null) {
-          anomalies.put(a.getAnomalyId(), a);
+          anomalies.put(id, a);
           tenant(a.getTenant()).anomalies--;
         }
         return;
       }
-      if (anomalies.containsKey(a.getAnomalyId())) {
+      if (anomalies.containsKey(id)) {
         return;
       }
-      anomalies.put(a.getAnomalyId(), a);
+      anomalies.put(id, a);
       anomaliesReceived++;
       if (anomalies.size() > maxAnomalies) {
         final Iterator<String> oldest = anomalies.keySet().iterator();
@@ -103,7 +107,7 @@ public final class UiState implements UiFeed.Sink {
       t.anomalies++;
       if (a.getDetectionLatencyMicros() != null) {
         add(t.latency, new LatencyPoint(a.getDetectedAtMicros(), a.getDetectionLatencyMicros() / 1e6,
-            a.getAnomalyId(), displayName(a)));
+            id, a.getAnomalyId(), displayName(a)));
       }
     }
   }
@@ -160,9 +164,10 @@ public final class UiState implements UiFeed.Sink {
     }
   }
 
-  public Optional<Anomaly> anomaly(final String anomalyId) {
+  /** @param id the anomaly's {@link AnomalyIds#identity} */
+  public Optional<Anomaly> anomaly(final String id) {
     synchronized (lock) {
-      return Optional.ofNullable(anomalies.get(anomalyId));
+      return Optional.ofNullable(anomalies.get(id));
     }
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.AnomalyTransaction;
 import io.isowatch.schemas.Edge;
 import io.isowatch.schemas.Level;
@@ -173,7 +174,7 @@ public final class WebUi implements HttpHandler {
           .put("txnPerSecond", p.txnPerSecond()));
       final ArrayNode latency = n.putArray("latency");
       t.latency().forEach(p -> latency.addObject().put("atMicros", p.atMicros()).put("seconds", p.seconds())
-          .put("anomalyId", p.anomalyId()).put("name", p.name()));
+          .put("id", p.id()).put("anomalyId", p.anomalyId()).put("name", p.name()));
     }
     return root;
   }
@@ -194,7 +195,10 @@ public final class WebUi implements HttpHandler {
   }
 
   private static void summary(final ObjectNode n, final Anomaly a) {
+    // id: what the UI knows it by (its addresses): the uniqueId, or the anomalyId of an older record.
+    n.put("id", AnomalyIds.identity(a));
     n.put("anomalyId", a.getAnomalyId());
+    n.put("uniqueId", a.getUniqueId());
     n.put("tenant", a.getTenant());
     n.put("type", a.getType());
     n.put("name", a.getName());

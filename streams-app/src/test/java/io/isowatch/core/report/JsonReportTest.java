@@ -32,7 +32,9 @@ class JsonReportTest {
     assertEquals(List.of("SSER", "SER", "SI"), fieldNames(json.get("verdicts")));
     final JsonNode a = json.get("anomalies").get(0);
     assertEquals(1, json.get("anomalies").size());
-    assertEquals(List.of("type", "name", "violates", "txns", "cycle", "explanation", "transactions"), fieldNames(a));
+    assertEquals(List.of("type", "name", "violates", "txns", "cycle", "read", "explanation", "transactions"),
+        fieldNames(a));
+    assertTrue(a.get("read").isNull(), "a cycle is about no single read");
     assertEquals("G-single", a.get("type").asText());
     assertEquals("LostUpdate", a.get("name").asText());
     assertEquals(MAPPER.readTree("[\"SSER\",\"SER\",\"SI\"]"), a.get("violates"));

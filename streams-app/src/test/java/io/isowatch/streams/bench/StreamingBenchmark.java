@@ -154,7 +154,7 @@ public final class StreamingBenchmark {
           .withInjections(Injection.parseList("LostUpdate:3,WriteSkew:2")));
       perTenant.add(h.transactions().stream().map(t -> TransactionEvents.fromCore(tenant, t)).toList());
       OnlineChecker.check(h, CheckOptions.defaults()).anomalies()
-          .forEach(a -> expected.add(io.isowatch.schemas.AnomalyIds.of(tenant, a.type(), a.name(), a.txnIds())));
+          .forEach(a -> expected.add(io.isowatch.streams.avro.AnomalyRecords.uniqueId(tenant, a)));
     }
     for (int i = 0; events.size() < perTenant.stream().mapToInt(List::size).sum(); i++) {
       for (final List<TransactionEvent> h : perTenant) {
@@ -277,7 +277,7 @@ public final class StreamingBenchmark {
       long idleSince = System.nanoTime();
       while (System.nanoTime() < deadline && System.nanoTime() - idleSince < TimeUnit.SECONDS.toNanos(2)) {
         for (final ConsumerRecord<String, Anomaly> r : c.poll(Duration.ofMillis(200))) {
-          ids.add(r.value().getAnomalyId());
+          ids.add(r.value().getUniqueId());
           idleSince = System.nanoTime();
         }
       }

@@ -3,6 +3,7 @@ package io.isowatch.streams.processor;
 import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,14 +121,82 @@ class CheckTransactionsProcessorTest {
     return v == null ? Double.NaN : v;
   }
 
+  private static final String LOST_UPDATE = "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30\n"
+      + "T3 s3 r(y,0) @40..50";
+  private static final String TWO_KEY_LOST_UPDATE = "T1 s1 r(x,0) r(y,0) w(x,1) w(y,1) @10..20\n"
+      + "T2 s2 r(x,0) r(y,0) w(x,2) w(y,2) @15..30\nT3 s3 r(z,0) @40..50";
+
   @Test
-  void shouldNotPublishAnAnomalyWhenItsIdIsAlreadyInThePublishedStore() {
-    // Given: the lost update's id was published before (e.g. by a run whose engine state is gone).
-    published.put(TenantKey.ofItem("acme", AnomalyIds.of("acme", "G-single", "LostUpdate", List.of("T1", "T2"))), 1L);
+  void shouldNotPublishAnAnomalyWhenItsUniqueIdIsAlreadyInThePublishedStore() {
+    // Given: the lost update was published before (e.g. by a run whose engine state is gone).
+    final List<String> fresh = publishedByAFreshChecker(LOST_UPDATE);
+    published.put(TenantKey.ofItem("acme", fresh.get(0)), 1L);
     // When
-    process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30\nT3 s3 r(y,0) @40..50", T0);
+    process("acme", LOST_UPDATE, T0);
     // Then
     assertEquals(List.of(), forwarded("anomalies"));
+  }
+
+  @Test
+  void shouldPublishBothLostUpdatesWithDistinctIdsWhenOnePairOverwritesTwoKeys() {
+    // When
+    process("acme", TWO_KEY_LOST_UPDATE, T0);
+    // Then: both, though they share their anomalyId
+    final List<Anomaly> out = forwarded("anomalies").stream().map(r -> (Anomaly) r).toList();
+    assertEquals(2, out.size(), out.toString());
+    assertEquals(out.get(0).getAnomalyId(), out.get(1).getAnomalyId());
+    assertEquals(2, out.stream().map(Anomaly::getUniqueId).distinct().count());
+    assertEquals(2L, progress().published());
+  }
+
+  @Test
+  void shouldNotRepublishAndRecordItUnderItsUniqueIdWhenAnOlderReleasePublishedItUnderItsAnomalyId() {
+    // Given: a store written by a release that keyed published anomalies by anomalyId
+    final TenantKey legacy =
+        TenantKey.ofItem("acme", AnomalyIds.of("acme", "G-single", "LostUpdate", List.of("T1", "T2")));
+    published.put(legacy, 7L);
+    final String uniqueId = publishedByAFreshChecker(LOST_UPDATE).get(0);
+    // When: its engine reports the lost update again
+    process("acme", LOST_UPDATE, T0);
+    // Then: not republished; the entry now stands for this anomaly alone
+    assertEquals(List.of(), forwarded("anomalies"));
+    assertNull(published.get(legacy));
+    assertEquals(7L, published.get(TenantKey.ofItem("acme", uniqueId)));
+  }
+
+  @Test
+  void shouldPublishOnlyTheSecondWhenAnOlderReleasePublishedTheFirstOfTwoAnomaliesSharingAnAnomalyId() {
+    // Given: an older release published the first lost update it met under the pair's anomalyId
+    // and dropped the second as a duplicate
+    final List<String> fresh = publishedByAFreshChecker(TWO_KEY_LOST_UPDATE);
+    published.put(TenantKey.ofItem("acme", AnomalyIds.of("acme", "G-single", "LostUpdate", List.of("T1", "T2"))), 7L);
+    // When: the engine reports both again, in the same order
+    process("acme", TWO_KEY_LOST_UPDATE, T0);
+    // Then: the one never published is published now, the other not again
+    assertEquals(List.of(fresh.get(1)), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getUniqueId()).toList());
+    assertEquals(7L, published.get(TenantKey.ofItem("acme", fresh.get(0))));
+    assertNotNull(published.get(TenantKey.ofItem("acme", fresh.get(1))));
+  }
+
+  /** The uniqueIds a checker on empty stores publishes for the history, in order. */
+  private List<String> publishedByAFreshChecker(final String dsl) {
+    try (MockStores other = MockStores.forCheckProcessor(stateDir.resolve("fresh"), T0, Map.of())) {
+      final CheckTransactionsProcessor p = new CheckTransactionsProcessor(
+          OnlineTenantEngine.factory(CheckOptions.defaults(), 0L), new CheckerMetrics(), Duration.ofSeconds(1), IDLE,
+          "anomalies", "verdicts");
+      p.init(other.context());
+      for (final TransactionEvent e : CheckerDriver.events("acme", history(dsl))) {
+        p.process(new Record<>("acme", e, T0));
+      }
+      p.close();
+      return other.context().forwarded().stream().filter(f -> "anomalies".equals(f.childName().orElse(null)))
+          .map(f -> ((Anomaly) f.record().value()).getUniqueId()).toList();
+    }
+  }
+
+  private TenantProgress progress() {
+    final KeyValueStore<String, TenantProgress> p = context.getStateStore(Stores.TENANT_PROGRESS);
+    return p.get("acme");
   }
 
   @Test

@@ -82,6 +82,46 @@ class ReplayIT {
   }
 
   @Test
+  void shouldListExactlyWhatCheckListsWhenAnomaliesShareTheirTransactions() throws Exception {
+    // Given: the one-line history of two thin-air reads of one transaction, and one where two
+    // lost updates share a pair, two aborted reads a reader and writer, and two faulty reads of one
+    // key a transaction: pairs the streaming checker once published as one
+    final Path thinAir = dir.resolve("thin-air.jsonl");
+    final Path shared = dir.resolve("shared.jsonl");
+    write(thinAir, "T1 s1 r(x,5) r(y,7) @10..20\n");
+    write(shared, """
+        T1 s1 r(x,0) r(y,0) w(x,1) w(y,1) @10..20
+        T2 s2 r(x,0) r(y,0) w(x,2) w(y,2) @15..30
+        T3 s3 w(a,1) w(b,1) aborted @40..50
+        T4 s4 r(a,1) r(b,1) @60..70
+        T5 s5 w(c,1) r(c,2) r(c,2) @80..90
+        """);
+    for (final Path file : List.of(thinAir, shared)) {
+      // When
+      final Cli check = cli("check", "--json", file.toString());
+      final Cli replay = cli("replay", "--file", file.toString(), "--json", "--quiet");
+
+      // Then: the same anomalies, one by one, each with what tells it apart
+      assertEquals(1, check.exit(), check.err());
+      assertEquals(check.exit(), replay.exit(), replay.err());
+      final JsonNode checked = JSON.readTree(check.out());
+      assertEquals(comparable(checked), comparable(JSON.readTree(replay.out())), file.toString());
+      final Set<String> distinct = new java.util.HashSet<>();
+      checked.get("anomalies").forEach(a -> distinct.add(a.get("cycle").toString() + a.get("read")));
+      assertEquals(checked.get("anomalies").size(), distinct.size(), checked.get("anomalies").toString());
+    }
+    assertEquals(2, JSON.readTree(cli("check", "--json", thinAir.toString()).out()).get("anomalies").size());
+    assertEquals(6, JSON.readTree(cli("check", "--json", shared.toString()).out()).get("anomalies").size());
+  }
+
+  /** Writes a history of the test language as a JSONL file. */
+  private static void write(final Path file, final String dsl) throws IOException {
+    try (Writer w = Files.newBufferedWriter(file)) {
+      HistoryIO.write(HistoryDsl.history(dsl), HistoryFormat.JSONL, w);
+    }
+  }
+
+  @Test
   void shouldDecideWhatCheckDecidesOnEveryGoldenCaseWhenReplayingARecordedTopicPerTenant() throws Exception {
     // Given: each corpus case as a JSONL file, checked by `isowatch check`; the cases grouped by
     // their options, each group recorded on a topic of its own with one tenant per case.

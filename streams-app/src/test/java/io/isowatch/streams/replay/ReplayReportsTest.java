@@ -20,6 +20,7 @@ import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.streams.processor.VerdictRecords;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,41 @@ class ReplayReportsTest {
   }
 
   @Test
+  void shouldListBothWhenTwoPublishedAnomaliesShareAnAnomalyId() {
+    // Given: one pair's lost updates on two keys, both published under their uniqueIds
+    final CheckResult original = OnlineChecker.check(history("""
+        T1 s1 r(x,0) r(y,0) w(x,1) w(y,1) @10..20
+        T2 s2 r(x,0) r(y,0) w(x,2) w(y,2) @15..30
+        """), CheckOptions.defaults());
+    final TenantVerdict verdict = VerdictRecords.toAvro(TENANT, original, 0, 0, 0, 123L);
+    // When
+    final CheckResult back = ReplayReports.result(verdict, publishedAnomalies(original), 0.1);
+    // Then
+    assertEquals(2, back.anomalies().size());
+    assertEquals(original.anomalies().stream().map(a -> a.cycle()).toList(),
+        back.anomalies().stream().map(a -> a.cycle()).toList());
+  }
+
+  @Test
+  void shouldFindTheAnomaliesByAnomalyIdWhenTheVerdictAndRecordsPredateUniqueIds() {
+    // Given: a verdict and records of a checker that had no uniqueId
+    final CheckResult original = OnlineChecker.check(history("T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30"),
+        CheckOptions.defaults());
+    final TenantVerdict verdict = VerdictRecords.toAvro(TENANT, original, 0, 0, 0, 123L);
+    verdict.getReport().setListedUniqueIds(null);
+    final Map<String, Anomaly> byIdentity = new HashMap<>();
+    for (final Anomaly a : publishedAnomalies(original).values()) {
+      a.setUniqueId(null);
+      a.setRead(null);
+      byIdentity.put(io.isowatch.schemas.AnomalyIds.identity(a), a);
+    }
+    // When
+    final CheckResult back = ReplayReports.result(verdict, byIdentity, 0.1);
+    // Then
+    assertEquals(List.of("LostUpdate"), back.anomalies().stream().map(a -> a.displayName()).toList());
+  }
+
+  @Test
   void shouldRefuseWhenTheVerdictListsAnAnomalyThatWasNotPublished() {
     // Given
     final CheckResult original = OnlineChecker.check(history("T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30"),
@@ -68,7 +104,7 @@ class ReplayReportsTest {
     final Map<String, Anomaly> out = new HashMap<>();
     for (final io.isowatch.core.check.Anomaly a : result.anomalies()) {
       final Anomaly avro = AnomalyRecords.toAvro(TENANT, a, 1L, null);
-      out.put(avro.getAnomalyId(), avro);
+      out.put(avro.getUniqueId(), avro);
     }
     return out;
   }

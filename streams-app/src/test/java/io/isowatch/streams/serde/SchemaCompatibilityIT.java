@@ -4,21 +4,40 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
+import io.isowatch.schemas.AnomalyRead;
+import io.isowatch.schemas.AnomalyTransaction;
+import io.isowatch.schemas.Level;
+import io.isowatch.schemas.Op;
+import io.isowatch.schemas.OpType;
+import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.TxnStatus;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.testkit.CcompatClient;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The evolution rule (schemas/README.md) as the real registry enforces it: with BACKWARD on the
- * subject, adding an optional field is accepted and breaking changes are refused with 409.
+ * subject, adding an optional field is accepted and breaking changes are refused with 409; the
+ * fields added for anomaly identity (uniqueId, read, listedUniqueIds) are such fields, and readers
+ * on either side of them keep working.
  */
 @Tag("integration")
 class SchemaCompatibilityIT {
@@ -66,23 +85,79 @@ class SchemaCompatibilityIT {
   }
 
   @Test
-  void shouldRegisterTheAnomalyWithItsRetractionFieldOverTheFrozenV1WhenTheSubjectIsBackward() throws Exception {
-    // Given: BACKWARD on the anomalies subject and the frozen v1 of Anomaly registered as version 1
-    final String subject = Topics.defaults().anomalies().valueSubject();
-    final Schema v1 = new Schema.Parser().parse(java.nio.file.Files.readString(
-        java.nio.file.Path.of("..", "schemas", "src", "test", "resources", "published", "Anomaly", "v1.avsc")));
+  void shouldRegisterTheUniqueIdFieldsAndKeepOldAndNewReadersWorkingWhenTheSubjectsAreBackward() throws Exception {
+    // Given: the anomalies and verdicts subjects at BACKWARD, holding the versions published before
+    // retraction, uniqueId, read and listedUniqueIds (the frozen copies of the schemas module)
     final CcompatClient ccompat = new CcompatClient(REGISTRY.url());
-    assertEquals(200, ccompat.setCompatibility(subject, "BACKWARD").status());
-    assertEquals(200, ccompat.register(subject, v1).status());
+    final Topics topics = Topics.defaults();
+    final String anomalies = topics.anomalies().valueSubject();
+    final String verdicts = topics.verdicts().valueSubject();
+    final Schema anomalyV1 = published("Anomaly", 1);
+    for (final String subject : List.of(anomalies, verdicts)) {
+      assertEquals(200, ccompat.setCompatibility(subject, "BACKWARD").status());
+    }
+    final CcompatClient.Response oldAnomaly = ccompat.register(anomalies, anomalyV1);
+    assertEquals(200, oldAnomaly.status(), oldAnomaly.body().toString());
+    assertEquals(200, ccompat.register(verdicts, published("TenantVerdict", 2)).status());
+    // The later frozen versions of Anomaly: v2 added the retraction record, v3 uniqueId and read.
+    for (final int version : List.of(2, 3)) {
+      final CcompatClient.Response frozen = ccompat.register(anomalies, published("Anomaly", version));
+      assertEquals(200, frozen.status(), "Anomaly v" + version + ": " + frozen.body());
+    }
 
-    // When: the current Anomaly (v2, with the optional retraction record) is checked and registered
-    final CcompatClient.Response check = ccompat.checkAgainstLatest(subject, Anomaly.getClassSchema());
-    final CcompatClient.Response register = ccompat.register(subject, Anomaly.getClassSchema());
+    // When: the current schemas are registered
+    final CcompatClient.Response newAnomaly = ccompat.register(anomalies, Anomaly.getClassSchema());
+    final CcompatClient.Response newVerdict = ccompat.register(verdicts, TenantVerdict.getClassSchema());
 
-    // Then
-    assertEquals(true, check.body().get("is_compatible").asBoolean(), check.body().toString());
-    assertEquals(200, register.status(), register.body().toString());
-    assertEquals("[1,2]", ccompat.versions(subject).body().toString());
+    // Then: accepted as new versions
+    assertEquals(200, newAnomaly.status(), newAnomaly.body().toString());
+    assertEquals(200, newVerdict.status(), newVerdict.body().toString());
+    assertEquals("[1,2,3,4]", ccompat.versions(anomalies).body().toString());
+    assertEquals("[1,2]", ccompat.versions(verdicts).body().toString());
+    // Then: an old consumer, reading with the old schema, reads a record of the current checker
+    final Serde<Anomaly> serde = new AvroSerdes(AvroSerdeConfig.production(REGISTRY.url())).forTopic(topics.anomalies())
+        .value();
+    final Anomaly current = anomaly().setUniqueId("u1").setRead(AnomalyRead.newBuilder().setTxn("T1").setOp(0)
+        .setKey("x").setValue(5L).build()).build();
+    final byte[] wire = serde.serializer().serialize(topics.anomalies().name(), current);
+    final Schema writer = new Schema.Parser().parse(
+        ccompat.schemaById(ByteBuffer.wrap(wire, 1, 4).getInt()).body().get("schema").asText());
+    final GenericRecord asOld = new GenericDatumReader<GenericRecord>(writer, anomalyV1)
+        .read(null, DecoderFactory.get().binaryDecoder(Arrays.copyOfRange(wire, 5, wire.length), null));
+    assertEquals(current.getAnomalyId(), asOld.get("anomalyId").toString());
+    assertEquals(null, asOld.getSchema().getField("uniqueId"));
+    // Then: the current checker's readers read a record written with the old schema, without the
+    // new fields, and deduplicate it by its anomalyId
+    final GenericRecord old = new GenericData.Record(anomalyV1);
+    final Anomaly oldContent = anomaly().build();
+    for (final Schema.Field f : anomalyV1.getFields()) {
+      old.put(f.name(), GenericData.get().deepCopy(f.schema(), oldContent.get(f.name())));
+    }
+    final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.write(0);
+    bytes.writeBytes(ByteBuffer.allocate(4).putInt(oldAnomaly.body().get("id").asInt()).array());
+    final var encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+    new GenericDatumWriter<GenericRecord>(anomalyV1).write(old, encoder);
+    encoder.flush();
+    final Anomaly read = serde.deserializer().deserialize(topics.anomalies().name(), bytes.toByteArray());
+    assertEquals(oldContent.getAnomalyId(), read.getAnomalyId());
+    assertEquals(null, read.getUniqueId());
+    assertEquals(null, read.getRead());
+    assertEquals(read.getAnomalyId(), AnomalyIds.identity(read));
+  }
+
+  private static Anomaly.Builder anomaly() {
+    return Anomaly.newBuilder().setTenant("acme").setAnomalyId("a1").setType("thin-air").setName("ThinAirRead")
+        .setViolates(List.of(Level.SSER, Level.SER, Level.SI)).setCycle(List.of())
+        .setTransactions(List.of(AnomalyTransaction.newBuilder().setTxn("T1").setSession("s1")
+            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "x", 5L))).build()))
+        .setExplanation("T1 read x=5, which nobody wrote.").setDetectedAtMicros(1L);
+  }
+
+  /** A frozen published version from the schemas module (schemas/README.md, evolution rule 4). */
+  private static Schema published(final String name, final int version) throws java.io.IOException {
+    return new Schema.Parser().parse(java.nio.file.Files.readString(java.nio.file.Path.of("..", "schemas", "src",
+        "test", "resources", "published", name, "v" + version + ".avsc")));
   }
 
   private static Schema withExtraField(final Schema record, final Schema.Field extra) {

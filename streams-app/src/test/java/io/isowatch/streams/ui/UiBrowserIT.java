@@ -175,7 +175,7 @@ class UiBrowserIT {
       final WebDriverWait wait = new WebDriverWait(browser, PATIENCE);
       wait.ignoring(StaleElementReferenceException.class);
       // The injected lost update appears in the feed, by name.
-      final By lostRow = By.cssSelector("tr.anomaly-row[data-anomaly-id='" + lostUpdate.getAnomalyId() + "']");
+      final By lostRow = By.cssSelector("tr.anomaly-row[data-anomaly-id='" + lostUpdate.getUniqueId() + "']");
       wait.withMessage("the injected lost update in the feed").until(d -> !d.findElements(lostRow).isEmpty()
           && "LostUpdate".equals(d.findElement(lostRow).findElement(By.cssSelector(".anomaly-name")).getText()));
       // The tenants' verdicts per level, as the engine decides them for the same histories.
@@ -213,7 +213,7 @@ class UiBrowserIT {
       assertEquals(lostUpdate.getCycle().stream()
           .map(e -> e.getKind() + " " + e.getKey() + "=" + e.getValue()).toList(), labels);
       assertEquals("LostUpdate", browser.findElement(By.id("a-name")).getText());
-      assertEquals(lostUpdate.getAnomalyId(), browser.findElement(By.id("a-id")).getText());
+      assertEquals(lostUpdate.getUniqueId(), browser.findElement(By.id("a-id")).getText());
       assertEquals(lostUpdate.getExplanation().strip(),
           browser.findElement(By.id("a-explanation")).getText().strip());
       assertEquals(lostUpdate.getTransactions().size(), browser.findElements(By.cssSelector("#a-txns tr")).size());

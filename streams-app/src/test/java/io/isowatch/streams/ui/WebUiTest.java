@@ -36,12 +36,14 @@ class WebUiTest {
     try (HealthAndMetricsServer server = server(state, Optional.empty())) {
       // When
       final JsonNode feed = json(get(server, "/api/anomalies?level=SI&tenant=acme", null));
-      final JsonNode detail = json(get(server, "/api/anomalies/" + lost.getAnomalyId(), null));
-      final HttpResponse<String> svg = get(server, "/api/anomalies/" + lost.getAnomalyId() + "/graph.svg", null);
+      // The UI knows a checker's anomaly by its uniqueId (its anomalyId may be another's too).
+      final JsonNode detail = json(get(server, "/api/anomalies/" + lost.getUniqueId(), null));
+      final HttpResponse<String> svg = get(server, "/api/anomalies/" + lost.getUniqueId() + "/graph.svg", null);
       final JsonNode tenants = json(get(server, "/api/tenants", null));
 
       // Then
       assertTrue(feed.get("anomalies").findValuesAsText("anomalyId").contains(lost.getAnomalyId()), feed.toString());
+      assertTrue(feed.get("anomalies").findValuesAsText("id").contains(lost.getUniqueId()), feed.toString());
       assertEquals("LostUpdate", detail.get("name").asText());
       assertEquals(lost.getCycle().size(), detail.get("cycle").size());
       assertEquals(lost.getExplanation(), detail.get("explanation").asText());

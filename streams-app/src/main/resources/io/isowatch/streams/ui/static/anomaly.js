@@ -28,7 +28,7 @@
       el('a', { href: '/?tenant=' + encodeURIComponent(a.tenant) }, a.tenant));
     document.getElementById('a-detected').textContent = time(a.detectedAtMicros);
     document.getElementById('a-latency').textContent = seconds(a.detectionLatencyMicros);
-    document.getElementById('a-id').textContent = a.anomalyId;
+    document.getElementById('a-id').textContent = a.id;
     // A retraction withdraws the anomaly: say so first, with the checker's reason.
     document.getElementById('a-explanation').textContent = a.retraction
       ? 'RETRACTED at ' + time(a.retraction.retractedAtMicros) + ' (' + a.retraction.causeTxn + ' arrived): '

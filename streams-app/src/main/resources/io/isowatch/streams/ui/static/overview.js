@@ -64,10 +64,10 @@
   }
 
   function feedRow(a) {
-    const href = '/anomaly.html?id=' + encodeURIComponent(a.anomalyId);
-    const row = el('tr', { class: 'anomaly-row' + (!firstLoad && !known.has(a.anomalyId) ? ' fresh' : '')
+    const href = '/anomaly.html?id=' + encodeURIComponent(a.id);
+    const row = el('tr', { class: 'anomaly-row' + (!firstLoad && !known.has(a.id) ? ' fresh' : '')
         + (a.retraction ? ' retracted' : ''),
-      'data-anomaly-id': a.anomalyId },
+      'data-anomaly-id': a.id },
       el('td', { class: 'mono' }, time(a.detectedAtMicros)),
       el('td', {}, a.tenant),
       el('td', {}, el('a', { class: 'anomaly-name', href }, a.displayName),
@@ -94,7 +94,7 @@
       const body = document.getElementById('feed');
       body.replaceChildren(...(feed.anomalies.length ? feed.anomalies.map(feedRow)
         : [el('tr', { class: 'empty-row' }, el('td', { colspan: 6 }, 'No anomaly matches.'))]));
-      feed.anomalies.forEach(a => known.add(a.anomalyId));
+      feed.anomalies.forEach(a => known.add(a.id));
       firstLoad = false;
       document.getElementById('feed-count').textContent =
         `showing ${feed.anomalies.length} of ${feed.total} matching · ${feed.received} received`;
