@@ -76,7 +76,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<TenantKey, byte[]> inputs;
   private KeyValueStore<String, TenantProgress> progress;
-  private KeyValueStore<TenantKey, Long> published;
+  private PublishedAnomalies published;
   private TenantCheckpoints checkpoints;
   // Per loaded tenant: the first input index its rebuild would replay (the ones before are in its
   // checkpoint).
@@ -120,7 +120,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     prunesSeen.clear();
     this.inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     this.progress = context.getStateStore(Stores.TENANT_PROGRESS);
-    this.published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
+    this.published = new PublishedAnomalies(context.getStateStore(Stores.PUBLISHED_ANOMALIES));
     this.checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     this.replayEnd = ReplayEnd.from(context.appConfigs());
     context.schedule(verdictInterval, PunctuationType.WALL_CLOCK_TIME, this::publishVerdicts);
@@ -132,7 +132,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     }
     if (pruneInterval.compareTo(Duration.ZERO) > 0) {
       context.schedule(pruneInterval, PunctuationType.STREAM_TIME,
-          new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint)::punctuate);
+          new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint,
+              tenant -> progressOf(tenant).inputs() > firstInput.getOrDefault(tenant, 0L))::punctuate);
     }
   }
 
@@ -168,6 +169,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
     }
     deleteCovered(tenant, DELETES_PER_INPUT);
+    published.trim(tenant, DELETES_PER_INPUT);
     p = p.arrived(txn.end(), record.timestamp());
     final List<OnlineEvent> events = engine.accept(txn);
     metrics.transactionChecked(tenant);
@@ -227,6 +229,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         replayed++;
       }
     }
+    if (checkpoint == null && replayed > 0) {
+      // Rebuilt with other cuts than the live engine made: it may report again what that one
+      // published, at any later input, so those ids are never trimmed (PublishedAnomalies).
+      published.keepAll(tenant);
+    }
     if (replayed > 0 || checkpoint != null) {
       metrics.tenantRestored(tenant);
       LOG.info("Tenant engine rebuilt tenant=[{}] checkpointBytes=[{}] checkpointGeneration=[{}] inputs=[{}] ms=[{}]",
@@ -253,12 +260,15 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     deleteCovered(tenant, previousFirst - deleteFrom.getOrDefault(tenant, previousFirst));
     final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previousFirst, previous);
     firstInput.put(tenant, upTo);
+    // No rebuild can report again what was reported before upTo: those ids go, a few per arrival.
+    final int ids = published.planTrim(tenant, upTo);
     final TenantEngine engine = loaded.get(tenant);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, progressOf(tenant)));
     final double seconds = (System.nanoTime() - t0) / 1e9;
     metrics.checkpointed(tenant, checkpoint.length, seconds);
-    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsCovered=[{}] ms=[{}]",
-        tenant, m.generation(), m.bytes(), m.chunks(), upTo - previousFirst, Math.round(seconds * 1000));
+    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsCovered=[{}]"
+        + " publishedIdsToTrim=[{}] ms=[{}]", tenant, m.generation(), m.bytes(), m.chunks(), upTo - previousFirst, ids,
+        Math.round(seconds * 1000));
   }
 
   /**
@@ -324,11 +334,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
       final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
       final TenantKey id = TenantKey.ofItem(tenant, avro.getAnomalyId());
-      if (this.published.get(id) != null) {
+      if (!this.published.publishOnce(id, p.inputs())) {
         LOG.debug("Anomaly already published tenant=[{}] anomalyId=[{}]", tenant, avro.getAnomalyId());
         continue;
       }
-      this.published.put(id, detectedAt);
       context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
       metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
       p = p.publishedOne();

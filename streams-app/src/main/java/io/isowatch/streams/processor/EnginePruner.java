@@ -9,7 +9,10 @@ import org.slf4j.LoggerFactory;
  * Stream-time punctuator of {@link CheckTransactionsProcessor}: prunes every loaded tenant engine
  * to its horizon (docs/segmentation.md), records each prune's duration, the transactions it pruned
  * and what the engine still holds, and hands the checkpoint taken right after each cut to the
- * processor, which stores it and deletes the inputs it covers. Kept apart from the record path.
+ * processor, which stores it and deletes the inputs it covers. A tenant whose engine pruned
+ * nothing but that has inputs its checkpoint does not cover is checkpointed all the same ({@link
+ * TenantEngine#checkpointNow()}): so a rebuild replays at most one interval's inputs, whether or
+ * not the horizon was reached. Kept apart from the record path.
  */
 final class EnginePruner {
   private static final Logger LOG = LoggerFactory.getLogger(EnginePruner.class);
@@ -26,15 +29,28 @@ final class EnginePruner {
     void observe(String tenant, TenantEngine engine);
   }
 
+  /** Whether the tenant has stored inputs that its checkpoint (if any) does not cover. */
+  @FunctionalInterface
+  interface Uncovered {
+    boolean test(String tenant);
+  }
+
   private final Map<String, TenantEngine> loaded;
   private final PruneObserver observer;
   private final CheckpointSink checkpoints;
+  private final Uncovered uncovered;
 
   EnginePruner(final Map<String, TenantEngine> loaded, final PruneObserver observer,
       final CheckpointSink checkpoints) {
+    this(loaded, observer, checkpoints, tenant -> false);
+  }
+
+  EnginePruner(final Map<String, TenantEngine> loaded, final PruneObserver observer,
+      final CheckpointSink checkpoints, final Uncovered uncovered) {
     this.loaded = loaded;
     this.observer = observer;
     this.checkpoints = checkpoints;
+    this.uncovered = uncovered;
   }
 
   void punctuate(final long streamTimeMs) {
@@ -49,6 +65,11 @@ final class EnginePruner {
         // Right after a cut the engine's state is small and final for the inputs so far: the
         // moment to checkpoint it and let the store forget those inputs.
         e.getValue().checkpoint().ifPresent(bytes -> checkpoints.save(e.getKey(), bytes));
+      } else if (uncovered.test(e.getKey())) {
+        // Nothing to prune (below the horizon, or a cut held back), but inputs since the last
+        // checkpoint: checkpoint anyway, so that the inputs a rebuild replays stay bounded.
+        e.getValue().checkpointNow().ifPresent(bytes -> checkpoints.save(e.getKey(), bytes));
+        observer.observe(e.getKey(), e.getValue());
       }
     }
   }

@@ -78,9 +78,19 @@ public final class FileReplay {
       props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
       props.put(IsoWatchStreamsConfig.TOPICS_REPLICATION_CONFIG, "1");
       props.put(IsoWatchStreamsConfig.REPLAY_END_OFFSETS_CONFIG, ends.replayEnd().toString());
-      props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
+      likeCheck(props, history);
       return Replayer.run(new IsoWatchStreamsConfig(props), ends, progress, STALL);
     }
+  }
+
+  /**
+   * What makes the replay decide exactly what {@code isowatch check} decides on the whole file,
+   * unless the caller set it: a grace covering the file's span, and no horizon (check's default is
+   * unsegmented; the streaming checker's default horizon bounds an endless stream, not a file).
+   */
+  static void likeCheck(final Map<String, Object> props, final History history) {
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
   }
 
   /** Starts the broker; if that fails, stops the registry once it is up. */
