@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  *       start, a restore or a rebalance it is rebuilt by replaying the tenant's inputs from {@code
  *       tenant-transactions}, publishing nothing: what that replay reports was published before.
  *   <li>An anomaly is published only if its id is not in {@code published-anomalies}; with
- *       exactly-once processing the store and the topic agree, so no anomaly appears twice.
+ *       exactly-once processing the store and the topic agree, so no anomaly appears twice. Ids
+ *       no rebuild can report again are trimmed ({@link PublishedAnomalies}).
+ *   <li>At each prune punctuation every tenant with inputs since its checkpoint is checkpointed,
+ *       pruned or not ({@link EnginePruner}), so a rebuild replays at most one interval's inputs.
  *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
  *       changed since the last one.
  *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes each tenant that
