@@ -133,6 +133,21 @@ class BoundedStoresTest {
     assertEquals(List.of(PublishedAnomalies.KEEP), publishedPositions());
   }
 
+  @Test
+  void shouldNeverTrimAnIdWrittenByAnEarlierVersionWhenCheckpointsCoverEverything() {
+    // Given: an id as earlier versions stored it (the detection time in µs), and a new one
+    final KeyValueStore<TenantKey, Long> store = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
+    store.put(TenantKey.ofItem("acme", "legacy"), 1_764_000_000_000_000L);
+    process("A a r(x,0) w(x,1) @10..15\nB b r(x,0) w(x,2) @20..25\nZ z r(q,0) @30..35");
+
+    // When
+    prune(1);
+    process("C c r(y,0) w(y,1) @40..45");
+
+    // Then: the new one went, the old one stays
+    assertEquals(List.of("legacy"), publishedIds());
+  }
+
   // ---- helpers ----
 
   private void start() {
