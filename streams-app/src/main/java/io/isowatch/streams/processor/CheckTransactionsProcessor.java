@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *       exactly-once processing the store and the topic agree, so no anomaly appears twice. Ids
  *       no rebuild can report again are trimmed ({@link PublishedAnomalies}).
  *   <li>At each prune punctuation every tenant with inputs since its checkpoint is checkpointed,
- *       pruned or not ({@link EnginePruner}), so a rebuild replays at most one interval's inputs.
+ *       pruned or not ({@link EnginePruner}), and so is a tenant every {@value
+ *       #CHECKPOINT_EVERY_INPUTS} inputs: a rebuild replays at most one interval's inputs, and
+ *       never more than that many.
  *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
  *       changed since the last one.
  *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes each tenant that
@@ -61,6 +63,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
    * within a fraction of the prune interval at a steady rate (a quarter of it at 4).
    */
   static final int DELETES_PER_INPUT = 4;
+  /**
+   * Inputs of a tenant after which it is pruned and checkpointed at once, whatever the prune
+   * interval: at high rates an interval of stream time holds many inputs, and a rebuild replays
+   * those after the checkpoint. 200,000 replay in seconds (docs/benchmarks.md).
+   */
+  static final long CHECKPOINT_EVERY_INPUTS = 200_000;
 
   private final TenantEngineFactory engines;
   private final CheckerMetrics metrics;
@@ -70,6 +78,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private final String verdictsChild;
   /** Stream time between prunes of the loaded engines (docs/segmentation.md); negative: never. */
   private final Duration pruneInterval;
+  private final long checkpointEveryInputs;
+  // The prune punctuator's work, also done for one tenant every checkpointEveryInputs inputs; null
+  // when nothing is pruned.
+  private EnginePruner pruner;
   private final EventCodec codec = new EventCodec();
   private final Map<String, TenantEngine> loaded = new HashMap<>();
   // Each tenant's progress as last written to the tenant-progress store: read for every record,
@@ -102,7 +114,16 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild, final Duration pruneInterval) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        CHECKPOINT_EVERY_INPUTS);
+  }
+
+  /** As above, checkpointing a tenant every {@code checkpointEveryInputs} inputs as well. */
+  CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval, final long checkpointEveryInputs) {
     this.pruneInterval = pruneInterval;
+    this.checkpointEveryInputs = checkpointEveryInputs;
     this.engines = engines;
     this.metrics = metrics;
     this.verdictInterval = verdictInterval;
@@ -133,10 +154,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       context.schedule(every.compareTo(MIN_FLUSH_CHECK) < 0 ? MIN_FLUSH_CHECK : every,
           PunctuationType.STREAM_TIME, this::flushIdle);
     }
+    pruner = null;
     if (pruneInterval.compareTo(Duration.ZERO) > 0) {
-      context.schedule(pruneInterval, PunctuationType.STREAM_TIME,
-          new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint,
-              tenant -> progressOf(tenant).inputs() > firstInput.getOrDefault(tenant, 0L))::punctuate);
+      pruner = new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint,
+          tenant -> progressOf(tenant).inputs() > firstInput.getOrDefault(tenant, 0L));
+      context.schedule(pruneInterval, PunctuationType.STREAM_TIME, pruner::punctuate);
     }
   }
 
@@ -181,6 +203,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
     metrics.retained(tenant, engine.retainedTransactions());
     observePrunes(tenant, engine);
+    if (pruner != null && p.inputs() - firstInput.getOrDefault(tenant, 0L) >= checkpointEveryInputs) {
+      pruner.prune(tenant, engine, record.timestamp());
+    }
     changed.add(tenant);
   }
 

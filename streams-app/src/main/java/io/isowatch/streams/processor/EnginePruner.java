@@ -55,22 +55,27 @@ final class EnginePruner {
 
   void punctuate(final long streamTimeMs) {
     for (final Map.Entry<String, TenantEngine> e : loaded.entrySet()) {
-      final long t0 = System.nanoTime();
-      final long pruned = e.getValue().prune();
-      final double seconds = (System.nanoTime() - t0) / 1e9;
-      observer.observe(e.getKey(), e.getValue());
-      if (pruned > 0) {
-        LOG.info("Tenant engine pruned tenant=[{}] pruned=[{}] retained=[{}] ms=[{}] streamTimeMs=[{}]",
-            e.getKey(), pruned, e.getValue().retainedTransactions(), Math.round(seconds * 1000), streamTimeMs);
-        // Right after a cut the engine's state is small and final for the inputs so far: the
-        // moment to checkpoint it and let the store forget those inputs.
-        e.getValue().checkpoint().ifPresent(bytes -> checkpoints.save(e.getKey(), bytes));
-      } else if (uncovered.test(e.getKey())) {
-        // Nothing to prune (below the horizon, or a cut held back), but inputs since the last
-        // checkpoint: checkpoint anyway, so that the inputs a rebuild replays stay bounded.
-        e.getValue().checkpointNow().ifPresent(bytes -> checkpoints.save(e.getKey(), bytes));
-        observer.observe(e.getKey(), e.getValue());
-      }
+      prune(e.getKey(), e.getValue(), streamTimeMs);
+    }
+  }
+
+  /** Prunes one tenant's engine and checkpoints it (see the class comment). */
+  void prune(final String tenant, final TenantEngine engine, final long streamTimeMs) {
+    final long t0 = System.nanoTime();
+    final long pruned = engine.prune();
+    final double seconds = (System.nanoTime() - t0) / 1e9;
+    observer.observe(tenant, engine);
+    if (pruned > 0) {
+      LOG.info("Tenant engine pruned tenant=[{}] pruned=[{}] retained=[{}] ms=[{}] streamTimeMs=[{}]",
+          tenant, pruned, engine.retainedTransactions(), Math.round(seconds * 1000), streamTimeMs);
+      // Right after a cut the engine's state is small and final for the inputs so far: the
+      // moment to checkpoint it and let the store forget those inputs.
+      engine.checkpoint().ifPresent(bytes -> checkpoints.save(tenant, bytes));
+    } else if (uncovered.test(tenant)) {
+      // Nothing to prune (below the horizon, or a cut held back), but inputs since the last
+      // checkpoint: checkpoint anyway, so that the inputs a rebuild replays stay bounded.
+      engine.checkpointNow().ifPresent(bytes -> checkpoints.save(tenant, bytes));
+      observer.observe(tenant, engine);
     }
   }
 }

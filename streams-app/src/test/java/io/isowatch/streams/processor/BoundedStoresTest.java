@@ -90,6 +90,27 @@ class BoundedStoresTest {
   }
 
   @Test
+  void shouldCheckpointATenantEveryNInputsWhenNoPunctuationCame() {
+    // Given: a processor that checkpoints every 5 inputs
+    processor.close();
+    processor = new CheckTransactionsProcessor(
+        OnlineTenantEngine.factory(CheckOptions.defaults(), 0L, Horizon.ofTransactions(20)), metrics,
+        Duration.ofSeconds(1), Duration.ofMillis(-1), "anomalies", "verdicts", PRUNE_EVERY, 5);
+    processor.init(context);
+
+    // When: 12 inputs, no punctuation
+    process(txns("F", 0, 12));
+
+    // Then: checkpointed at the 5th and the 10th input; what the first covered is deleted
+    final CheckpointManifest m = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS))
+        .manifest("acme");
+    assertNotNull(m, "no checkpoint without a punctuation");
+    assertEquals(2, m.generation());
+    assertEquals(10, m.firstInput());
+    assertEquals(2.0, metrics.sample(MetricNames.CHECKPOINTS_TOTAL, TENANT, ACME));
+  }
+
+  @Test
   void shouldTrimThePublishedIdsACheckpointCoversAndRepublishNothingWhenRestartedAfterwards() {
     // Given: a lost update of x published, then a checkpoint covering its inputs
     process("A a r(x,0) w(x,1) @10..15\nB b r(x,0) w(x,2) @20..25\nZ z r(q,0) @30..35");
