@@ -36,8 +36,11 @@
 #   --soak-off-txns transactions of the off run with `both` [300000]; without a horizon the heap fills:
 #     the run stops at its count, when the checker exits, or after --soak-stall-seconds [300] without progress
 #   --soak-max-lag most transactions produced ahead of the checker's committed offset [2000000]
-#   --soak-horizon-txns check.horizon.transactions of the on run [100000]
-#   --soak-prune-ms check.prune.interval.ms of the on run (stream time) [10000]
+#   --soak-horizon-txns check.horizon.transactions of the on run [100000]; 0: the checker's default (20000)
+#   --soak-prune-ms check.prune.interval.ms of the on run (stream time) [10000]; 0: the checker's default (60000)
+#   --soak-restart true: after the on run, restart its checker on its state directory, then on an empty one
+#     (stores restored from the changelogs), and report the state dir and changelog sizes before, the time to
+#     RUNNING and to the tenant's engine rebuilt, and the rebuild's log line [false]
 #   --soak-anomaly-every after every N workload transactions, a 20-transaction chunk of its own sessions and
 #     keys with one injected lost update [1000000]; 0: none
 #   --soak-input-retention-mb retention.bytes of the input topic, so that the broker's disk stays bounded [2048];

@@ -28,10 +28,12 @@ public final class Stores {
   public static final String TENANT_PROGRESS = "tenant-progress";
 
   /**
-   * The anomaly ids already published per tenant (key {@code (tenant, uniqueId)}, value the
+   * The anomaly ids already published per tenant (key {@code (tenant, uniqueId)}, value the number
+   * of the tenant's inputs stored when its engine reported it; earlier versions stored the
    * detection time in µs), so that an anomaly is never published twice, whatever an engine rebuilt
    * after a restore reports again. Entries written before uniqueIds existed are keyed by anomalyId
-   * and are moved to the uniqueId of the first anomaly that meets them.
+   * and are moved to the uniqueId of the first anomaly that meets them. Ids a checkpoint covers are
+   * deleted (the processor's {@code PublishedAnomalies}), so it stays bounded.
    */
   public static final String PUBLISHED_ANOMALIES = "published-anomalies";
 
@@ -39,8 +41,8 @@ public final class Stores {
    * Per tenant, the latest checkpoint of its engine (docs/segmentation.md, "Checkpoints"): key
    * {@code (tenant, generation and chunk)} → a chunk of the checkpoint's bytes, and {@code (tenant,
    * "checkpoint-manifest")} → which generation is current and the first input it does not cover.
-   * Written by the prune punctuator when a horizon is set; the inputs it covers are then deleted
-   * from {@link #TENANT_TRANSACTIONS}, so both stay bounded.
+   * Written by the prune punctuator when a horizon is set (the default), whether it pruned or not;
+   * the inputs it covers are then deleted from {@link #TENANT_TRANSACTIONS}, so both stay bounded.
    */
   public static final String TENANT_CHECKPOINTS = "tenant-checkpoints";
 
@@ -56,7 +58,7 @@ public final class Stores {
       List.of(TENANT_TRANSACTIONS, TENANT_PROGRESS, PUBLISHED_ANOMALIES, TENANT_CHECKPOINTS, TENANT_QUARANTINE);
 
   /**
-   * Changelog settings of the two stores whose keys are deleted as checkpoints are made. The
+   * Changelog settings of the stores whose keys are deleted as checkpoints are made. The
    * changelogs are compacted (Kafka Streams' default), but compaction never touches a topic's
    * active segment (1 GiB or 7 days by default) and keeps tombstones for {@code
    * delete.retention.ms} (1 day by default): at 10K inputs/s that would be gigabytes of deleted
@@ -107,6 +109,6 @@ public final class Stores {
   public static StoreBuilder<KeyValueStore<TenantKey, Long>> publishedAnomalies() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
         org.apache.kafka.streams.state.Stores.persistentKeyValueStore(PUBLISHED_ANOMALIES),
-        TenantKey.serde(), Serdes.Long());
+        TenantKey.serde(), Serdes.Long()).withLoggingEnabled(SHRINKING_CHANGELOG);
   }
 }

@@ -150,8 +150,22 @@ class ConfigSourcesTest {
     // Then
     assertEquals(io.isowatch.core.online.Horizon.ofTransactions(50_000).withCutFactor(4), config.horizon());
     assertEquals(2.0, defaults.horizon().cutFactor());
-    assertFalse(defaults.horizon().enabled());
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_CHECK_HORIZON_CUT_FACTOR", "1"), Map.of()));
+  }
+
+  @Test
+  void shouldBoundEveryEngineByDefaultAndKeepEverythingOnlyWhenNoLimitIsAsked() throws Exception {
+    // When
+    final IsoWatchStreamsConfig defaults = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+    final IsoWatchStreamsConfig unbounded = ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_HORIZON_TRANSACTIONS", "-1"), Map.of());
+
+    // Then
+    assertEquals(io.isowatch.core.online.Horizon.ofTransactions(
+        IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_DEFAULT), defaults.horizon());
+    assertEquals(20_000L, IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_DEFAULT);
+    assertTrue(defaults.pruneIntervalMs() > 0);
+    assertFalse(unbounded.horizon().enabled());
   }
 }

@@ -204,6 +204,27 @@ public final class OnlineChecker {
     return cut;
   }
 
+  /**
+   * Makes the engine {@link #checkpointable()} now, whether or not its horizon lets anything be
+   * pruned (docs/segmentation.md, "Checkpoints"), so that an owner can checkpoint on its own
+   * schedule and a rebuild never replays more than that schedule's inputs. Prunes as {@link
+   * #prune()} does; when that prunes nothing, cuts at the first processed position: nothing is
+   * pruned, the state is rebuilt exactly as a cut rebuilds it (recording what a restore needs).
+   * That changes nothing that is checked: a cut may always be placed earlier than the horizon
+   * allows, and this one retains everything. Returns false, doing nothing, when no horizon is
+   * set: such an engine keeps no summary to restore from.
+   */
+  public boolean cutForCheckpoint() {
+    if (!s.online.horizon().enabled()) {
+      lastCut = null;
+      return false;
+    }
+    if (lastCut == null && !cut(true)) {
+      cutAt(0, true);
+    }
+    return true;
+  }
+
   /** Cuts if the horizon allows it; with {@code record}, so that a checkpoint may follow. */
   private boolean cut(final boolean record) {
     final Horizon h = s.online.horizon();

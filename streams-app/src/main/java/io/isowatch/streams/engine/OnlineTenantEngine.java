@@ -73,6 +73,11 @@ public final class OnlineTenantEngine implements TenantEngine {
   }
 
   @Override
+  public Optional<byte[]> checkpointNow() {
+    return checker.cutForCheckpoint() ? Optional.of(checker.checkpoint()) : Optional.empty();
+  }
+
+  @Override
   public long prune() {
     final long before = checker.prunedTransactions();
     checker.prune();

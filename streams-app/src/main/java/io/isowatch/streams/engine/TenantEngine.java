@@ -86,4 +86,14 @@ public interface TenantEngine {
   default java.util.Optional<byte[]> checkpoint() {
     return java.util.Optional.empty();
   }
+
+  /**
+   * A checkpoint of the engine now, whether or not its horizon let anything be pruned (it prunes
+   * what it can first): what keeps a rebuild's replay bounded when prunes are rare (a tenant below
+   * its horizon, a cut held back). Empty for engines without a horizon, which keep no summary to
+   * restore from.
+   */
+  default java.util.Optional<byte[]> checkpointNow() {
+    return java.util.Optional.empty();
+  }
 }

@@ -42,7 +42,12 @@ import org.slf4j.LoggerFactory;
  *   <li>An anomaly is published only if its uniqueId is not in {@code published-anomalies}; with
  *       exactly-once processing the store and the topic agree, so no anomaly appears twice. An entry
  *       under its anomalyId (written by a release before uniqueIds) counts once, for the first
- *       anomaly of that anomalyId.
+ *       anomaly of that anomalyId. Ids no rebuild can report again are trimmed ({@link
+ *       PublishedAnomalies}).
+ *   <li>At each prune punctuation every tenant with inputs since its checkpoint is checkpointed,
+ *       pruned or not ({@link EnginePruner}), and so is a tenant every {@value
+ *       #CHECKPOINT_EVERY_INPUTS} inputs: a rebuild replays at most one interval's inputs, and
+ *       never more than that many.
  *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
  *       changed since the last one.
  *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes each tenant that
@@ -66,6 +71,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
    * within a fraction of the prune interval at a steady rate (a quarter of it at 4).
    */
   static final int DELETES_PER_INPUT = 4;
+  /**
+   * Inputs of a tenant after which it is pruned and checkpointed at once, whatever the prune
+   * interval: at high rates an interval of stream time holds many inputs, and a rebuild replays
+   * those after the checkpoint. 200,000 replay in seconds (docs/benchmarks.md).
+   */
+  static final long CHECKPOINT_EVERY_INPUTS = 200_000;
 
   private final TenantEngineFactory engines;
   private final CheckerMetrics metrics;
@@ -75,6 +86,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private final String verdictsChild;
   /** Stream time between prunes of the loaded engines (docs/segmentation.md); negative: never. */
   private final Duration pruneInterval;
+  private final long checkpointEveryInputs;
+  // The prune punctuator's work, also done for one tenant every checkpointEveryInputs inputs; null
+  // when nothing is pruned.
+  private EnginePruner pruner;
   private final EventCodec codec = new EventCodec();
   private final Map<String, TenantEngine> loaded = new HashMap<>();
   // Each tenant's progress as last written to the tenant-progress store: read for every record,
@@ -86,7 +101,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private KeyValueStore<String, TenantProgress> progress;
   /** Prefix of a retracted anomaly's id in {@code published-anomalies}: its retraction was published. */
   static final String RETRACTED_PREFIX = "retracted:";
-  private KeyValueStore<TenantKey, Long> published;
+  private PublishedAnomalies published;
   private TenantCheckpoints checkpoints;
   // Per loaded tenant: the first input index its rebuild would replay (the ones before are in its
   // checkpoint).
@@ -122,8 +137,25 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild, final Duration pruneInterval, final QuarantineRequests quarantineRequests) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        quarantineRequests, CHECKPOINT_EVERY_INPUTS);
+  }
+
+  /** As above, checkpointing a tenant every {@code checkpointEveryInputs} inputs as well. */
+  CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval, final long checkpointEveryInputs) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        new QuarantineRequests(), checkpointEveryInputs);
+  }
+
+  private CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval, final QuarantineRequests quarantineRequests,
+      final long checkpointEveryInputs) {
     this.quarantineRequests = quarantineRequests;
     this.pruneInterval = pruneInterval;
+    this.checkpointEveryInputs = checkpointEveryInputs;
     this.engines = engines;
     this.metrics = metrics;
     this.verdictInterval = verdictInterval;
@@ -144,7 +176,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     prunesSeen.clear();
     this.inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     this.progress = context.getStateStore(Stores.TENANT_PROGRESS);
-    this.published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
+    this.published = new PublishedAnomalies(context.getStateStore(Stores.PUBLISHED_ANOMALIES));
     this.checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     this.replayEnd = ReplayEnd.from(context.appConfigs());
     this.publishLimit = new PublishLimit(ClientLimits.maxRequestBytes(context.appConfigs()));
@@ -161,9 +193,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       context.schedule(every.compareTo(MIN_FLUSH_CHECK) < 0 ? MIN_FLUSH_CHECK : every,
           PunctuationType.STREAM_TIME, this::flushIdle);
     }
+    pruner = null;
     if (pruneInterval.compareTo(Duration.ZERO) > 0) {
-      context.schedule(pruneInterval, PunctuationType.STREAM_TIME,
-          new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint)::punctuate);
+      pruner = new EnginePruner(loaded, this::observePrunes, this::saveCheckpoint,
+          tenant -> progressOf(tenant).inputs() > firstInput.getOrDefault(tenant, 0L));
+      context.schedule(pruneInterval, PunctuationType.STREAM_TIME, pruner::punctuate);
     }
   }
 
@@ -262,6 +296,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
     }
     deleteCovered(tenant, DELETES_PER_INPUT);
+    published.trim(tenant, DELETES_PER_INPUT);
     p = p.arrived(txn.end(), record.timestamp());
     final List<OnlineEvent> events = engine.accept(txn, record.timestamp() * 1_000L);
     metrics.transactionChecked(tenant);
@@ -270,6 +305,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, p));
     metrics.retained(tenant, engine.retainedTransactions());
     observePrunes(tenant, engine);
+    if (pruner != null && p.inputs() - firstInput.getOrDefault(tenant, 0L) >= checkpointEveryInputs) {
+      pruner.prune(tenant, engine, record.timestamp());
+    }
     changed.add(tenant);
   }
 
@@ -323,6 +361,11 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         replayed++;
       }
     }
+    if (checkpoint == null && replayed > 0) {
+      // Rebuilt with other cuts than the live engine made: it may report again what that one
+      // published, at any later input, so those ids are never trimmed (PublishedAnomalies).
+      published.keepAll(tenant);
+    }
     if (replayed > 0 || checkpoint != null) {
       metrics.tenantRestored(tenant);
       LOG.info("Tenant engine rebuilt tenant=[{}] checkpointBytes=[{}] checkpointGeneration=[{}] inputs=[{}] ms=[{}]",
@@ -349,12 +392,15 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     deleteCovered(tenant, previousFirst - deleteFrom.getOrDefault(tenant, previousFirst));
     final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previousFirst, previous);
     firstInput.put(tenant, upTo);
+    // No rebuild can report again what was reported before upTo: those ids go, a few per arrival.
+    final int ids = published.planTrim(tenant, upTo);
     final TenantEngine engine = loaded.get(tenant);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), storedInputs(tenant, progressOf(tenant)));
     final double seconds = (System.nanoTime() - t0) / 1e9;
     metrics.checkpointed(tenant, checkpoint.length, seconds);
-    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsCovered=[{}] ms=[{}]",
-        tenant, m.generation(), m.bytes(), m.chunks(), upTo - previousFirst, Math.round(seconds * 1000));
+    LOG.info("Tenant engine checkpointed tenant=[{}] generation=[{}] bytes=[{}] chunks=[{}] inputsCovered=[{}]"
+        + " publishedIdsToTrim=[{}] ms=[{}]", tenant, m.generation(), m.bytes(), m.chunks(), upTo - previousFirst, ids,
+        Math.round(seconds * 1000));
   }
 
   /**
@@ -414,7 +460,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         continue;
       }
       if (event instanceof OnlineEvent.AnomalyRetracted retracted) {
-        retract(tenant, retracted, detectedAt, timestamp);
+        retract(tenant, retracted, detectedAt, timestamp, p.inputs());
         continue;
       }
       if (!(event instanceof OnlineEvent.AnomalyPublished published)) {
@@ -424,7 +470,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
       final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
       final TenantKey id = TenantKey.ofItem(tenant, avro.getUniqueId());
-      if (this.published.get(id) != null) {
+      if (this.published.seen(id, p.inputs())) {
         LOG.debug("Anomaly already published tenant=[{}] uniqueId=[{}]", tenant, avro.getUniqueId());
         continue;
       }
@@ -432,7 +478,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         continue;
       }
       publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
-      this.published.put(id, detectedAt);
+      this.published.record(id, p.inputs());
       context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
       metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
       p = p.publishedOne();
@@ -446,21 +492,23 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
    * set; once, as anomalies are. One this task never published (an at-least-once crash between
    * the two) is retracted all the same: consumers may have it from another run.
    */
-  private void retract(final String tenant, final OnlineEvent.AnomalyRetracted r, final long now, final long timestamp) {
+  private void retract(final String tenant, final OnlineEvent.AnomalyRetracted r, final long now, final long timestamp,
+      final long position) {
     final io.isowatch.schemas.Anomaly probe = AnomalyRecords.toAvro(tenant, r.anomaly(), now, null);
     final TenantKey retractedId = TenantKey.ofItem(tenant, RETRACTED_PREFIX + probe.getUniqueId());
-    if (published.get(retractedId) != null) {
+    if (published.seen(retractedId, position)) {
       LOG.debug("Anomaly already retracted tenant=[{}] uniqueId=[{}]", tenant, probe.getUniqueId());
       return;
     }
-    // Published under its uniqueId, or (by a release before uniqueIds) under its anomalyId.
-    final Long byUniqueId = published.get(TenantKey.ofItem(tenant, probe.getUniqueId()));
-    final Long detected = byUniqueId != null ? byUniqueId : published.get(TenantKey.ofItem(tenant, probe.getAnomalyId()));
-    final long detectedAt = detected == null ? now : detected;
+    // The store keeps the first detection time only in entries of releases before positions
+    // (PublishedAnomalies); otherwise the retraction carries its own time as detectedAtMicros.
+    final long detectedAt = published.detectionTime(TenantKey.ofItem(tenant, probe.getUniqueId()))
+        .or(() -> published.detectionTime(TenantKey.ofItem(tenant, probe.getAnomalyId())))
+        .orElse(now);
     final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, r.anomaly(), detectedAt,
         AnomalyRecords.latencyMicros(r.anomaly(), detectedAt));
     avro.setRetraction(new io.isowatch.schemas.AnomalyRetraction(now, r.causeTxn(), r.reason()));
-    published.put(retractedId, now);
+    published.record(retractedId, position);
     context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
     metrics.anomalyRetracted(tenant, r.anomaly().type(), r.anomaly().name(), r.anomaly().violates());
     LOG.info("Anomaly retracted tenant=[{}] uniqueId=[{}] name=[{}] cause=[{}]", tenant, avro.getUniqueId(),
@@ -477,13 +525,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
    */
   private boolean publishedBeforeUniqueIds(final String tenant, final io.isowatch.schemas.Anomaly avro,
       final TenantKey id) {
-    final TenantKey legacy = TenantKey.ofItem(tenant, avro.getAnomalyId());
-    final Long at = this.published.get(legacy);
-    if (at == null) {
+    if (!this.published.adoptLegacy(TenantKey.ofItem(tenant, avro.getAnomalyId()), id)) {
       return false;
     }
-    this.published.delete(legacy);
-    this.published.put(id, at);
     LOG.info("Anomaly published before under its anomalyId, now recorded under its uniqueId tenant=[{}] "
         + "anomalyId=[{}] uniqueId=[{}]", tenant, avro.getAnomalyId(), avro.getUniqueId());
     return true;

@@ -78,12 +78,22 @@ public final class FileReplay {
       props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
       props.put(IsoWatchStreamsConfig.TOPICS_REPLICATION_CONFIG, "1");
       props.put(IsoWatchStreamsConfig.REPLAY_END_OFFSETS_CONFIG, ends.replayEnd().toString());
-      props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
-      // The records' timestamps are the replay's clock, not the history's: a file's times are taken as
-      // they are, as check takes them (no FUTURE_EVENT_TIME).
-      props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_MS_CONFIG, "-1");
+      likeCheck(props, history);
       return Replayer.run(new IsoWatchStreamsConfig(props), ends, progress, STALL);
     }
+  }
+
+  /**
+   * What makes the replay decide exactly what {@code isowatch check} decides on the whole file,
+   * unless the caller set it: a grace covering the file's span, no horizon (check's default is
+   * unsegmented; the streaming checker's default horizon bounds an endless stream, not a file), and
+   * no FUTURE_EVENT_TIME (the records' timestamps are the replay's clock, not the history's: a
+   * file's times are taken as they are, as check takes them).
+   */
+  static void likeCheck(final Map<String, Object> props, final History history) {
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_MS_CONFIG, "-1");
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
   }
 
   /** Starts the broker; if that fails, stops the registry once it is up. */

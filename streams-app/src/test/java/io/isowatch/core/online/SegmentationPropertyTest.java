@@ -100,7 +100,7 @@ class SegmentationPropertyTest {
     assertTrue(violatedBoth > HISTORIES / 4, "too few violations found to exercise soundness: " + violatedBoth);
   }
 
-  private static List<String> problems(final String where, final History h, final CheckOptions options,
+  static List<String> problems(final String where, final History h, final CheckOptions options,
       final CheckResult full, final CheckResult seg) {
     final List<String> out = new ArrayList<>();
     final Set<String> fullNonCycle = new HashSet<>();

@@ -113,8 +113,15 @@ final class SoakPhase {
     final Map<String, String> props = new LinkedHashMap<>();
     props.put("check.grace.ms", Long.toString(options.graceMs()));
     if (segmented) {
-      props.put("check.horizon.transactions", Long.toString(options.soakHorizonTxns()));
-      props.put("check.prune.interval.ms", Long.toString(options.soakPruneMs()));
+      // 0: the checker's own default (issue 10: bounded by default).
+      if (options.soakHorizonTxns() > 0) {
+        props.put("check.horizon.transactions", Long.toString(options.soakHorizonTxns()));
+      }
+      if (options.soakPruneMs() > 0) {
+        props.put("check.prune.interval.ms", Long.toString(options.soakPruneMs()));
+      }
+    } else {
+      props.put("check.horizon.transactions", "-1");
     }
     final Path dir = options.work().resolve(appId);
     final Run run;
@@ -153,6 +160,9 @@ final class SoakPhase {
       bench.row(label, "rows: CSV, chart", dir.resolve("soak.csv") + ", " + dir.resolve("soak.png"));
     }
     SoakChart.write(samples, label + " (" + props + ")", dir.resolve("soak.png"));
+    if (segmented && options.soakRestart()) {
+      restarts(label, appId, dir, props, classPath, variant);
+    }
     cleanUp(appId, dir);
     return run;
   }
@@ -224,6 +234,73 @@ final class SoakPhase {
         directoryBytes(dir.resolve("state")), optional(topics.get(INPUT)),
         optional(topics.get(appId + "-tenant-transactions-changelog")),
         optional(topics.get(appId + "-tenant-checkpoints-changelog")), values);
+  }
+
+  /**
+   * Restarts the stopped checker twice (issue 10: the rebuild after a restart is bounded): on its
+   * state directory, then on an empty one (every store restored from its changelog, as after a
+   * rebalance to a new instance). For each: the state directory and the changelogs before, the
+   * time to RUNNING, and the time until the tenant's engine is rebuilt (on its first record, so a
+   * few transactions are sent) with what the rebuild read, from the checker's log line.
+   */
+  private void restarts(final String label, final String appId, final Path dir, final Map<String, String> props,
+      final String classPath, final String variant) throws Exception {
+    for (final boolean wipe : new boolean[] {false, true}) {
+      final String what = wipe ? "restart, empty state dir" : "restart, same state dir";
+      final Map<String, Long> topics = topicBytes();
+      bench.row(label, what + ": state dir before (MiB)", mib(directoryBytes(dir.resolve("state")).orElse(0)));
+      for (final String store : List.of("tenant-transactions", "tenant-checkpoints", "published-anomalies",
+          "tenant-progress")) {
+        bench.row(label, what + ": changelog " + store + " (MiB)",
+            mib(topics.getOrDefault(appId + "-" + store + "-changelog", 0L)));
+      }
+      if (wipe) {
+        deleteTree(dir.resolve("state"));
+      }
+      final Path previousLog = dir.resolve("checker.log");
+      if (Files.exists(previousLog)) {
+        Files.move(previousLog, dir.resolve("checker-before-" + (wipe ? "wipe" : "restart") + ".log"));
+      }
+      final long t0 = System.nanoTime();
+      try (CheckerProcess checker = bench.startChecker(appId, props, classPath, variant, List.of(),
+          Duration.ofMinutes(30))) {
+        final double running = (System.nanoTime() - t0) / 1e9;
+        final SoakProducer more = new SoakProducer(bench.producer(20), INPUT, TENANT, 100, Long.MAX_VALUE / 2, 0);
+        final Thread thread = new Thread(more, "soak-restart-producer");
+        thread.start();
+        thread.join();
+        String line = null;
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+        while (line == null && System.nanoTime() < deadline && checker.alive()) {
+          Thread.sleep(100);
+          try (Stream<String> lines = Files.lines(dir.resolve("checker.log"))) {
+            line = lines.filter(l -> l.contains("Tenant engine rebuilt tenant=[" + TENANT + "]")).findFirst()
+                .orElse(null);
+          }
+        }
+        final double rebuilt = (System.nanoTime() - t0) / 1e9;
+        bench.row(label, what + ": process start to RUNNING (s)", String.format(Locale.ROOT, "%.1f", running));
+        bench.row(label, what + ": process start to the tenant's engine rebuilt (s)",
+            line == null ? "not seen" : String.format(Locale.ROOT, "%.1f", rebuilt));
+        bench.row(label, what + ": the rebuild's log line", line == null ? "none"
+            : line.substring(line.indexOf("Tenant engine rebuilt")));
+      }
+    }
+  }
+
+  private static String mib(final long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / (double) MIB);
+  }
+
+  private static void deleteTree(final Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      for (final Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /** Bytes on the broker per topic (all partitions), from its log directories. */

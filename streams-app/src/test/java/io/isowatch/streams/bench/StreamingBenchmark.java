@@ -447,6 +447,12 @@ public final class StreamingBenchmark {
    */
   CheckerProcess startChecker(final String appId, final Map<String, String> props, final String classPath,
       final String variant, final List<String> extraJvm) throws Exception {
+    return startChecker(appId, props, classPath, variant, extraJvm, Duration.ofSeconds(90));
+  }
+
+  /** As above, waiting up to {@code running} for RUNNING (a restart restores its stores first). */
+  CheckerProcess startChecker(final String appId, final Map<String, String> props, final String classPath,
+      final String variant, final List<String> extraJvm, final Duration running) throws Exception {
     final int port = freePort();
     final Path dir = options.work.resolve(appId);
     Files.createDirectories(dir);
@@ -469,7 +475,7 @@ public final class StreamingBenchmark {
     final CheckerProcess checker = CheckerProcess.start(classPath, jvm, file, port,
         dir.resolve("checker.log"));
     log.printf("checker pid %d, log %s%n", checker.pid(), dir.resolve("checker.log"));
-    checker.awaitRunning(Duration.ofSeconds(90));
+    checker.awaitRunning(running);
     return checker;
   }
 
@@ -561,7 +567,7 @@ public final class StreamingBenchmark {
       long graceMs, long timeoutSeconds, List<String> checkerJvm,
       Map<String, String> checkerProps, Map<String, Map<String, String>> variantProps, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
       String soakSegmentation, long soakHorizonTxns, long soakPruneMs, long soakAnomalyEvery, int soakStallSeconds,
-      long soakInputRetentionMb) {
+      long soakInputRetentionMb, boolean soakRestart) {
 
     static Options parse(final String[] args) {
       final Map<String, String> a = new HashMap<>();
@@ -604,7 +610,8 @@ public final class StreamingBenchmark {
           Long.parseLong(a.getOrDefault("--soak-prune-ms", "10000")),
           Long.parseLong(a.getOrDefault("--soak-anomaly-every", "1000000")),
           Integer.parseInt(a.getOrDefault("--soak-stall-seconds", "300")),
-          Long.parseLong(a.getOrDefault("--soak-input-retention-mb", "2048")));
+          Long.parseLong(a.getOrDefault("--soak-input-retention-mb", "2048")),
+          Boolean.parseBoolean(a.getOrDefault("--soak-restart", "false")));
     }
 
     private static String oneOf(final String value, final String name, final String... allowed) {
