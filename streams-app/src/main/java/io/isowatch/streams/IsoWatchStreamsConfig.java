@@ -224,6 +224,21 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           + " apply. Same meaning as 'isowatch check --horizon'. -1: no limit.";
   public static final long CHECK_HORIZON_MS_DEFAULT = -1L;
 
+  public static final String CHECK_RETIRED_FILTER_MAX_BYTES_CONFIG = "check.retired.filter.max.bytes";
+  public static final String CHECK_RETIRED_FILTER_MAX_BYTES_DOC =
+      "Segmentation: the cap of each of a tenant's two filters of retired versions (docs/segmentation.md,"
+          + " 'Retired versions'), bytes. They grow by about 3 bytes per retired version (one per transaction that"
+          + " overwrites a key) and are part of the heap and of every checkpoint; past the cap their false-positive"
+          + " probability (isowatch_retired_false_positive_ratio) rises above 0.001, a RETIRED_FILTER_SATURATED"
+          + " finding and the IsoWatchRetiredFilterSaturated alert say so, and a thin-air read may then be reported"
+          + " as an undecided stale read more often. Rounded down to a power of two of at least 1 MiB.";
+  /**
+   * 32 MiB per filter: the two filters add at most 64 MiB to a tenant's heap and checkpoint, and hold
+   * about 10^7 retired versions each within the bound (about 20-25 minutes at 10K overwriting
+   * transactions per second; docs/segmentation.md says how to size it).
+   */
+  public static final long CHECK_RETIRED_FILTER_MAX_BYTES_DEFAULT = 32L << 20;
+
   public static final String CHECK_HORIZON_CUT_FACTOR_CONFIG = "check.horizon.cut.factor";
   public static final String CHECK_HORIZON_CUT_FACTOR_DOC =
       "Segmentation: a tenant's engine also cuts by itself when it retains this many horizons. A cut"
@@ -407,6 +422,9 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
           new NoLimitOrPositive(), Importance.MEDIUM, CHECK_HORIZON_TRANSACTIONS_DOC)
       .define(CHECK_HORIZON_MS_CONFIG, Type.LONG, CHECK_HORIZON_MS_DEFAULT, new NoLimitOrPositive(),
           Importance.MEDIUM, CHECK_HORIZON_MS_DOC)
+      .define(CHECK_RETIRED_FILTER_MAX_BYTES_CONFIG, Type.LONG, CHECK_RETIRED_FILTER_MAX_BYTES_DEFAULT,
+          ConfigDef.Range.between(1L << 20, Horizon.MAX_FILTER_BITS / 8), Importance.LOW,
+          CHECK_RETIRED_FILTER_MAX_BYTES_DOC)
       .define(CHECK_HORIZON_CUT_FACTOR_CONFIG, Type.DOUBLE, CHECK_HORIZON_CUT_FACTOR_DEFAULT,
           ConfigDef.Range.between(Horizon.MIN_CUT_FACTOR, Horizon.MAX_CUT_FACTOR), Importance.LOW,
           CHECK_HORIZON_CUT_FACTOR_DOC)
@@ -602,7 +620,11 @@ public final class IsoWatchStreamsConfig extends AbstractConfig {
     if (ms > 0) {
       h = h.withMicros(Math.multiplyExact(ms, 1_000L));
     }
-    return h.withCutFactor(getDouble(CHECK_HORIZON_CUT_FACTOR_CONFIG));
+    // A power of two of bits, at least the first stage's.
+    final long maxBits = Math.max(Horizon.DEFAULT_FILTER_BITS,
+        Long.highestOneBit(getLong(CHECK_RETIRED_FILTER_MAX_BYTES_CONFIG) * 8));
+    return h.withCutFactor(getDouble(CHECK_HORIZON_CUT_FACTOR_CONFIG))
+        .withFilters(Horizon.DEFAULT_FILTER_BITS, maxBits);
   }
 
   public long pruneIntervalMs() {

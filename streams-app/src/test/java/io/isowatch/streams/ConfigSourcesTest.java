@@ -148,7 +148,8 @@ class ConfigSourcesTest {
     final IsoWatchStreamsConfig defaults = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
 
     // Then
-    assertEquals(io.isowatch.core.online.Horizon.ofTransactions(50_000).withCutFactor(4), config.horizon());
+    assertEquals(io.isowatch.core.online.Horizon.ofTransactions(50_000).withCutFactor(4)
+        .withFilters(io.isowatch.core.online.Horizon.DEFAULT_FILTER_BITS, 1L << 28), config.horizon());
     assertEquals(2.0, defaults.horizon().cutFactor());
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_CHECK_HORIZON_CUT_FACTOR", "1"), Map.of()));
@@ -163,9 +164,25 @@ class ConfigSourcesTest {
 
     // Then
     assertEquals(io.isowatch.core.online.Horizon.ofTransactions(
-        IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_DEFAULT), defaults.horizon());
+        IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_DEFAULT)
+        .withFilters(io.isowatch.core.online.Horizon.DEFAULT_FILTER_BITS, 1L << 28), defaults.horizon());
     assertEquals(20_000L, IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_DEFAULT);
     assertTrue(defaults.pruneIntervalMs() > 0);
     assertFalse(unbounded.horizon().enabled());
+  }
+
+  @Test
+  void shouldCapTheFiltersOfRetiredVersionsAtThePowerOfTwoBelowTheSettingAndRefuseLessThanOneMebibyte()
+      throws Exception {
+    // When
+    final IsoWatchStreamsConfig defaults = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+    final IsoWatchStreamsConfig three = ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_RETIRED_FILTER_MAX_BYTES", "3000000"), Map.of());
+
+    // Then: 32 MiB (2^28 bits) per filter by default; 3,000,000 bytes round down to 2 MiB (2^24 bits)
+    assertEquals(1L << 28, defaults.horizon().maxFilterBits());
+    assertEquals(1L << 24, three.horizon().maxFilterBits());
+    assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_RETIRED_FILTER_MAX_BYTES", "1000"), Map.of()));
   }
 }
