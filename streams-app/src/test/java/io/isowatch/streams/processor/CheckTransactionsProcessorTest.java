@@ -15,6 +15,7 @@ import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Stores;
 import io.isowatch.streams.engine.OnlineTenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
+import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.testkit.CheckerDriver;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,6 +77,28 @@ class CheckTransactionsProcessorTest {
     // Then: only acme, idle for the whole period, was flushed and its lost update published.
     assertEquals(List.of("acme"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getTenant()).toList());
     assertEquals(IDLE.dividedBy(4), idleFlush.getInterval());
+  }
+
+  @Test
+  void shouldFlushAnIdleTenantNotSeenSinceTheTaskWasInitialisedAgainWhenTheStreamTimePunctuatorFires() {
+    // Given: acme's lost update waits in its buffer; then the task is initialised again on its
+    // stores (a restart, a rebalance, a replaced stream thread) and acme sends nothing more
+    process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30", T0);
+    processor.close();
+    context.resetForwards();
+    processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
+        metrics, Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
+    processor.init(context);
+    final CapturedPunctuator idleFlush = context.scheduledPunctuators().stream()
+        .filter(p -> p.getType() == PunctuationType.STREAM_TIME).reduce((a, b) -> b).orElseThrow();
+
+    // When: stream time moves past acme's idle period
+    idleFlush.getPunctuator().punctuate(T0 + IDLE.toMillis());
+
+    // Then: acme's engine was rebuilt from its stored inputs and flushed: the lost update is published
+    assertEquals(List.of("LostUpdate"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getName()).toList());
+    assertEquals(1.0, metrics.sample(MetricNames.TENANT_RESTORES_TOTAL, new String[] {"tenant"},
+        new String[] {"acme"}));
   }
 
   @Test
