@@ -32,6 +32,7 @@ import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
+import io.isowatch.streams.testkit.TestEvents;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -140,7 +141,7 @@ class StreamingCheckerIT {
       final int before = seen.size();
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
         await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
-        produce(lostUpdatePair("n1", "fresh-1", lastEnd + 10));
+        produce(TestEvents.lostUpdate(TENANT, "n1", "fresh-1", lastEnd + 10 - 5, lastEnd + 10));
         tick();
         await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= before + 1);
         assertEquals(1.0, app.metrics().sample(MetricNames.TENANT_RESTORES_TOTAL,
@@ -150,7 +151,7 @@ class StreamingCheckerIT {
       props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, dir.resolve("state-wiped").toString());
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
         await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
-        produce(lostUpdatePair("n2", "fresh-2", lastEnd + 20));
+        produce(TestEvents.lostUpdate(TENANT, "n2", "fresh-2", lastEnd + 20 - 5, lastEnd + 20));
         tick();
         await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= before + 2);
         // A moment for anything republished to show up, read committed.
@@ -210,19 +211,6 @@ class StreamingCheckerIT {
     final Map<String, Anomaly> out = new TreeMap<>();
     anomalies.forEach(a -> out.put(a.getUniqueId(),
         Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build()));
-    return out;
-  }
-
-  /** Two committed read-modify-writes of a fresh key that both read its initial value. */
-  private static List<TransactionEvent> lostUpdatePair(final String prefix, final String key, final long end) {
-    final List<TransactionEvent> out = new ArrayList<>();
-    for (final String side : List.of("a", "b")) {
-      out.add(TransactionEvent.newBuilder()
-          .setTenant(TENANT).setSession(prefix + "-" + side).setSeq(0).setTxn(prefix + "-" + side)
-          .setStatus(TxnStatus.COMMITTED).setStartMicros(end - 5).setEndMicros(end + ("a".equals(side) ? 0 : 1))
-          .setOps(List.of(new Op(OpType.READ, key, 0L), new Op(OpType.WRITE, key, "a".equals(side) ? 1L : 2L)))
-          .build());
-    }
     return out;
   }
 
