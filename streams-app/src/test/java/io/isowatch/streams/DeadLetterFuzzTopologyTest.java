@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
@@ -22,10 +20,8 @@ import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckCommand;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
-import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,11 +76,7 @@ class DeadLetterFuzzTopologyTest {
     final History history = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults()
         .withSeed(11).withTransactions(2_000).withSessions(10).withKeys(60)
         .withInjections(Injection.parseList("LostUpdate:3,WriteSkew:2,FracturedRead:2,ThinAirRead:1")));
-    final Path file = dir.resolve("history.jsonl");
-    try (Writer w = Files.newBufferedWriter(file)) {
-      HistoryIO.write(history, HistoryFormat.JSONL, w);
-    }
-    final JsonNode check = CheckCommand.json(file);
+    final JsonNode check = CheckCommand.json(history, dir.resolve("history.jsonl"));
     final List<TransactionEvent> valid = CheckerDriver.events(TENANT, history);
     final List<Kind> malformed = new ArrayList<>();
     for (final Kind k : Kind.values()) {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
@@ -26,11 +24,9 @@ import io.isowatch.streams.testkit.CheckCommand;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.TcpGate;
-import java.io.Writer;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,11 +79,7 @@ class RegistryOutageIT {
     final History history = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults()
         .withSeed(7).withTransactions(300).withSessions(8).withKeys(30)
         .withInjections(Injection.parseList("LostUpdate:2,WriteSkew:1,FracturedRead:1")));
-    final Path file = dir.resolve("history.jsonl");
-    try (Writer w = Files.newBufferedWriter(file)) {
-      HistoryIO.write(history, HistoryFormat.JSONL, w);
-    }
-    final JsonNode check = CheckCommand.json(file);
+    final JsonNode check = CheckCommand.json(history, dir.resolve("history.jsonl"));
     KAFKA.createTopics(TOPICS.all());
     final Path logs = Path.of("target").toAbsolutePath();
     // The checker reaches the registry through a gate: shut, it is unreachable (connection refused).

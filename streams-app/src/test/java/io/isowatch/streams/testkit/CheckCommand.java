@@ -6,10 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.cli.Main;
 import io.isowatch.cli.Services;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.HistoryIO;
+import io.isowatch.core.history.History;
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.AnomalyIds;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +30,14 @@ public final class CheckCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private CheckCommand() {}
+
+  /** Writes the history to {@code file} as JSONL and runs {@link #json(Path)} on it. */
+  public static JsonNode json(final History history, final Path file) throws Exception {
+    try (Writer w = Files.newBufferedWriter(file)) {
+      HistoryIO.write(history, HistoryFormat.JSONL, w);
+    }
+    return json(file);
+  }
 
   /** {@code isowatch check FILE --json}, in process; the history must have anomalies (exit code 1). */
   public static JsonNode json(final Path file) throws Exception {
