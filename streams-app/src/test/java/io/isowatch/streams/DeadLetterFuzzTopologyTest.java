@@ -5,17 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.isowatch.cli.Main;
-import io.isowatch.cli.Services;
-import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
-import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
@@ -24,14 +17,11 @@ import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.processor.VerdictRecords;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckCommand;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -60,7 +50,6 @@ class DeadLetterFuzzTopologyTest {
   private static final String TOPIC = Topics.defaults().txnEvents().name();
   /** Producer limit of the test (so an oversized record is 40 KB, not megabytes). */
   private static final int MAX_REQUEST_BYTES = 32_768;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The malformed kinds, what becomes of them, and how many of each are sent. */
   enum Kind {
@@ -87,11 +76,7 @@ class DeadLetterFuzzTopologyTest {
     final History history = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults()
         .withSeed(11).withTransactions(2_000).withSessions(10).withKeys(60)
         .withInjections(Injection.parseList("LostUpdate:3,WriteSkew:2,FracturedRead:2,ThinAirRead:1")));
-    final Path file = dir.resolve("history.jsonl");
-    try (Writer w = Files.newBufferedWriter(file)) {
-      HistoryIO.write(history, HistoryFormat.JSONL, w);
-    }
-    final JsonNode check = checkCommand(file);
+    final JsonNode check = CheckCommand.json(history, dir.resolve("history.jsonl"));
     final List<TransactionEvent> valid = CheckerDriver.events(TENANT, history);
     final List<Kind> malformed = new ArrayList<>();
     for (final Kind k : Kind.values()) {
@@ -149,7 +134,7 @@ class DeadLetterFuzzTopologyTest {
       assertEquals(valid.size() + Kind.END_BEFORE_START.count + Kind.EMPTY_OPS.count
           + Kind.DUPLICATE_ID_OTHER_CONTENT.count, verdict.getCounts().getTransactionsChecked());
       // ... and the anomalies are exactly check's on the valid history.
-      assertEquals(checkAnomalies(check), names(checker.anomalies()));
+      assertEquals(CheckCommand.anomalyNames(TENANT, check), CheckCommand.names(checker.anomalies()));
     }
   }
 
@@ -212,33 +197,6 @@ class DeadLetterFuzzTopologyTest {
           .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED).setStartMicros(1L).setEndMicros(2L)
           .setOps(List.of(new Op(OpType.READ, "fz-" + n, 0L), new Op(OpType.WRITE, "fz-" + n, 1L)));
     }
-  }
-
-  /** {@code isowatch check FILE --json}, in process. */
-  private static JsonNode checkCommand(final Path file) throws Exception {
-    final StringWriter out = new StringWriter();
-    final picocli.CommandLine cl = Main.commandLine(Services.real());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(new StringWriter(), true));
-    assertEquals(1, cl.execute("check", file.toString(), "--json"), "the history has anomalies");
-    return JSON.readTree(out.toString());
-  }
-
-  private static Map<String, String> checkAnomalies(final JsonNode check) {
-    final Map<String, String> out = new TreeMap<>();
-    for (final JsonNode a : check.get("anomalies")) {
-      final List<String> txns = new ArrayList<>();
-      a.get("txns").forEach(t -> txns.add(t.asText()));
-      final String name = a.get("name").isNull() ? null : a.get("name").asText();
-      out.put(AnomalyIds.of(TENANT, a.get("type").asText(), name, txns), name == null ? a.get("type").asText() : name);
-    }
-    return out;
-  }
-
-  private static Map<String, String> names(final List<Anomaly> anomalies) {
-    final Map<String, String> out = new TreeMap<>();
-    anomalies.forEach(a -> out.put(a.getAnomalyId(), a.getName() == null ? a.getType() : a.getName()));
-    return out;
   }
 
   private static byte[] bytes(final String s) {

@@ -17,6 +17,7 @@ import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
+import io.isowatch.streams.testkit.TestEvents;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,8 +72,8 @@ class QuarantineIT {
           List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "6000"), AlterConfigOp.OpType.SET)));
       admin.incrementalAlterConfigs(change).all().get();
     }
-    produce(lostUpdate("big", KEY, "b"));
-    produce(lostUpdate("ok", "x", "o"));
+    produce(TestEvents.lostUpdate("big", "b", KEY, 1_000L, 2_000L));
+    produce(TestEvents.lostUpdate("ok", "o", "x", 1_000L, 2_000L));
     final Map<String, Object> props = CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(), "quarantine-it",
         dir.resolve("state"));
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
@@ -102,8 +103,8 @@ class QuarantineIT {
       // When: restarted on the same state directory, big sends again and ok has a new lost update.
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
         await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
-        produce(lostUpdate("big", KEY, "b2"));
-        produce(lostUpdate("ok", "y", "o2"));
+        produce(TestEvents.lostUpdate("big", "b2", KEY, 1_000L, 2_000L));
+        produce(TestEvents.lostUpdate("ok", "o2", "y", 1_000L, 2_000L));
         tickEveryPartition();
         // Then: no failure again; ok's new anomaly is published, big stays skipped.
         await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(2))
@@ -119,18 +120,6 @@ class QuarantineIT {
   private static double quarantined(final CheckerApp app) {
     final Double v = app.metrics().sample(MetricNames.TENANT_QUARANTINED, new String[] {"tenant"}, new String[] {"big"});
     return v == null ? 0 : v;
-  }
-
-  private static List<TransactionEvent> lostUpdate(final String tenant, final String key, final String prefix) {
-    final List<TransactionEvent> out = new ArrayList<>();
-    for (final String side : List.of("a", "b")) {
-      out.add(TransactionEvent.newBuilder()
-          .setTenant(tenant).setSession(prefix + "-" + side).setSeq(0).setTxn(prefix + "-" + side)
-          .setStatus(TxnStatus.COMMITTED).setStartMicros(1_000L).setEndMicros("a".equals(side) ? 2_000L : 2_001L)
-          .setOps(List.of(new Op(OpType.READ, key, 0L), new Op(OpType.WRITE, key, "a".equals(side) ? 1L : 2L)))
-          .build());
-    }
-    return out;
   }
 
   private void produce(final List<TransactionEvent> events) throws Exception {

@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.isowatch.cli.Main;
-import io.isowatch.cli.Services;
-import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TenantVerdict;
@@ -26,16 +20,13 @@ import io.isowatch.streams.local.LocalRegistry;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckCommand;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.TcpGate;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +66,6 @@ class RegistryOutageIT {
   private static final String TENANT = "acme";
   private static final Duration PATIENCE = Duration.ofSeconds(120);
   private static final Topics TOPICS = Topics.defaults();
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
@@ -89,11 +79,7 @@ class RegistryOutageIT {
     final History history = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults()
         .withSeed(7).withTransactions(300).withSessions(8).withKeys(30)
         .withInjections(Injection.parseList("LostUpdate:2,WriteSkew:1,FracturedRead:1")));
-    final Path file = dir.resolve("history.jsonl");
-    try (Writer w = Files.newBufferedWriter(file)) {
-      HistoryIO.write(history, HistoryFormat.JSONL, w);
-    }
-    final JsonNode check = checkCommand(file);
+    final JsonNode check = CheckCommand.json(history, dir.resolve("history.jsonl"));
     KAFKA.createTopics(TOPICS.all());
     final Path logs = Path.of("target").toAbsolutePath();
     // The checker reaches the registry through a gate: shut, it is unreachable (connection refused).
@@ -140,7 +126,7 @@ class RegistryOutageIT {
         assertEquals(0, letters.size(), "dead letters");
         assertEquals(KafkaStreams.State.RUNNING, app.state());
         assertTrue(retriesDuringOutage > 0, "the outage was met");
-        assertEquals(checkAnomalies(check), names(seen));
+        assertEquals(CheckCommand.anomalyNames(TENANT, check), CheckCommand.names(seen));
         assertEquals(seen.size(), seen.stream().map(Anomaly::getAnomalyId).distinct().count(), "no anomaly twice");
         final TenantVerdict verdict = verdictsSeen.get(verdictsSeen.size() - 1);
         final Map<String, String> levels = new TreeMap<>();
@@ -226,33 +212,6 @@ class RegistryOutageIT {
       }
     });
     return into.size();
-  }
-
-  /** {@code isowatch check FILE --json}, in process. */
-  private static JsonNode checkCommand(final Path file) throws Exception {
-    final StringWriter out = new StringWriter();
-    final picocli.CommandLine cl = Main.commandLine(Services.real());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(new StringWriter(), true));
-    assertEquals(1, cl.execute("check", file.toString(), "--json"), "the history has anomalies");
-    return JSON.readTree(out.toString());
-  }
-
-  private static Map<String, String> checkAnomalies(final JsonNode check) {
-    final Map<String, String> out = new TreeMap<>();
-    for (final JsonNode a : check.get("anomalies")) {
-      final List<String> txns = new ArrayList<>();
-      a.get("txns").forEach(t -> txns.add(t.asText()));
-      final String name = a.get("name").isNull() ? null : a.get("name").asText();
-      out.put(AnomalyIds.of(TENANT, a.get("type").asText(), name, txns), name == null ? a.get("type").asText() : name);
-    }
-    return out;
-  }
-
-  private static Map<String, String> names(final List<Anomaly> anomalies) {
-    final Map<String, String> out = new TreeMap<>();
-    anomalies.forEach(a -> out.put(a.getAnomalyId(), a.getName() == null ? a.getType() : a.getName()));
-    return out;
   }
 
   private static int freePort() throws Exception {

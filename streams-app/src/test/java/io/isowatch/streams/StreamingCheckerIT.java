@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.isowatch.cli.Main;
-import io.isowatch.cli.Services;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.format.HistoryFormat;
-import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
@@ -29,17 +24,15 @@ import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.streams.testkit.CheckCommand;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
+import io.isowatch.streams.testkit.TestEvents;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,7 +67,6 @@ class StreamingCheckerIT {
   private static final String CLOCK = "it-clock";
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final Topics TOPICS = Topics.defaults();
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
@@ -90,11 +82,7 @@ class StreamingCheckerIT {
     final History history = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults()
         .withSeed(42).withTransactions(300).withSessions(8).withKeys(30)
         .withInjections(Injection.parseList("LostUpdate:2,WriteSkew:1,LongFork:1")));
-    final Path file = dir.resolve("history.jsonl");
-    try (Writer w = Files.newBufferedWriter(file)) {
-      HistoryIO.write(history, HistoryFormat.JSONL, w);
-    }
-    final JsonNode check = checkCommand(file);
+    final JsonNode check = CheckCommand.json(history, dir.resolve("history.jsonl"));
     final CheckResult online = OnlineChecker.check(
         new History(history.transactions().stream().map(t -> TransactionEvents.toCore(
             TransactionEvents.fromCore(TENANT, t))).toList()), CheckOptions.defaults());
@@ -140,7 +128,7 @@ class StreamingCheckerIT {
       final int before = seen.size();
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
         await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
-        produce(lostUpdatePair("n1", "fresh-1", lastEnd + 10));
+        produce(TestEvents.lostUpdate(TENANT, "n1", "fresh-1", lastEnd + 10 - 5, lastEnd + 10));
         tick();
         await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= before + 1);
         assertEquals(1.0, app.metrics().sample(MetricNames.TENANT_RESTORES_TOTAL,
@@ -150,7 +138,7 @@ class StreamingCheckerIT {
       props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, dir.resolve("state-wiped").toString());
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
         await().atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
-        produce(lostUpdatePair("n2", "fresh-2", lastEnd + 20));
+        produce(TestEvents.lostUpdate(TENANT, "n2", "fresh-2", lastEnd + 20 - 5, lastEnd + 20));
         tick();
         await().atMost(PATIENCE).until(() -> poll(anomalies, seen) >= before + 2);
         // A moment for anything republished to show up, read committed.
@@ -175,16 +163,6 @@ class StreamingCheckerIT {
   }
 
   /** {@code isowatch check FILE --json}, in process. */
-  private static JsonNode checkCommand(final Path file) throws Exception {
-    final StringWriter out = new StringWriter();
-    final picocli.CommandLine cl = Main.commandLine(Services.real());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(new StringWriter(), true));
-    final int exit = cl.execute("check", file.toString(), "--json");
-    assertEquals(1, exit, "the history has anomalies");
-    return JSON.readTree(out.toString());
-  }
-
   private static Map<String, String> checkAnomalies(final JsonNode check) {
     final Map<String, String> out = new TreeMap<>();
     for (final JsonNode a : check.get("anomalies")) {
@@ -210,19 +188,6 @@ class StreamingCheckerIT {
     final Map<String, Anomaly> out = new TreeMap<>();
     anomalies.forEach(a -> out.put(a.getUniqueId(),
         Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build()));
-    return out;
-  }
-
-  /** Two committed read-modify-writes of a fresh key that both read its initial value. */
-  private static List<TransactionEvent> lostUpdatePair(final String prefix, final String key, final long end) {
-    final List<TransactionEvent> out = new ArrayList<>();
-    for (final String side : List.of("a", "b")) {
-      out.add(TransactionEvent.newBuilder()
-          .setTenant(TENANT).setSession(prefix + "-" + side).setSeq(0).setTxn(prefix + "-" + side)
-          .setStatus(TxnStatus.COMMITTED).setStartMicros(end - 5).setEndMicros(end + ("a".equals(side) ? 0 : 1))
-          .setOps(List.of(new Op(OpType.READ, key, 0L), new Op(OpType.WRITE, key, "a".equals(side) ? 1L : 2L)))
-          .build());
-    }
     return out;
   }
 
