@@ -209,11 +209,13 @@ class OpsCommandsIT {
       });
       // Then: every family the rules and the dashboard use is served ...
       // (A labelled family is served from its first sample: this short run need have no finding, no
-      // restore, no retraction and no cut, so no prune, checkpoint or filter of retired versions.)
+      // restore, no retraction, no quarantine and no cut, so no prune, checkpoint or filter of
+      // retired versions.)
       final Set<String> eventDriven = Set.of(MetricNames.INPUT_FINDINGS_TOTAL, MetricNames.TENANT_RESTORES_TOTAL,
           MetricNames.PRUNED_TRANSACTIONS_TOTAL, MetricNames.PRUNE_SECONDS, MetricNames.CHECKPOINT_BYTES,
           MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL,
-          MetricNames.FINDINGS, MetricNames.ANOMALIES_RETRACTED_TOTAL, MetricNames.RETIRED_FALSE_POSITIVE_RATIO);
+          MetricNames.FINDINGS, MetricNames.ANOMALIES_RETRACTED_TOTAL, MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
+          MetricNames.TENANT_QUARANTINED);
       for (final String family : MetricNames.ALL) {
         if (!eventDriven.contains(family)) {
           assertTrue(scrape[0].contains("# TYPE " + family + " "), family + " missing in\n" + scrape[0]);
