@@ -117,8 +117,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private KeyValueStore<String, String> quarantine;
   // Per tenant seen by this processor: whether tenant-quarantine holds it (read once, then kept).
   private final Map<String, Boolean> quarantined = new HashMap<>();
-  // Whether the idle tenants of the stores were loaded since init (loadIdleTenantsNotLoadedSinceInit).
-  private boolean idleTenantsLoaded;
   private PublishLimit publishLimit;
 
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
@@ -184,7 +182,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     this.publishLimit = new PublishLimit(ClientLimits.maxRequestBytes(context.appConfigs()));
     this.quarantine = context.getStateStore(Stores.TENANT_QUARANTINE);
     quarantined.clear();
-    idleTenantsLoaded = false;
     // The gauge of every quarantined tenant of the task, from its start on (few entries).
     try (KeyValueIterator<String, String> it = quarantine.all()) {
       it.forEachRemaining(kv -> metrics.tenantQuarantined(kv.key));
@@ -548,7 +545,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   /** Stream-time punctuator: flushes tenants with buffered transactions idle for {@code idleFlush}. */
   private void flushIdle(final long streamTimeMs) {
-    loadIdleTenantsNotLoadedSinceInit(streamTimeMs);
+    loadIdleTenantsNotLoaded(streamTimeMs);
     final List<String> flushing = new java.util.ArrayList<>();
     for (final Map.Entry<String, TenantEngine> e : loaded.entrySet()) {
       final String tenant = e.getKey();
@@ -567,16 +564,14 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   }
 
   /**
-   * Rebuilds, once per initialisation of this task, the engine of every tenant of its stores that
-   * has been idle for the idle-flush period and was not loaded since: an engine lives in memory
-   * only, so after a restart, a rebalance or a replaced stream thread a tenant that sends nothing
-   * more would otherwise keep its buffered transactions (and the anomalies they prove) unflushed
-   * for good. Quarantined tenants are left alone.
+   * Rebuilds the engine of every tenant of this task's stores that is not loaded and has been idle
+   * for the idle-flush period: an engine lives in memory only, so after a restart, a rebalance or a
+   * replaced stream thread a tenant that sends nothing more would otherwise keep its buffered
+   * transactions (and the anomalies they prove) unflushed for good. Checked at every punctuation,
+   * since a tenant may become idle after the first one; a loaded tenant stays loaded, and
+   * quarantined tenants are left alone (one map lookup each).
    */
-  private void loadIdleTenantsNotLoadedSinceInit(final long streamTimeMs) {
-    if (idleTenantsLoaded) {
-      return;
-    }
+  private void loadIdleTenantsNotLoaded(final long streamTimeMs) {
     final List<String> idle = new java.util.ArrayList<>();
     try (KeyValueIterator<String, TenantProgress> it = progress.all()) {
       it.forEachRemaining(kv -> {
@@ -588,7 +583,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     for (final String tenant : idle) {
       guarded(tenant, () -> engine(tenant));
     }
-    idleTenantsLoaded = true;
   }
 
   /** Flushes a tenant's engine, storing the flush as an input so that a rebuild replays it. */

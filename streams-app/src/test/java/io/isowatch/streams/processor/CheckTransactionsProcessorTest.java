@@ -92,10 +92,14 @@ class CheckTransactionsProcessorTest {
     final CapturedPunctuator idleFlush = context.scheduledPunctuators().stream()
         .filter(p -> p.getType() == PunctuationType.STREAM_TIME).reduce((a, b) -> b).orElseThrow();
 
-    // When: stream time moves past acme's idle period
+    // When: a punctuation before acme is idle for long enough, then one after
+    idleFlush.getPunctuator().punctuate(T0 + IDLE.toMillis() / 2);
+    final List<SpecificRecord> tooEarly = forwarded("anomalies");
     idleFlush.getPunctuator().punctuate(T0 + IDLE.toMillis());
 
-    // Then: acme's engine was rebuilt from its stored inputs and flushed: the lost update is published
+    // Then: nothing at first; then acme's engine was rebuilt from its stored inputs and flushed: the
+    // lost update is published
+    assertEquals(List.of(), tooEarly);
     assertEquals(List.of("LostUpdate"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getName()).toList());
     assertEquals(1.0, metrics.sample(MetricNames.TENANT_RESTORES_TOTAL, new String[] {"tenant"},
         new String[] {"acme"}));
