@@ -42,19 +42,6 @@ final class PublishedAnomalies {
   }
 
   /**
-   * Whether the anomaly is published now: true the first time its id is seen (then recorded at
-   * {@code position}); false for an id already published, whose position moves to {@code position}
-   * if later (an engine reported it again, so a rebuild from before here might as well).
-   */
-  boolean publishOnce(final TenantKey id, final long position) {
-    if (seen(id, position)) {
-      return false;
-    }
-    record(id, position);
-    return true;
-  }
-
-  /**
    * Whether the id was published before; if so its position moves to {@code position} when later
    * (an engine reported it again, so a rebuild from before here might as well).
    */
