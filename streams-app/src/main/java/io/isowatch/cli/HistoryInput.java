@@ -26,6 +26,16 @@ final class HistoryInput {
       requireReadableFile(Path.of(file), name);
     }
     try (InputStream in = stdin ? services.stdin().get() : Files.newInputStream(Path.of(file))) {
+      return read(in, format, services, name);
+    } catch (final IOException e) {
+      throw new CliFailure("cannot read " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** Reads a whole history from {@code in}, already open; {@code name} is the input's name in messages. */
+  static History read(final InputStream in, final HistoryFormat format, final Services services, final String name) {
+    limits();
+    try {
       return services.reader().read(in, format);
     } catch (final InvalidHistoryException e) {
       // The exception's message already starts with "line N: " when the line is known.

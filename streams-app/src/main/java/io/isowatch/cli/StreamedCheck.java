@@ -56,7 +56,7 @@ final class StreamedCheck {
         if (jsonl) {
           streamJsonl(in, name, checker, budget);
         } else {
-          acceptAll(readWhole(in, format, services, name), checker, budget, name);
+          acceptAll(HistoryInput.read(in, format, services, name), checker, budget, name);
         }
       } catch (final IOException e) {
         throw new CliFailure("cannot read " + name + ": " + e.getMessage());
@@ -90,16 +90,6 @@ final class StreamedCheck {
           budget.accepted(t, name, lines.lineNo());
         }
       }
-    } catch (final InvalidHistoryException e) {
-      throw new CliFailure(name + ": " + e.getMessage());
-    }
-  }
-
-  private static History readWhole(final InputStream in, final HistoryFormat format, final Services services,
-      final String name) throws IOException {
-    HistoryInput.limits();
-    try {
-      return services.reader().read(in, format);
     } catch (final InvalidHistoryException e) {
       throw new CliFailure(name + ": " + e.getMessage());
     }
