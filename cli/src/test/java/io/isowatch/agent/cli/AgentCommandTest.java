@@ -3,7 +3,8 @@ package io.isowatch.agent.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.isowatch.cli.Subcommand;
+import io.isowatch.cli.Main;
+import io.isowatch.cli.Services;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.history.History;
@@ -12,7 +13,6 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,10 +138,10 @@ class AgentCommandTest {
   }
 
   @Test
-  void shouldBeDiscoverableAsTheAgentSubcommand() {
+  void shouldBeTheAgentSubcommandOfIsowatch() {
     // Given / When
-    final List<Object> commands = ServiceLoader.load(Subcommand.class).stream()
-        .map(p -> p.get().command()).toList();
+    final List<Object> commands = Main.commandLine(Services.real()).getSubcommands().values().stream()
+        .map(picocli.CommandLine::getCommand).toList();
 
     // Then
     assertTrue(commands.stream().anyMatch(c -> c instanceof AgentCommand), "found " + commands);

@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -21,8 +20,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code isowatch} command. Each subcommand is one entry in {@code subcommands}; a subcommand
- * class with a public {@code (Services)} constructor gets the shared {@link Services}. Modules
- * that extend the command line register a {@link Subcommand} service instead.
+ * class with a public {@code (Services)} constructor gets the shared {@link Services}. This module
+ * assembles the commands of every other one (docs/architecture.md): none of them knows this one.
  *
  * <p>Exit codes are those of {@link ExitCodes}: usage errors are 2 (with the usage on stderr),
  * {@link CliFailure}s are 2 with one line per problem on stderr; any other exception and any
@@ -47,6 +46,8 @@ import picocli.CommandLine.Spec;
       ReplayCommand.class,
       io.isowatch.streams.ops.ResetCommand.class,
       io.isowatch.streams.ops.DlqCommand.class,
+      io.isowatch.agent.cli.AgentCommand.class,
+      io.isowatch.demo.DemoCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
@@ -140,12 +141,7 @@ public final class Main implements Runnable {
 
   /** The configured command line; tests call this with their own services and writers. */
   public static CommandLine commandLine(final Services services) {
-    final CommandLine cl = new CommandLine(new Main(), new ServicesFactory(services));
-    // Other modules on the class path (e.g. producer-agent's `agent`) contribute their commands.
-    for (final Subcommand contributed : ServiceLoader.load(Subcommand.class)) {
-      cl.addSubcommand(contributed.command());
-    }
-    return withExitCodes(cl);
+    return withExitCodes(new CommandLine(new Main(), new ServicesFactory(services)));
   }
 
   /**
