@@ -30,7 +30,7 @@ class IsowatchScriptTest {
   private static final String FAKE_JAVA = "#!/bin/bash\nprintf '%s\\n' \"$@\"\nexit ${FAKE_JAVA_EXIT:-0}\n";
   // Creates what the real build creates, says something on stdout, and logs its args and directory.
   private static final String FAKE_MVN = "#!/bin/bash\necho MVN-STDOUT\necho \"$PWD $*\" >> \"$PWD/mvn.log\"\n"
-      + "mkdir -p streams-app/target/lib\n: > streams-app/target/isowatch.jar\nexit ${FAKE_MVN_EXIT:-0}\n";
+      + "mkdir -p cli/target/lib\n: > cli/target/isowatch.jar\nexit ${FAKE_MVN_EXIT:-0}\n";
 
   @TempDir Path tmp;
   private Path root;
@@ -62,8 +62,7 @@ class IsowatchScriptTest {
     assertEquals("building IsoWatch (first use)…\nMVN-STDOUT\n", r.err());
     assertEquals(root + " -q -B -Dstyle.color=never -DskipTests package\n", Files.readString(root.resolve("mvn.log")));
     assertEquals(String.join("\n", "-Xmx64m", "-Dx=1", "-cp",
-        root + "/streams-app/target/isowatch.jar:" + root + "/streams-app/target/lib/*:"
-            + root + "/producer-agent/target/isowatch-agent.jar:" + root + "/producer-agent/target/lib/*",
+        root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
         "io.isowatch.cli.Main", "check", "--json", "my file.jsonl", ""), r.out());
   }
 
@@ -148,7 +147,7 @@ class IsowatchScriptTest {
 
     // Then
     assertEquals(0, r.exit(), r.err());
-    assertTrue(r.out().contains(root + "/streams-app/target/isowatch.jar:"), r.out());
+    assertTrue(r.out().contains(root + "/cli/target/isowatch.jar:"), r.out());
   }
 
   @Test
@@ -202,8 +201,8 @@ class IsowatchScriptTest {
 
   /** Creates the jar and lib dir with the jar's mtime at {@code when}; sources stay as written. */
   private void builtAt(final Instant when) throws IOException {
-    Files.createDirectories(root.resolve("streams-app/target/lib"));
-    final Path jar = Files.writeString(root.resolve("streams-app/target/isowatch.jar"), "");
+    Files.createDirectories(root.resolve("cli/target/lib"));
+    final Path jar = Files.writeString(root.resolve("cli/target/isowatch.jar"), "");
     Files.setLastModifiedTime(jar, FileTime.from(when));
   }
 

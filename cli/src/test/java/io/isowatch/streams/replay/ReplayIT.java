@@ -266,7 +266,8 @@ class ReplayIT {
   }
 
   private static Path corpus() {
-    return Path.of("src/test/resources/corpus").toAbsolutePath();
+    // The golden corpus lives with the core tests that check it offline (GoldenCorpusTest).
+    return Path.of("..", "core", "src", "test", "resources", "corpus").toAbsolutePath().normalize();
   }
 
   private static Path samples() {

@@ -179,7 +179,7 @@ public final class LocalRegistry implements AutoCloseable {
 
   /**
    * The checkout's root: the nearest directory holding scripts/registry.sh above this class's jar
-   * or classes directory (streams-app/target/...), else above the working directory.
+   * or classes directory (local-stack/target/...), else above the working directory.
    */
   public static Path repositoryRoot() {
     return rootAbove(codeLocation())
