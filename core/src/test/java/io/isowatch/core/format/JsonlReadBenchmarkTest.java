@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The JSONL target: 10^6 lines parsed in a few seconds. Opt-in (tag {@code benchmark}): run with
- * {@code mvn test -pl streams-app -Dsurefire.excludedGroups= -Dgroups=benchmark}.
+ * {@code mvn test -pl core -Dsurefire.excludedGroups= -Dgroups=benchmark}.
  */
 @Tag("benchmark")
 class JsonlReadBenchmarkTest {
