@@ -7,7 +7,7 @@
 #   scripts/bench-core.sh --json > bench.json  # machine header goes to stderr then
 #   scripts/bench-core.sh --engine online      # the incremental engine (OnlineChecker.check)
 #
-# Builds streams-app when its jar is missing or older than the sources. Environment:
+# Builds the isowatch command (cli) when its jar is missing or older than the sources. Environment:
 #   BENCH_HEAP       heap size, fixed (-Xms = -Xmx) so resizing does not add noise (default 4g)
 #   BENCH_JVM_OPTS   replaces all JVM options below
 #
@@ -21,10 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# shellcheck source=lib/streams-app-jar.sh
-source scripts/lib/streams-app-jar.sh
-ensure_streams_app_jar
-jar=streams-app/target/isowatch.jar
+# shellcheck source=lib/isowatch-jar.sh
+source scripts/lib/isowatch-jar.sh
+ensure_isowatch_jar
+jar=cli/target/isowatch.jar
 
 heap="${BENCH_HEAP:-4g}"
 jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
@@ -52,4 +52,4 @@ else
 fi
 
 # shellcheck disable=SC2086 # jvm_opts is a list of options on purpose
-exec java $jvm_opts -cp "$jar:streams-app/target/lib/*" io.isowatch.cli.Main bench "$@"
+exec java $jvm_opts -cp "$jar:cli/target/lib/*" io.isowatch.cli.Main bench "$@"

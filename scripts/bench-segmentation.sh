@@ -6,17 +6,17 @@
 #   scripts/bench-segmentation.sh soak 50000000 100000 5000000  # txns, horizon, sample every N txns
 #
 # Environment: BENCH_HEAP (default 2g; the soak also runs with -Xmx256m, see docs/benchmarks.md),
-# BENCH_JVM_OPTS replaces the JVM options. Builds streams-app when its jar is missing or stale.
+# BENCH_JVM_OPTS replaces the JVM options. Builds the isowatch command (cli) when its jar is missing or stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# shellcheck source=lib/streams-app-jar.sh
-source scripts/lib/streams-app-jar.sh
-ensure_streams_app_jar
-jar=streams-app/target/isowatch.jar
+# shellcheck source=lib/isowatch-jar.sh
+source scripts/lib/isowatch-jar.sh
+ensure_isowatch_jar
+jar=cli/target/isowatch.jar
 heap="${BENCH_HEAP:-2g}"
 jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
 echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ) nproc: $(nproc) $(grep -m1 'model name' /proc/cpuinfo || true)"
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) jvm: $jvm_opts"
 # shellcheck disable=SC2086
-exec java $jvm_opts -cp "$jar:streams-app/target/lib/*" io.isowatch.cli.bench.SegmentationBenchmark "$@"
+exec java $jvm_opts -cp "$jar:cli/target/lib/*" io.isowatch.cli.bench.SegmentationBenchmark "$@"

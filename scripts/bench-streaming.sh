@@ -20,7 +20,7 @@
 #   e.g. --checker-jvm "-Xmx1g -XX:StartFlightRecording=filename={dir}/checker.jfr,settings=profile"
 #   --variant LABEL=CLASSPATH (repeatable): checker builds to compare; each phase runs every variant
 #   back to back, so that they meet similar load. Without it: this checkout's build, labelled --label.
-#   e.g. --variant 'before=/tmp/old/isowatch.jar:/tmp/old/lib/*' --variant "after=$PWD/streams-app/target/isowatch.jar:$PWD/streams-app/target/lib/*"
+#   e.g. --variant 'before=/tmp/old/isowatch.jar:/tmp/old/lib/*' --variant "after=$PWD/cli/target/isowatch.jar:$PWD/cli/target/lib/*"
 #   --variant-prop LABEL:KEY=VALUE (repeatable): a checker setting of variant LABEL only (after --checker-prop),
 #   e.g. one build twice: --variant "f2=$cp" --variant "f4=$cp" --variant-prop f4:check.horizon.cut.factor=4
 #
@@ -46,7 +46,7 @@
 #   --soak-input-retention-mb retention.bytes of the input topic, so that the broker's disk stays bounded [2048];
 #     0: keep everything (5x10^7 transactions are about 4 GiB of input)
 #
-# Environment: BENCH_WORK [target dir of this script's run: streams-app/target/bench-streaming], BENCH_DRIVER_HEAP
+# Environment: BENCH_WORK [target dir of this script's run: cli/target/bench-streaming], BENCH_DRIVER_HEAP
 #   [2g: the driver's -Xmx; 2x10^6 throughput transactions ran with 8g, 2g is too little],
 #   BENCH_KAFKA_PORT [19092], BENCH_REGISTRY_PORT [18081].
 # The broker and the registry are stopped when the script exits, whatever happens.
@@ -54,15 +54,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-jar=streams-app/target/isowatch.jar
-if [[ ! -f "$jar" || ! -d streams-app/target/lib || ! -d streams-app/target/test-classes ]] \
-    || [[ -n "$(find pom.xml streams-app/pom.xml streams-app/src schemas -newer "$jar" -type f -print -quit)" ]]; then
-  echo "building streams-app (tests compiled, not run) ..." >&2
-  { mvn -q -B -o -DskipTests package -pl streams-app -am || mvn -q -B -DskipTests package -pl streams-app -am; } >&2
-  touch "$jar"
-fi
+# The driver (io.isowatch.streams.bench, cli's tests) runs from the test classes that package compiles.
+# shellcheck source=lib/isowatch-jar.sh
+source scripts/lib/isowatch-jar.sh
+ensure_isowatch_jar
+jar=cli/target/isowatch.jar
+test_classes="$root/cli/target/test-classes:$root/streams-app/target/test-classes:$root/core/target/test-classes"
 
-work="${BENCH_WORK:-$root/streams-app/target/bench-streaming}"
+work="${BENCH_WORK:-$root/cli/target/bench-streaming}"
 rm -rf "$work"
 mkdir -p "$work"
 export ISOWATCH_RUN_DIR="$work/run"
@@ -80,7 +79,7 @@ trap cleanup EXIT
 {
   echo "== machine"
   echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- streams-app/src/main || echo ' (with uncommitted changes)')"
+  echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- core/src/main schemas/src/main streams-app/src/main || echo ' (with uncommitted changes)')"
   echo "nproc: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo || echo "model name: unknown"
   grep -m1 MemTotal /proc/meminfo || true
@@ -92,9 +91,9 @@ trap cleanup EXIT
 scripts/kafka.sh start >&2
 scripts/registry.sh start >&2
 
-java "-Xmx${BENCH_DRIVER_HEAP:-2g}" -Djava.awt.headless=true -cp "$root/streams-app/target/test-classes:$root/$jar:$root/streams-app/target/lib/*" \
+java "-Xmx${BENCH_DRIVER_HEAP:-2g}" -Djava.awt.headless=true -cp "$test_classes:$root/$jar:$root/cli/target/lib/*" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   io.isowatch.streams.bench.StreamingBenchmark \
   --bootstrap "127.0.0.1:$KAFKA_PORT" --registry "http://127.0.0.1:$REGISTRY_PORT" --work "$work" \
-  --checker-cp "$root/$jar:$root/streams-app/target/lib/*" "$@"
+  --checker-cp "$root/$jar:$root/cli/target/lib/*" "$@"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

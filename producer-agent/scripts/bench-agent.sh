@@ -16,9 +16,8 @@ shift || true
 [[ "${1:-}" == "--" ]] && shift
 extra=("$@")
 
-cp_file="producer-agent/target/agent.classpath"
-mvn -q -B compile dependency:build-classpath -Dmdep.outputFile="$PWD/$cp_file" -pl producer-agent -am >&2
-cp="producer-agent/target/classes:$(cat "$cp_file")"
+# The isowatch launcher builds the command (cli/target/isowatch.jar) first when needed.
+./isowatch --version >&2
 
 pg="jdbc:postgresql://127.0.0.1:5432/test"
 maria="jdbc:mariadb://127.0.0.1:3306/test?sslMode=disable"
@@ -44,7 +43,7 @@ for c in $configs; do
     faulty) target="faulty" ;;
   esac
   for run in $(seq 1 "$repeats"); do
-    out=$(java -cp "$cp" io.isowatch.agent.cli.AgentCommand --target "$target" --isolation "$level" \
+    out=$(./isowatch agent --target "$target" --isolation "$level" \
       --sessions "$sessions" --keys "$keys" --txns "$txns" --dist "$dist" --shapes "$shapes" --seed "$run" \
       --table kv_bench --progress 0 --check \
       "${extra[@]}" 2>/dev/null)

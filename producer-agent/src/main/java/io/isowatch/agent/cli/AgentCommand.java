@@ -23,8 +23,7 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Checker;
 import io.isowatch.core.gen.KeyDistribution;
-import io.isowatch.streams.ConfigSources;
-import io.isowatch.streams.IsoWatchStreamsConfig;
+import io.isowatch.streams.KafkaClientConfig;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -169,16 +168,6 @@ public final class AgentCommand implements Callable<Integer> {
           + "ISOWATCH_SCHEMA_REGISTRY_* environment variables apply too. --kafka and --registry win over the file.")
   private Path clientConfig;
 
-  /** Runs the agent on its own, without the {@code isowatch} launcher. */
-  public static void main(final String[] args) {
-    // The same exit codes as `isowatch agent`: 3 with one line for any Error or unexpected exception.
-    System.exit(io.isowatch.cli.Main.execute(() -> {
-      final CommandLine cl = new CommandLine(new AgentCommand());
-      cl.getCommandSpec().mixinStandardHelpOptions(true);
-      return cl;
-    }, args));
-  }
-
   @Override
   public Integer call() throws InterruptedException {
     final PrintWriter err = spec.commandLine().getErr();
@@ -227,12 +216,12 @@ public final class AgentCommand implements Callable<Integer> {
     } catch (final URISyntaxException e) {
       throw usage("invalid --registry " + registry + ": " + e.getMessage());
     }
-    final IsoWatchStreamsConfig settings;
+    final KafkaClientConfig settings;
     try {
-      settings = ConfigSources.load(Optional.ofNullable(clientConfig), System.getenv(), Map.of(
-          IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.trim(),
-          IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.trim(),
-          IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, Boolean.toString(dev)));
+      settings = KafkaClientConfig.load(Optional.ofNullable(clientConfig), System.getenv(), Map.of(
+          KafkaClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.trim(),
+          KafkaClientConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.trim(),
+          KafkaClientConfig.SCHEMAS_AUTO_REGISTER_CONFIG, Boolean.toString(dev)));
       return new KafkaClient(kafka.trim(), settings.avroSerdeConfig(), settings.clientProperties("producer."));
     } catch (final IOException e) {
       throw usage("cannot read --client-config " + clientConfig + ": " + e.getMessage());
