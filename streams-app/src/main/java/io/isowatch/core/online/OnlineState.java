@@ -9,7 +9,9 @@ import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Everything the incremental engine keeps for one tenant, part by part as in the table of
@@ -34,21 +36,17 @@ final class OnlineState implements DependencyView {
   /** SSER's graph, or null when SSER is not requested. */
   final SserGraph sser;
   /** Carried from state to state by a cut. */
-  Findings findings = new Findings();
+  private Findings findings = new Findings();
   final AnomalyLog anomalies;
-  /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
-  KeyValueTable thinAir = new KeyValueTable(16);
-  /**
-   * The ThinAirReads this state published, which a late writer may still retract. Not carried by a
-   * cut (the cut moves the anomalies it listed into the summary) nor checkpointed, so that an
-   * engine restored from a checkpoint behaves exactly as the one that wrote it.
-   */
-  ThinAirReads thinAirReads = new ThinAirReads();
+  /** Values reported as read from thin air, and the ThinAirReads published (only the values are carried). */
+  private ThinAir thinAir = new ThinAir();
   /**
    * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so
    * they are no MISSING_TIMESTAMPS (carried by a cut, not checkpointed).
    */
-  java.util.Set<String> futureIds = new java.util.HashSet<>();
+  private Set<String> futureIds = new HashSet<>();
+  /** Values written more than once (declared ahead, or seen). */
+  final RepeatedWrites repeats = new RepeatedWrites();
   /** Indeterminate transactions, in processing order (those never promoted are ignored). */
   final IntList unknowns = new IntList(64);
   final ReorderBuffer buffer;
@@ -56,27 +54,9 @@ final class OnlineState implements DependencyView {
   final HorizonSummary summary;
   /** While a cut or a restore replays the retained transactions into this state: who checked what. */
   ReplayOracle replay;
-  /** π positions of snapshot transactions (read-only, every key), when cuts are aligned on them. */
-  final IntList snapshots = new IntList(16);
-  /** The latest π time of a released transaction with a time. */
-  long latestReleasedTime = Long.MIN_VALUE;
-
-  long input;
-  long committed;
-  long aborted;
-  long promoted;
-  long operations;
-  long longRmw;
-  long largeReadOnly;
-  long duplicates;
-  long late;
-  boolean missingTimes;
-  /** Written values the whole history repeats (known only to the batch adapter), or null. */
-  RepeatedValues repeated;
-  /** Some value was written twice. */
-  boolean repeatSeen;
-  /** The batch adapter declared the repeated values of the whole history: flushes need not look. */
-  boolean repeatsDeclared;
+  /** Where a cut may be placed (latest time, snapshot positions). */
+  final CutPoints cutPoints = new CutPoints();
+  final Counters counters = new Counters();
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this(options, online, expectedTransactions,
@@ -119,6 +99,42 @@ final class OnlineState implements DependencyView {
     };
     this.anomalies = new AnomalyLog(options.maxAnomalies(), canonical, pairs);
     this.buffer = new ReorderBuffer((a, b) -> PiOrder.compare(txns, sessions, a, b));
+  }
+
+  /**
+   * Continues what the state a cut replaced, or the checkpointed one, carried: its findings, the
+   * values reported as thin air, the FUTURE_EVENT_TIME ids not processed yet and the declared repeats.
+   * Called on the seeded state before anything is replayed into it.
+   */
+  void carry(final Findings carriedFindings, final KeyValueTable thinAirValues, final Set<String> future,
+      final RepeatedValues repeated, final boolean wholeHistoryRepeats) {
+    this.findings = carriedFindings;
+    this.thinAir = new ThinAir(thinAirValues);
+    this.futureIds = future;
+    repeats.carry(repeated, wholeHistoryRepeats);
+  }
+
+  /** What this state carries into the next one of a cut ({@link #carry}). */
+  void carryInto(final OnlineState next) {
+    next.carry(findings, thinAir.reportedValues(), futureIds, repeats.declaredValues(), repeats.wholeHistoryDeclared());
+  }
+
+  Findings findings() {
+    return findings;
+  }
+
+  ThinAir thinAir() {
+    return thinAir;
+  }
+
+  /** Notes a transaction reported as FUTURE_EVENT_TIME, whose start is treated as unknown. */
+  void futureEventTime(final String id) {
+    futureIds.add(id);
+  }
+
+  /** Whether {@code id} was reported as FUTURE_EVENT_TIME (once: the note is dropped). */
+  boolean takeFutureEventTime(final String id) {
+    return futureIds.remove(id);
   }
 
   boolean requested(final Level level) {
