@@ -267,11 +267,7 @@ public final class OnlineChecker {
 
   /** Graph nodes visited by the Pearce–Kelly searches so far, all levels together. */
   long searchedNodes() {
-    long n = 0;
-    for (final LevelGraph g : segments.state().graphs) {
-      n += g.dag.visitedTotal();
-    }
-    return n;
+    return segments.state().graph.visitedNodes();
   }
 
   /** Whether some value was written twice so far. */

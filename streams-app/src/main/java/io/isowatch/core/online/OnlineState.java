@@ -7,34 +7,39 @@ import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
- * Everything the incremental engine keeps for one tenant, part by part as in the table of
- * docs/streaming-design.md (each part a store in the topology), plus the counters of the stats.
- * It is the engine's {@link DependencyView}, so anomalies are named and explained by the same
- * code as the batch checker's.
+ * Everything the incremental engine keeps for one tenant's segment, part by part as in the table
+ * of docs/streaming-design.md (each part a store in the topology). Each part is an object that
+ * keeps its own invariants; this class only holds them together, seeds them and says what a cut
+ * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}, so
+ * anomalies are named and explained by the same code as the batch checker's.
  */
 final class OnlineState implements DependencyView {
   final CheckOptions options;
   final OnlineOptions online;
 
+  // Transactions: every one taken (by slot), those waiting for release, the indeterminate ones, sessions.
   final TxnIndex txns;
+  final ReorderBuffer buffer;
+  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
+  final IntList unknowns = new IntList(64);
   final Sessions sessions = new Sessions();
+
+  // Keys and their version chains, and the reads that wait for a version.
   final Keys keys = new Keys();
   final Versions versions;
   final VersionSuccessors successors;
   final VersionReaders readers;
   final PendingReads pending = new PendingReads();
-  final DependencyEdges edges;
-  /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
-  final List<LevelGraph> graphs = new ArrayList<>(3);
-  /** SSER's graph, or null when SSER is not requested. */
-  final SserGraph sser;
+
+  /** The edges and the requested levels' graphs. */
+  final DependencyGraph graph;
+
+  // What it reported, and what it must remember of it.
   /** Carried from state to state by a cut. */
   private Findings findings = new Findings();
   final AnomalyLog anomalies;
@@ -47,16 +52,15 @@ final class OnlineState implements DependencyView {
   private Set<String> futureIds = new HashSet<>();
   /** Values written more than once (declared ahead, or seen). */
   final RepeatedWrites repeats = new RepeatedWrites();
-  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
-  final IntList unknowns = new IntList(64);
-  final ReorderBuffer buffer;
+  final Counters counters = new Counters();
+
+  // Segmentation.
   /** What earlier cuts pruned (carried from state to state), or null when segmentation is off. */
   final HorizonSummary summary;
-  /** While a cut or a restore replays the retained transactions into this state: who checked what. */
-  ReplayOracle replay;
   /** Where a cut may be placed (latest time, snapshot positions). */
   final CutPoints cutPoints = new CutPoints();
-  final Counters counters = new Counters();
+  /** While a cut or a restore replays the retained transactions into this state: who checked what. */
+  ReplayOracle replay;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this(options, online, expectedTransactions,
@@ -73,19 +77,7 @@ final class OnlineState implements DependencyView {
     this.txns = new TxnIndex(expectedTransactions);
     this.successors = new VersionSuccessors(expectedTransactions);
     this.readers = new VersionReaders(2 * expectedTransactions);
-    this.edges = new DependencyEdges(expectedTransactions);
-    if (options.levels().contains(Level.SI)) {
-      graphs.add(new SiGraph(edges, expectedTransactions));
-    }
-    if (options.levels().contains(Level.SER)) {
-      graphs.add(new SerGraph(edges, expectedTransactions));
-    }
-    if (options.levels().contains(Level.SSER)) {
-      sser = new SserGraph(edges, txns, options.rtSkewMicros(), expectedTransactions);
-      graphs.add(sser);
-    } else {
-      sser = null;
-    }
+    this.graph = new DependencyGraph(options.levels(), txns, options.rtSkewMicros(), expectedTransactions);
     final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
       final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
       return c != 0 ? c : a.second() != b.second() ? Integer.compare(a.second(), b.second()) : Long.compare(a.seq(), b.seq());
@@ -173,11 +165,11 @@ final class OnlineState implements DependencyView {
 
   @Override
   public EdgeKind edgeKind(final int edge) {
-    return edges.kind(edge);
+    return graph.edges.kind(edge);
   }
 
   @Override
   public int edgeVersion(final int edge) {
-    return edges.version(edge);
+    return graph.edges.version(edge);
   }
 }

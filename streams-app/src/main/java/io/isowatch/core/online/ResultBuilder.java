@@ -87,7 +87,7 @@ final class ResultBuilder {
   }
 
   private boolean cyclic(final Level level) {
-    for (final LevelGraph g : s.graphs) {
+    for (final LevelGraph g : s.graph.levels()) {
       if (g.level == level) {
         return g.cyclic();
       }
@@ -135,7 +135,7 @@ final class ResultBuilder {
     final Counters c = s.counters;
     final CheckStats stats = new CheckStats(c.input(), c.committed(), c.aborted(), c.promoted(), unknown - c.promoted(),
         s.sessions.count(), s.keys.count(), c.operations(), c.longRmw(), c.largeReadOnly(),
-        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
+        s.graph.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
         h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
             h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);

@@ -134,7 +134,7 @@ final class SegmentedEngine {
     final List<OnlineEvent> unsent = engine.out.take();
     install(next, segment, oracle, WaitingRead.of(old, p), last, CarriedCounters.of(old));
     engine.out.carry(unsent);
-    next.summary.edges += old.edges.edges() - next.edges.edges();
+    next.summary.edges += old.graph.edges.edges() - next.graph.edges.edges();
     lastCut = checked;
     final long spent = System.nanoTime() - t0;
     next.summary.cutNanos += spent;

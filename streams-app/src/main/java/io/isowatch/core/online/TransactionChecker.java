@@ -251,14 +251,10 @@ final class TransactionChecker {
     for (final ReadAnomaly a : analysis.internalAnomalies()) {
       out.read(a);
     }
-    for (final LevelGraph g : s.graphs) {
-      g.addTransaction(slot);
-    }
+    s.graph.addTransaction(slot);
     timingFindings(slot, t);
     sessionOrder(slot);
-    if (s.sser != null) {
-      s.sser.addTimes(slot, step);
-    }
+    s.graph.addTimes(slot, step);
     for (int i = 0; i < analysis.keyCount(); i++) {
       final int k = analysis.key(i);
       final boolean writes = analysis.writes(i);
