@@ -11,23 +11,15 @@ record CarriedCounters(long input, long committed, long aborted, long promoted, 
     boolean[] ambiguous) {
 
   static CarriedCounters of(final OnlineState s) {
-    return new CarriedCounters(s.input, s.committed, s.aborted, s.promoted, s.operations, s.longRmw,
-        s.largeReadOnly, s.duplicates, s.late, s.missingTimes, s.repeatSeen, s.keys.headCounts(),
+    final Counters c = s.counters;
+    return new CarriedCounters(c.input(), c.committed(), c.aborted(), c.promoted(), c.operations(), c.longRmw(),
+        c.largeReadOnly(), c.duplicates(), c.late(), c.missingTimes(), s.repeats.seen(), s.keys.headCounts(),
         s.keys.ambiguousFlags());
   }
 
   void applyTo(final OnlineState s) {
-    s.input = input;
-    s.committed = committed;
-    s.aborted = aborted;
-    s.promoted = promoted;
-    s.operations = operations;
-    s.longRmw = longRmw;
-    s.largeReadOnly = largeReadOnly;
-    s.duplicates = duplicates;
-    s.late = late;
-    s.missingTimes = missingTimes;
-    s.repeatSeen = repeatSeen;
+    s.counters.restore(this);
+    s.repeats.restoreSeen(repeatSeen);
     s.keys.setFlags(heads, ambiguous);
   }
 }

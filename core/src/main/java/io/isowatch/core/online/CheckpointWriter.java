@@ -37,8 +37,8 @@ final class CheckpointWriter {
     w.checked(checked);
     w.waiting();
     w.counters();
-    w.findings(s.findings);
-    w.pairs(CheckedReads.sortedPairs(s.thinAir));
+    w.findings(s.findings());
+    w.pairs(CheckedReads.sortedPairs(s.thinAir().reportedValues()));
     w.repeated();
     w.checker(checker);
     return frame(w.out.toByteArray(), checker.nanos(), s.summary);
@@ -184,12 +184,13 @@ final class CheckpointWriter {
   }
 
   private void counters() {
-    for (final long n : new long[] {s.input, s.committed, s.aborted, s.promoted, s.operations, s.longRmw,
-        s.largeReadOnly, s.duplicates, s.late}) {
+    final Counters c = s.counters;
+    for (final long n : new long[] {c.input(), c.committed(), c.aborted(), c.promoted(), c.operations(), c.longRmw(),
+        c.largeReadOnly(), c.duplicates(), c.late()}) {
       out.unsigned(n);
     }
-    out.bool(s.missingTimes);
-    out.bool(s.repeatSeen);
+    out.bool(c.missingTimes());
+    out.bool(s.repeats.seen());
   }
 
   private void findings(final Findings findings) {
@@ -209,16 +210,16 @@ final class CheckpointWriter {
   }
 
   private void repeated() {
-    out.bool(s.repeated != null);
-    if (s.repeated != null) {
-      final java.util.List<Map.Entry<String, Long>> pairs = s.repeated.pairs();
+    out.bool(s.repeats.declaredValues() != null);
+    if (s.repeats.declaredValues() != null) {
+      final java.util.List<Map.Entry<String, Long>> pairs = s.repeats.declaredValues().pairs();
       out.unsigned(pairs.size());
       for (final Map.Entry<String, Long> p : pairs) {
         out.name(p.getKey());
         out.signed(p.getValue());
       }
     }
-    out.bool(s.repeatsDeclared);
+    out.bool(s.repeats.wholeHistoryDeclared());
   }
 
   private void checker(final CheckerFields c) {

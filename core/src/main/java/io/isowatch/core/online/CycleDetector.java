@@ -80,14 +80,14 @@ final class CycleDetector {
     for (int k = 0; k < runs; k++) {
       final int r = runOrder[k];
       final int first = order[runStart[r]];
-      final int g = s.edges.openGroup(step.from(first), step.to(first));
+      final int g = s.graph.edges.openGroup(step.from(first), step.to(first));
       int previous = -1;
       for (int i = runStart[r]; i < runStart[r + 1]; i++) {
         final int e = order[i];
         if (step.kind(e) == EdgeKind.RT.ordinal()) {
-          s.edges.markRealTime(g);
+          s.graph.edges.markRealTime(g);
         } else if (previous < 0 || step.kind(e) != step.kind(previous) || step.version(e) != step.version(previous)) {
-          s.edges.addToGroup(g, DependencyEdges.KINDS[step.kind(e)], step.version(e));
+          s.graph.edges.addToGroup(g, DependencyEdges.KINDS[step.kind(e)], step.version(e));
         }
         previous = e;
       }
@@ -105,7 +105,7 @@ final class CycleDetector {
     // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
     // refused like any edge, never reported again (as the batch checker never searches from them).
     boolean reported = siblingAntiDependencies(g);
-    for (final LevelGraph graph : s.graphs) {
+    for (final LevelGraph graph : s.graph.levels()) {
       final LevelGraph.Cycle c = graph.insert(g);
       if (c != null && !reported) {
         reported = true;
@@ -161,8 +161,8 @@ final class CycleDetector {
     final IntList ids = new IntList(4);
     for (int i = 0; i < groups.size(); i++) {
       final int g = groups.get(i);
-      mask |= s.edges.mask(g) & ~DependencyEdges.RT_MASK;
-      for (int e = s.edges.first(g); e < s.edges.first(g) + s.edges.count(g); e++) {
+      mask |= s.graph.edges.mask(g) & ~DependencyEdges.RT_MASK;
+      for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + s.graph.edges.count(g); e++) {
         ids.add(e);
       }
     }
@@ -177,12 +177,12 @@ final class CycleDetector {
 
   /** The group holds only RW edges between two transactions that both overwrote the version. */
   private boolean siblingAntiDependencies(final int g) {
-    final int n = s.edges.count(g);
-    if (n == 0 || !s.edges.betweenTransactions(g)) {
+    final int n = s.graph.edges.count(g);
+    if (n == 0 || !s.graph.edges.betweenTransactions(g)) {
       return false;
     }
-    for (int e = s.edges.first(g); e < s.edges.first(g) + n; e++) {
-      if (s.edges.kind(e) != EdgeKind.RW || !s.successors.contains(s.edges.version(e), s.edges.from(g))) {
+    for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + n; e++) {
+      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.successors.contains(s.graph.edges.version(e), s.graph.edges.from(g))) {
         return false;
       }
     }

@@ -3,15 +3,10 @@ package io.isowatch.core.online;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
-import io.isowatch.core.check.Level;
-import io.isowatch.core.check.Verdict;
-import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The incremental checker of one tenant (docs/streaming-design.md): transactions arrive in any
@@ -26,24 +21,16 @@ import java.util.Objects;
  * #result} reads the current state with the batch checker's semantics; after a flush, and when no
  * transaction came later than the grace period allows, it equals {@link #check} on the same
  * history. Not thread-safe: one instance per tenant, fed by one thread.
+ *
+ * <p>A facade over four parts, each with one job: the {@link Sequencer} (reorder buffer, watermark,
+ * lateness), the {@link SegmentedEngine} (horizon, cuts), the {@link CheckingEngine} of the current
+ * segment (state, per-transaction checking, publication, results) and {@link Checkpoints}.
  */
 public final class OnlineChecker {
-  // Replaced by each cut of a segmented engine (docs/segmentation.md).
-  private OnlineState s;
-  private Publisher out;
-  private Processor processor;
-  private ResultBuilder results;
-  /** The engine does not check for a cut again before this many transactions were released. */
-  private int nextPruneCheck;
-  private final Map<Level, Verdict> published = new EnumMap<>(Level.class);
-  private long maxEnd = Long.MIN_VALUE;
-  private int lastReleased = -1;
+  private final Sequencer sequencer;
+  private final SegmentedEngine segments;
+  private final PublishedVerdicts published;
   private long nanos;
-  /**
-   * What the latest cut's replay was told "already checked", while the state is still the one
-   * that cut made (a {@link #prune} returned true and nothing changed since); null otherwise.
-   */
-  private CheckedReads lastCut;
 
   public OnlineChecker(final CheckOptions options, final OnlineOptions online) {
     this(options, online, 0);
@@ -51,13 +38,9 @@ public final class OnlineChecker {
 
   /** A checker expecting about that many transactions (sizes its tables up front). */
   OnlineChecker(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
-    this.s = new OnlineState(options, online, expectedTransactions);
-    this.out = new Publisher(s);
-    this.processor = new Processor(s, out);
-    this.results = new ResultBuilder(s);
-    for (final Level level : options.levels()) {
-      published.put(level, Verdict.SATISFIED);
-    }
+    this.sequencer = new Sequencer();
+    this.segments = new SegmentedEngine(sequencer, new OnlineState(options, online, expectedTransactions));
+    this.published = new PublishedVerdicts(options.levels(), Map.of());
   }
 
   /**
@@ -90,33 +73,17 @@ public final class OnlineChecker {
    * checked as any transaction's.
    */
   public List<OnlineEvent> acceptAt(final Transaction t, final long arrivalMicros) {
-    final long time = TxnIndex.timeKey(t);
-    final long future = s.online.futureMicros();
-    if (!s.online.futureBounded() || time == TxnIndex.NO_END || arrivalMicros > Long.MAX_VALUE - future
-        || time <= arrivalMicros + future) {
+    if (!sequencer.clockUntrusted(t, arrivalMicros)) {
       return accept(t);
     }
     final long started = System.nanoTime();
-    final Transaction byArrival = new Transaction(t.id(), t.session(), t.seq(), t.status(), Transaction.NO_TIME,
-        arrivalMicros, t.ops(), t.tenant(), t.level(), t.line());
-    final int seen = s.txns.slotOf(t.id());
-    if (seen >= 0) {
-      // An agent's retry of the same event arrives with another timestamp: compare all but the times.
-      final Transaction first = s.txns.txn(seen);
-      if (sameContent(first, new Transaction(t.id(), t.session(), t.seq(), t.status(), first.start(), first.end(),
-          t.ops(), t.tenant(), t.level(), t.line()))) {
-        s.duplicates++;
-        return finish(started);
-      }
-      return accept(t);
+    if (sequencer.seen(t.id())) {
+      return sequencer.ignoredRetry(t) ? finish(started) : accept(t);
     }
-    out.finding(FindingKind.FUTURE_EVENT_TIME, null, t, "transaction " + t.id() + " reports times (start "
-        + t.start() + " µs, end " + t.end() + " µs) more than " + future + " µs ahead of its arrival at "
-        + arrivalMicros + " µs; its clock is not trusted: it does not move the watermark, it is ordered by its"
-        + " arrival, taken as its end, and its start is treated as unknown, so no real-time order leads to it");
-    s.futureIds.add(t.id());
     // The finding stays with the publisher's events: the call returns it ahead of what processing adds.
-    return admit(byArrival, Long.MIN_VALUE, false, started);
+    sequencer.admitByArrival(t, arrivalMicros);
+    segments.maybePrune();
+    return finish(started);
   }
 
   /**
@@ -124,46 +91,10 @@ public final class OnlineChecker {
    * whose transactions have unique ids already (so they are not indexed for idempotence).
    */
   List<OnlineEvent> accept(final Transaction t, final long rankGiven) {
-    return admit(t, rankGiven, true, System.nanoTime());
-  }
-
-  /** Dedups, indexes, buffers or processes one transaction; with {@code timed}, its time moves the watermark. */
-  private List<OnlineEvent> admit(final Transaction t, final long rankGiven, final boolean timed, final long started) {
-    final boolean idsUnique = rankGiven != Long.MIN_VALUE;
-    final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
-    if (seen >= 0) {
-      if (sameContent(s.txns.txn(seen), t)) {
-        s.duplicates++;
-      } else {
-        s.input++;
-        out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, "transaction id '" + t.id()
-            + "' arrived again with different content; the first one is kept");
-      }
-      return finish(started);
+    final long started = System.nanoTime();
+    if (sequencer.admit(t, rankGiven, true)) {
+      segments.maybePrune();
     }
-    final int session = s.sessions.idOf(t.session());
-    final long rank = rankGiven != Long.MIN_VALUE ? rankGiven
-        : t.hasSeq() ? t.seq() : s.sessions.nextArrivalRank(session);
-    final int slot = s.txns.add(t, rank, session, !idsUnique);
-    s.input++;
-    if (lastReleased >= 0 && PiOrder.compare(s.txns, s.sessions, slot, lastReleased) < 0) {
-      processor.late(t, "transaction " + t.id() + " arrived after " + s.txns.txn(lastReleased).id()
-          + ", which follows it in the processing order, was processed (its time "
-          + (TxnIndex.timeKey(t) == TxnIndex.NO_END ? "is unknown" : "is " + TxnIndex.timeKey(t) + " µs")
-          + ", the latest seen " + maxEnd + " µs, the grace period " + graceText() + ")");
-      release(slot);
-    } else {
-      s.buffer.add(slot);
-    }
-    final long time = TxnIndex.timeKey(t);
-    if (timed && time != TxnIndex.NO_END && time > maxEnd) {
-      maxEnd = time;
-    }
-    final long watermark = watermark();
-    while (!s.buffer.isEmpty() && s.txns.endKey(s.buffer.peek()) < watermark) {
-      release(s.buffer.poll());
-    }
-    maybePrune();
     return finish(started);
   }
 
@@ -173,20 +104,9 @@ public final class OnlineChecker {
    */
   public List<OnlineEvent> flush() {
     final long started = System.nanoTime();
-    if (!s.repeatsDeclared && !s.buffer.isEmpty()) {
-      // Everything buffered is known now: values it writes twice are never attributed, as check does.
-      final IntList slots = s.buffer.slots();
-      final List<Transaction> buffered = new java.util.ArrayList<>(slots.size());
-      for (int i = 0; i < slots.size(); i++) {
-        buffered.add(s.txns.txn(slots.get(i)));
-      }
-      s.repeated = RepeatedValues.union(s.repeated, RepeatedValues.of(buffered));
-    }
-    while (!s.buffer.isEmpty()) {
-      release(s.buffer.poll());
-    }
-    processor.expireAll();
-    maybePrune();
+    sequencer.releaseAll();
+    segments.engine().expireAll();
+    segments.maybePrune();
     return finish(started);
   }
 
@@ -197,11 +117,7 @@ public final class OnlineChecker {
    * engine also cuts by itself when its state reaches {@link Horizon#cutFactor()} horizons.
    */
   public boolean prune() {
-    final boolean cut = cut(true);
-    if (!cut) {
-      lastCut = null;
-    }
-    return cut;
+    return segments.prune();
   }
 
   /**
@@ -215,28 +131,7 @@ public final class OnlineChecker {
    * set: such an engine keeps no summary to restore from.
    */
   public boolean cutForCheckpoint() {
-    if (!s.online.horizon().enabled()) {
-      lastCut = null;
-      return false;
-    }
-    if (lastCut == null && !cut(true)) {
-      cutAt(0, true);
-    }
-    return true;
-  }
-
-  /** Cuts if the horizon allows it; with {@code record}, so that a checkpoint may follow. */
-  private boolean cut(final boolean record) {
-    final Horizon h = s.online.horizon();
-    if (!h.enabled()) {
-      return false;
-    }
-    final int p = Segmenter.cutPosition(s, h, lastReleased);
-    if (p <= 0) {
-      return false;
-    }
-    cutAt(p, record);
-    return true;
+    return segments.cutForCheckpoint();
   }
 
   /**
@@ -246,7 +141,7 @@ public final class OnlineChecker {
    * counters) do not change it.
    */
   public boolean checkpointable() {
-    return lastCut != null;
+    return segments.checkpointable();
   }
 
   /**
@@ -259,12 +154,7 @@ public final class OnlineChecker {
    * @throws IllegalStateException unless {@link #checkpointable()}
    */
   public byte[] checkpoint() {
-    if (lastCut == null) {
-      throw new IllegalStateException("checkpoint() needs a state right after a cut: call it right after a prune()"
-          + " that returned true, before any accept() or flush()");
-    }
-    return CheckpointWriter.write(s, lastCut, new CheckpointWriter.CheckerFields(published, maxEnd,
-        lastReleased < 0 ? -1 : s.txns.piPos(lastReleased), nanos));
+    return Checkpoints.write(segments, sequencer, published, nanos);
   }
 
   /**
@@ -285,46 +175,32 @@ public final class OnlineChecker {
   }
 
   private OnlineChecker(final CheckOptions options, final OnlineOptions online, final Checkpoint c) {
-    final SegmentTxns segment = c.segment();
-    final OnlineState next = new OnlineState(options, online, Math.max(1 << 10, 2 * segment.size()), c.summary());
-    for (int i = 0; i < c.sessionNames().size(); i++) {
-      next.sessions.seed(c.sessionNames().get(i), c.sessionArrivals()[i]);
-    }
-    for (int k = 0; k < c.keyNames().size(); k++) {
-      next.keys.seed(c.keyNames().get(k), next.versions, c.keyInitials().get(k));
-    }
-    next.findings = c.findings();
-    next.thinAir = c.thinAir();
-    next.repeated = c.repeated();
-    next.repeatsDeclared = c.repeatsDeclared();
-    install(next, segment, c.checked(), c.waiting(), c.lastReleasedPos(), c.carried());
-    for (final Level level : options.levels()) {
-      // A level the checkpointed engine did not decide starts as a new engine's would.
-      published.put(level, c.published().getOrDefault(level, Verdict.SATISFIED));
-    }
-    maxEnd = c.maxEnd();
-    nanos = c.nanos();
-    // The state is the checkpointed one, right after its cut: checkpointing it again gives the same bytes.
-    lastCut = c.checked();
+    this.sequencer = new Sequencer();
+    this.segments = new SegmentedEngine(sequencer, Checkpoints.seeded(options, online, c), c);
+    // A level the checkpointed engine did not decide starts as a new engine's would.
+    this.published = new PublishedVerdicts(options.levels(), c.published());
+    sequencer.restoreMaxEnd(c.maxEnd());
+    this.nanos = c.nanos();
   }
 
   /** Transactions pruned so far by cuts. */
   public long prunedTransactions() {
-    return s.summary == null ? 0 : s.summary.pruned;
+    return summary() == null ? 0 : summary().pruned;
   }
 
   /** Cuts made so far. */
   public long cuts() {
-    return s.summary == null ? 0 : s.summary.cuts;
+    return summary() == null ? 0 : summary().cuts;
   }
 
   /** Seconds spent in cuts so far (included in the engine's time). */
   public double pruneSeconds() {
-    return s.summary == null ? 0 : s.summary.cutNanos / 1e9;
+    return summary() == null ? 0 : summary().cutNanos / 1e9;
   }
 
   /** Transactions held now: processed and retained, plus buffered (the state size). */
   public int retainedTransactions() {
+    final OnlineState s = segments.state();
     return s.txns.released() + s.buffer.size();
   }
 
@@ -335,7 +211,7 @@ public final class OnlineChecker {
    * (docs/segmentation.md, "Retired versions").
    */
   public double retiredFalsePositiveRatio() {
-    return s.summary == null || s.summary.cuts == 0 ? 0 : s.summary.falsePositiveProbability();
+    return summary() == null || summary().cuts == 0 ? 0 : summary().falsePositiveProbability();
   }
 
   /** The bound {@link #retiredFalsePositiveRatio()} stays under while the filters are under their cap. */
@@ -343,211 +219,83 @@ public final class OnlineChecker {
 
   /** Retired versions added to the filters so far (with repeats). */
   public long retiredVersions() {
-    return s.summary == null ? 0 : s.summary.overwritten.added() + s.summary.other.added();
+    return summary() == null ? 0 : summary().overwritten.added() + summary().other.added();
   }
 
   /** Bytes the filters of retired versions hold. */
   public long retiredFilterBytes() {
-    return s.summary == null ? 0 : s.summary.overwritten.bytes() + s.summary.other.bytes();
+    return summary() == null ? 0 : summary().overwritten.bytes() + summary().other.bytes();
   }
 
   /** Reads reported as STALE_READ_BEYOND_HORIZON so far. */
   public long staleReads() {
-    return s.summary == null ? 0 : s.summary.staleReads;
+    return summary() == null ? 0 : summary().staleReads;
   }
 
-  private void maybePrune() {
-    final Horizon h = s.online.horizon();
-    final int released = s.txns.released();
-    if (!h.enabled() || released < nextPruneCheck || released == 0) {
-      return;
-    }
-    boolean due = h.transactions() != Horizon.UNLIMITED && released >= h.selfCutTransactions();
-    if (!due && h.micros() != Horizon.UNLIMITED && s.latestReleasedTime != Long.MIN_VALUE) {
-      final long oldest = s.txns.endKey(s.txns.releasedAt(0));
-      due = oldest != TxnIndex.NO_END && s.latestReleasedTime - oldest >= h.selfCutMicros();
-    }
-    if (due && !cut(false)) {
-      // Held back (pending reads, no snapshot yet): look again after a while, not at every release.
-      nextPruneCheck = released + Math.max(16, released / 8);
-    }
-  }
-
-  /**
-   * Replaces the state by the next segment's: summary, then the retained transactions replayed.
-   * With {@code record}, notes what the replay was told "already checked", for {@link #checkpoint}.
-   */
-  private void cutAt(final int p, final boolean record) {
-    final long t0 = System.nanoTime();
-    final OnlineState old = s;
-    final OnlineState next = Segmenter.cut(old, p, results.verdicts());
-    next.findings = old.findings;
-    next.thinAir = old.thinAir;
-    next.futureIds = old.futureIds;
-    next.repeated = old.repeated;
-    next.repeatsDeclared = old.repeatsDeclared;
-    final CutReplay cut = new CutReplay(old, p);
-    final SegmentTxns segment = SegmentTxns.of(old, p);
-    final CheckedReads checked = record ? new CheckedReads(segment.retained()) : null;
-    final ReplayOracle oracle = checked == null ? cut : (k, v) -> checked.note(k, v, cut.alreadyChecked(k, v));
-    final int last = lastReleased < 0 ? -1 : old.txns.piPos(lastReleased) - p;
-    // A cut runs inside accept or flush (at cutFactor horizons) after releases that may have
-    // published: those events belong to the call, not to the state the cut replaces.
-    final List<OnlineEvent> unsent = out.take();
-    install(next, segment, oracle, WaitingRead.of(old, p), last, CarriedCounters.of(old));
-    out.carry(unsent);
-    next.summary.edges += old.edges.edges() - next.edges.edges();
-    lastCut = checked;
-    final long spent = System.nanoTime() - t0;
-    next.summary.cutNanos += spent;
-    next.summary.lastCutNanos = spent;
-  }
-
-  /**
-   * Makes {@code next}, seeded (keys, sessions, summary, findings), the engine's state: replays
-   * the segment's retained transactions into it in π order with publication muted and {@code
-   * oracle} saying which reads the replaced state already checked, keeps waiting only the {@code
-   * waiting} reads, buffers the rest of the segment, and sets what the replay must not change.
-   * The second half of a cut and the whole of a restore, so that both build the same state.
-   */
-  private void install(final OnlineState next, final SegmentTxns segment, final ReplayOracle oracle,
-      final java.util.Set<WaitingRead> waiting, final int lastReleasedPos, final CarriedCounters carried) {
-    final Publisher nextOut = new Publisher(next);
-    final Processor nextProcessor = new Processor(next, nextOut);
-    s = next;
-    out = nextOut;
-    processor = nextProcessor;
-    results = new ResultBuilder(next);
-    next.replay = oracle;
-    nextOut.mute(true);
-    for (int i = 0; i < segment.retained(); i++) {
-      processed(next.txns.add(segment.txns()[i], segment.ranks()[i], segment.sessions()[i], true));
-    }
-    nextOut.take();
-    nextOut.mute(false);
-    next.replay = null;
-    // A read the replaced state had already reported (expired, or drained by a flush) must not wait again.
-    next.pending.retainOnly(e -> waiting.contains(new WaitingRead(next.pending.key(e), next.pending.value(e),
-        next.pending.op(e), next.txns.piPos(next.pending.reader(e)))));
-    for (int i = segment.retained(); i < segment.size(); i++) {
-      next.buffer.add(next.txns.add(segment.txns()[i], segment.ranks()[i], segment.sessions()[i], true));
-    }
-    lastReleased = lastReleasedPos < 0 ? -1 : next.txns.releasedAt(lastReleasedPos);
-    carried.applyTo(next);
-    nextPruneCheck = 0;
+  private HorizonSummary summary() {
+    return segments.state().summary;
   }
 
   /** The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far). */
   public CheckResult result() {
-    return results.result(nanos / 1e9);
+    return segments.engine().result(nanos / 1e9);
   }
 
   CheckResult result(final double seconds) {
-    return results.result(seconds);
+    return segments.engine().result(seconds);
   }
 
   /** Transactions buffered, not yet processed. */
   public int buffered() {
-    return s.buffer.size();
+    return segments.state().buffer.size();
   }
 
   /** External reads still waiting for a writer of the value they returned. */
   public int pendingReads() {
-    return s.pending.waiting();
+    return segments.state().pending.waiting();
   }
 
   /** Transactions that arrived again with the same content and were ignored. */
   public long duplicatesIgnored() {
-    return s.duplicates;
+    return segments.state().counters.duplicates();
   }
 
   /** Transactions processed out of π order (each also reported as LATE_TRANSACTION). */
   public long lateTransactions() {
-    return s.late;
+    return segments.state().counters.late();
   }
 
   /** Graph nodes visited by the Pearce–Kelly searches so far, all levels together. */
   long searchedNodes() {
-    long n = 0;
-    for (final LevelGraph g : s.graphs) {
-      n += g.dag.visitedTotal();
-    }
-    return n;
+    return segments.state().graph.visitedNodes();
   }
 
   /** Whether some value was written twice so far. */
   boolean repeatSeen() {
-    return s.repeatSeen;
+    return segments.state().repeats.seen();
   }
 
   /** Tells the engine the values the whole history repeats (batch adapter only). */
   void declareRepeated(final RepeatedValues repeated) {
-    lastCut = null;
-    s.repeated = repeated;
-    s.repeatsDeclared = true;
+    segments.changed();
+    segments.state().repeats.declareWholeHistory(repeated);
   }
 
   /** A transaction the batch adapter dropped because its id repeats an earlier one in the file. */
   void reportDuplicateId(final Transaction t) {
-    lastCut = null;
-    s.input++;
-    out.finding(FindingKind.DUPLICATE_TXN_ID, null, t,
+    segments.changed();
+    segments.state().counters.countInput();
+    segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t,
         "transaction id '" + t.id() + "' appears more than once; ids must be unique in a history");
   }
 
-  private void release(final int slot) {
-    processed(slot);
-    if (lastReleased < 0 || PiOrder.compare(s.txns, s.sessions, slot, lastReleased) > 0) {
-      lastReleased = slot;
-    }
-  }
-
-  /** Processes a released slot and notes what a cut needs of it. */
-  private void processed(final int slot) {
-    processor.release(slot);
-    final long time = s.txns.endKey(slot);
-    if (time != TxnIndex.NO_END && time > s.latestReleasedTime) {
-      s.latestReleasedTime = time;
-    }
-    if (s.online.horizon().onSnapshots() && Segmenter.isSnapshot(s.txns.txn(slot), s.keys.count())) {
-      s.snapshots.add(s.txns.piPos(slot));
-    }
-  }
-
-  private long watermark() {
-    if (!s.online.graceBounded() || maxEnd == Long.MIN_VALUE) {
-      return Long.MIN_VALUE;
-    }
-    final long grace = s.online.graceMicros();
-    return maxEnd < Long.MIN_VALUE + grace ? Long.MIN_VALUE : maxEnd - grace;
-  }
-
-  private String graceText() {
-    return s.online.graceBounded() ? s.online.graceMicros() + " µs" : "unbounded (the history was flushed)";
-  }
-
   private List<OnlineEvent> finish(final long started) {
-    lastCut = null;
-    if (s.online.publishEvents()) {
-      // Level by level, no map built: this runs after every accepted transaction (in level order,
-      // as the verdict map's).
-      final boolean everyLevel = results.everyLevelViolated();
-      for (final Level level : s.options.levels()) {
-        final Verdict v = results.verdict(level, everyLevel);
-        final Verdict before = published.put(level, v);
-        if (before != v) {
-          out.event(new OnlineEvent.VerdictChanged(level, before, v, v == Verdict.UNKNOWN ? results.reason(level) : null));
-        }
-      }
+    segments.changed();
+    final CheckingEngine engine = segments.engine();
+    if (engine.state.online.publishEvents()) {
+      published.publishChanges(engine);
     }
     nanos += System.nanoTime() - started;
-    return out.take();
-  }
-
-  /** Same transaction, whatever record it came from: everything but the source line. */
-  private static boolean sameContent(final Transaction a, final Transaction b) {
-    return a.id().equals(b.id()) && a.session().equals(b.session()) && a.seq() == b.seq()
-        && a.status() == b.status() && a.start() == b.start() && a.end() == b.end() && a.ops().equals(b.ops())
-        && Objects.equals(a.tenant(), b.tenant()) && Objects.equals(a.level(), b.level());
+    return engine.take();
   }
 }

@@ -7,76 +7,60 @@ import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
- * Everything the incremental engine keeps for one tenant, part by part as in the table of
- * docs/streaming-design.md (each part a store in the topology), plus the counters of the stats.
- * It is the engine's {@link DependencyView}, so anomalies are named and explained by the same
- * code as the batch checker's.
+ * Everything the incremental engine keeps for one tenant's segment, part by part as in the table
+ * of docs/streaming-design.md (each part a store in the topology). Each part is an object that
+ * keeps its own invariants; this class only holds them together, seeds them and says what a cut
+ * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}, so
+ * anomalies are named and explained by the same code as the batch checker's.
  */
 final class OnlineState implements DependencyView {
   final CheckOptions options;
   final OnlineOptions online;
 
+  // Transactions: every one taken (by slot), those waiting for release, the indeterminate ones, sessions.
   final TxnIndex txns;
+  final ReorderBuffer buffer;
+  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
+  final IntList unknowns = new IntList(64);
   final Sessions sessions = new Sessions();
+
+  // Keys and their version chains, and the reads that wait for a version.
   final Keys keys = new Keys();
   final Versions versions;
   final VersionSuccessors successors;
   final VersionReaders readers;
   final PendingReads pending = new PendingReads();
-  final DependencyEdges edges;
-  /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
-  final List<LevelGraph> graphs = new ArrayList<>(3);
-  /** SSER's graph, or null when SSER is not requested. */
-  final SserGraph sser;
+
+  /** The edges and the requested levels' graphs. */
+  final DependencyGraph graph;
+
+  // What it reported, and what it must remember of it.
   /** Carried from state to state by a cut. */
-  Findings findings = new Findings();
+  private Findings findings = new Findings();
   final AnomalyLog anomalies;
-  /** Values whose reads were reported as ThinAirRead before a writer came: a later writer is late. */
-  KeyValueTable thinAir = new KeyValueTable(16);
-  /**
-   * The ThinAirReads this state published, which a late writer may still retract. Not carried by a
-   * cut (the cut moves the anomalies it listed into the summary) nor checkpointed, so that an
-   * engine restored from a checkpoint behaves exactly as the one that wrote it.
-   */
-  ThinAirReads thinAirReads = new ThinAirReads();
+  /** Values reported as read from thin air, and the ThinAirReads published (only the values are carried). */
+  private ThinAir thinAir = new ThinAir();
   /**
    * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so
    * they are no MISSING_TIMESTAMPS (carried by a cut, not checkpointed).
    */
-  java.util.Set<String> futureIds = new java.util.HashSet<>();
-  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
-  final IntList unknowns = new IntList(64);
-  final ReorderBuffer buffer;
+  private Set<String> futureIds = new HashSet<>();
+  /** Values written more than once (declared ahead, or seen). */
+  final RepeatedWrites repeats = new RepeatedWrites();
+  final Counters counters = new Counters();
+
+  // Segmentation.
   /** What earlier cuts pruned (carried from state to state), or null when segmentation is off. */
   final HorizonSummary summary;
+  /** Where a cut may be placed (latest time, snapshot positions). */
+  final CutPoints cutPoints = new CutPoints();
   /** While a cut or a restore replays the retained transactions into this state: who checked what. */
   ReplayOracle replay;
-  /** π positions of snapshot transactions (read-only, every key), when cuts are aligned on them. */
-  final IntList snapshots = new IntList(16);
-  /** The latest π time of a released transaction with a time. */
-  long latestReleasedTime = Long.MIN_VALUE;
-
-  long input;
-  long committed;
-  long aborted;
-  long promoted;
-  long operations;
-  long longRmw;
-  long largeReadOnly;
-  long duplicates;
-  long late;
-  boolean missingTimes;
-  /** Written values the whole history repeats (known only to the batch adapter), or null. */
-  RepeatedValues repeated;
-  /** Some value was written twice. */
-  boolean repeatSeen;
-  /** The batch adapter declared the repeated values of the whole history: flushes need not look. */
-  boolean repeatsDeclared;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this(options, online, expectedTransactions,
@@ -93,19 +77,7 @@ final class OnlineState implements DependencyView {
     this.txns = new TxnIndex(expectedTransactions);
     this.successors = new VersionSuccessors(expectedTransactions);
     this.readers = new VersionReaders(2 * expectedTransactions);
-    this.edges = new DependencyEdges(expectedTransactions);
-    if (options.levels().contains(Level.SI)) {
-      graphs.add(new SiGraph(edges, expectedTransactions));
-    }
-    if (options.levels().contains(Level.SER)) {
-      graphs.add(new SerGraph(edges, expectedTransactions));
-    }
-    if (options.levels().contains(Level.SSER)) {
-      sser = new SserGraph(edges, txns, options.rtSkewMicros(), expectedTransactions);
-      graphs.add(sser);
-    } else {
-      sser = null;
-    }
+    this.graph = new DependencyGraph(options.levels(), txns, options.rtSkewMicros(), expectedTransactions);
     final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
       final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
       return c != 0 ? c : a.second() != b.second() ? Integer.compare(a.second(), b.second()) : Long.compare(a.seq(), b.seq());
@@ -119,6 +91,42 @@ final class OnlineState implements DependencyView {
     };
     this.anomalies = new AnomalyLog(options.maxAnomalies(), canonical, pairs);
     this.buffer = new ReorderBuffer((a, b) -> PiOrder.compare(txns, sessions, a, b));
+  }
+
+  /**
+   * Continues what the state a cut replaced, or the checkpointed one, carried: its findings, the
+   * values reported as thin air, the FUTURE_EVENT_TIME ids not processed yet and the declared repeats.
+   * Called on the seeded state before anything is replayed into it.
+   */
+  void carry(final Findings carriedFindings, final KeyValueTable thinAirValues, final Set<String> future,
+      final RepeatedValues repeated, final boolean wholeHistoryRepeats) {
+    this.findings = carriedFindings;
+    this.thinAir = new ThinAir(thinAirValues);
+    this.futureIds = future;
+    repeats.carry(repeated, wholeHistoryRepeats);
+  }
+
+  /** What this state carries into the next one of a cut ({@link #carry}). */
+  void carryInto(final OnlineState next) {
+    next.carry(findings, thinAir.reportedValues(), futureIds, repeats.declaredValues(), repeats.wholeHistoryDeclared());
+  }
+
+  Findings findings() {
+    return findings;
+  }
+
+  ThinAir thinAir() {
+    return thinAir;
+  }
+
+  /** Notes a transaction reported as FUTURE_EVENT_TIME, whose start is treated as unknown. */
+  void futureEventTime(final String id) {
+    futureIds.add(id);
+  }
+
+  /** Whether {@code id} was reported as FUTURE_EVENT_TIME (once: the note is dropped). */
+  boolean takeFutureEventTime(final String id) {
+    return futureIds.remove(id);
   }
 
   boolean requested(final Level level) {
@@ -157,11 +165,11 @@ final class OnlineState implements DependencyView {
 
   @Override
   public EdgeKind edgeKind(final int edge) {
-    return edges.kind(edge);
+    return graph.edges.kind(edge);
   }
 
   @Override
   public int edgeVersion(final int edge) {
-    return edges.version(edge);
+    return graph.edges.version(edge);
   }
 }

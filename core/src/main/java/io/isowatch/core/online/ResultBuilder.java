@@ -49,7 +49,7 @@ final class ResultBuilder {
         || (level == Level.SSER && h.staleViolatesSser)))) {
       return Verdict.VIOLATED;
     }
-    if (s.keys.undeterminedCount() > 0 || (level == Level.SSER && s.missingTimes)
+    if (s.keys.undeterminedCount() > 0 || (level == Level.SSER && s.counters.missingTimes())
         || (h != null && h.staleUndecided.contains(level))) {
       return Verdict.UNKNOWN;
     }
@@ -87,7 +87,7 @@ final class ResultBuilder {
   }
 
   private boolean cyclic(final Level level) {
-    for (final LevelGraph g : s.graphs) {
+    for (final LevelGraph g : s.graph.levels()) {
       if (g.level == level) {
         return g.cyclic();
       }
@@ -103,7 +103,7 @@ final class ResultBuilder {
         reasons.put(level, reason(level));
       }
     });
-    final Findings findings = s.findings.copy();
+    final Findings findings = s.findings().copy();
     seqs.addTo(findings);
     final HorizonSummary h = s.summary;
     long unknown = h == null ? 0 : h.unknowns;
@@ -132,9 +132,10 @@ final class ResultBuilder {
       counts = merged.counts();
       truncated = merged.truncated();
     }
-    final CheckStats stats = new CheckStats(s.input, s.committed, s.aborted, s.promoted, unknown - s.promoted,
-        s.sessions.count(), s.keys.count(), s.operations, s.longRmw, s.largeReadOnly,
-        s.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
+    final Counters c = s.counters;
+    final CheckStats stats = new CheckStats(c.input(), c.committed(), c.aborted(), c.promoted(), unknown - c.promoted(),
+        s.sessions.count(), s.keys.count(), c.operations(), c.longRmw(), c.largeReadOnly(),
+        s.graph.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
         h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
             h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);

@@ -33,8 +33,9 @@ final class Segmenter {
     if (h.transactions() != Horizon.UNLIMITED) {
       p = Math.max(p, released - h.transactions());
     }
-    if (h.micros() != Horizon.UNLIMITED && s.latestReleasedTime != Long.MIN_VALUE) {
-      final long from = s.latestReleasedTime - h.micros();
+    final long latest = s.cutPoints.latestReleasedTime();
+    if (h.micros() != Horizon.UNLIMITED && latest != Long.MIN_VALUE) {
+      final long from = latest - h.micros();
       int i = 0;
       while (i < released && txns.endKey(txns.releasedAt(i)) < from) {
         i++;
@@ -49,14 +50,7 @@ final class Segmenter {
       cut = Math.min(cut, txns.piPos(lastReleasedSlot));
     }
     if (h.onSnapshots()) {
-      int best = 0;
-      for (int i = 0; i < s.snapshots.size(); i++) {
-        final int pos = s.snapshots.get(i);
-        if (pos <= cut) {
-          best = Math.max(best, pos);
-        }
-      }
-      cut = best;
+      cut = s.cutPoints.lastSnapshotAtMost(cut);
     }
     return Math.max(0, cut);
   }
@@ -179,8 +173,8 @@ final class Segmenter {
    */
   private static void saturation(final OnlineState old, final HorizonSummary sum) {
     final double p = sum.falsePositiveProbability();
-    if (p > HorizonSummary.FALSE_POSITIVE_BOUND && !old.findings.has(FindingKind.RETIRED_FILTER_SATURATED)) {
-      old.findings.add(FindingKind.RETIRED_FILTER_SATURATED, null, null, 0, "the filters of retired versions ("
+    if (p > HorizonSummary.FALSE_POSITIVE_BOUND && !old.findings().has(FindingKind.RETIRED_FILTER_SATURATED)) {
+      old.findings().add(FindingKind.RETIRED_FILTER_SATURATED, null, null, 0, "the filters of retired versions ("
           + (sum.overwritten.bytes() + sum.other.bytes()) + " bytes, " + (sum.overwritten.added() + sum.other.added())
           + " versions) are past their cap: a read of a value never written is taken for a stale read beyond the "
           + "horizon with probability " + Publisher.probability(p) + ", above the bound of "
@@ -211,7 +205,7 @@ final class Segmenter {
         continue;
       }
       pruned.sort((a, b) -> Long.compare(a.seq(), b.seq()));
-      SessionSeqs.report(pruned, old.findings, Math.max(0, sum.nextSeq(session)));
+      SessionSeqs.report(pruned, old.findings(), Math.max(0, sum.nextSeq(session)));
       sum.setNextSeq(session, pruned.get(pruned.size() - 1).seq() + 1);
     }
   }
@@ -226,7 +220,7 @@ final class Segmenter {
       sum.unknowns++;
       if (!old.txns.isCounted(slot)) {
         final Transaction t = old.txns.txn(slot);
-        old.findings.add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(),
+        old.findings().add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(),
             "indeterminate transaction " + t.id() + " was ignored: no committed transaction read its writes");
       }
     }

@@ -16,13 +16,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Processes released transactions one at a time, in π order (design steps 2-7; step 8 is the
+ * Checks released transactions one at a time, in π order (design steps 2-7; step 8 is the
  * {@link CycleDetector}): analyses each alone, registers its writes, counts it (committed), holds
  * it dormant (indeterminate) or keeps it only as a writer (aborted), resolves reads to the
  * versions they read, builds WR, WW, RW, SO and real-time edges, and reports the non-cycle
  * anomalies and lost updates exactly as the batch checker defines them.
  */
-final class Processor {
+final class TransactionChecker {
   private final OnlineState s;
   private final Publisher out;
   private final CycleDetector cycles;
@@ -36,7 +36,7 @@ final class Processor {
   private int[] opKeys = new int[16];
   private final IndexSort.IntComparator byReader;
 
-  Processor(final OnlineState s, final Publisher out) {
+  TransactionChecker(final OnlineState s, final Publisher out) {
     this.s = s;
     this.out = out;
     this.cycles = new CycleDetector(s, out);
@@ -57,11 +57,11 @@ final class Processor {
     }
     final Transaction t = s.txns.txn(slot);
     s.sessions.add(s.txns.session(slot), s.txns.rank(slot), slot);
-    s.operations += t.ops().size();
+    s.counters.countOperations(t.ops().size());
     analyze(slot);
     registerWrites(slot, t);
     switch (t.status()) {
-      case ABORTED -> s.aborted++;
+      case ABORTED -> s.counters.countAborted();
       case UNKNOWN -> s.unknowns.add(slot);
       case COMMITTED -> {
         s.txns.markCounted(slot);
@@ -100,13 +100,13 @@ final class Processor {
       final Anomaly published = out.read(
           new ReadAnomaly(ReadAnomaly.Kind.ThinAirRead, s.pending.reader(e), -1, k, v, null, s.pending.op(e)));
       if (published != null) {
-        s.thinAirReads.add(k, v, new ThinAirReads.Read(s.txns.txn(s.pending.reader(e)).id(), s.pending.op(e),
+        s.thinAir().published(k, v, new ThinAirReads.Read(s.txns.txn(s.pending.reader(e)).id(), s.pending.op(e),
             s.pending.writesKey(e), published));
       }
       if (s.pending.writesKey(e)) {
         s.keys.addHead(k);
       }
-      s.thinAir.put(k, v, 0);
+      s.thinAir().reported(k, v);
     }
   }
 
@@ -178,17 +178,17 @@ final class Processor {
       final int version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
       if (version < 0) {
         final int added = s.versions.last();
-        if (s.repeated != null && s.repeated.contains(op.key(), v)) {
+        if (s.repeats.declared(op.key(), v)) {
           s.versions.markRepeated(added);
         }
-        if (s.thinAir.size() > 0 && s.thinAir.get(k, v) >= 0) {
+        if (s.thinAir().wasReported(k, v)) {
           late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
               + ", which a transaction read and was reported as a ThinAirRead before this writer came");
           retractThinAir(k, v, t);
         }
         newVersions.add(added);
       } else {
-        s.repeatSeen = true;
+        s.repeats.markSeen();
         s.versions.markRepeated(version);
         out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, "value " + v + " is written to " + op.key()
             + " more than once (again by " + t.id() + "); reads of it cannot be attributed");
@@ -208,10 +208,7 @@ final class Processor {
    * again); the LATE_TRANSACTION finding says so.
    */
   private void retractThinAir(final int k, final long v, final Transaction writer) {
-    if (s.thinAirReads.isEmpty()) {
-      return;
-    }
-    for (final ThinAirReads.Read r : s.thinAirReads.take(k, v)) {
+    for (final ThinAirReads.Read r : s.thinAir().takePublished(k, v)) {
       final int reader = s.txns.slotOf(r.reader());
       if (reader <= 0 || !s.anomalies.removeRead(ReadAnomaly.Kind.ThinAirRead.name(), reader, r.op())) {
         continue;
@@ -227,7 +224,7 @@ final class Processor {
   }
 
   void late(final Transaction t, final String message) {
-    s.late++;
+    s.counters.countLate();
     out.finding(FindingKind.LATE_TRANSACTION, null, t, message
         + "; it is checked all the same, but the result may differ from isowatch check on the same history");
   }
@@ -245,23 +242,19 @@ final class Processor {
     if (analyzed != slot) {
       analyze(slot);
     }
-    s.committed++;
+    s.counters.countCommitted();
     if (analysis.longReadModifyWrite()) {
-      s.longRmw++;
+      s.counters.countLongReadModifyWrite();
     } else if (analysis.largeReadOnly()) {
-      s.largeReadOnly++;
+      s.counters.countLargeReadOnly();
     }
     for (final ReadAnomaly a : analysis.internalAnomalies()) {
       out.read(a);
     }
-    for (final LevelGraph g : s.graphs) {
-      g.addTransaction(slot);
-    }
+    s.graph.addTransaction(slot);
     timingFindings(slot, t);
     sessionOrder(slot);
-    if (s.sser != null) {
-      s.sser.addTimes(slot, step);
-    }
+    s.graph.addTimes(slot, step);
     for (int i = 0; i < analysis.keyCount(); i++) {
       final int k = analysis.key(i);
       final boolean writes = analysis.writes(i);
@@ -289,12 +282,12 @@ final class Processor {
           + ") before it starts (" + t.start() + "); its times are not used");
     }
     if (!RealTime.known(t)) {
-      if (s.futureIds.remove(t.id())) {
+      if (s.takeFutureEventTime(t.id())) {
         // FUTURE_EVENT_TIME: kept out of real time on purpose, reported as such (OnlineChecker#acceptAt).
         return;
       }
       if (s.requested(Level.SSER)) {
-        s.missingTimes = true;
+        s.counters.markMissingTimes();
         out.finding(FindingKind.MISSING_TIMESTAMPS, null, t, "transaction " + t.id()
             + " has no usable start/end time, so SSER cannot be decided from real time");
       }
@@ -372,7 +365,7 @@ final class Processor {
     } else {
       if (!s.txns.isCounted(w)) {
         s.txns.markCounted(w);
-        s.promoted++;
+        s.counters.countPromoted();
         work.add(w);
       }
       link(reader, version, writesKey);

@@ -1,0 +1,45 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The verdict last published for each requested level, so that a change is published once, as
+ * {@link OnlineEvent.VerdictChanged}. Every level starts SATISFIED (the verdict of an empty
+ * history). Survives cuts and is checkpointed.
+ */
+final class PublishedVerdicts {
+  private final Map<Level, Verdict> published = new EnumMap<>(Level.class);
+
+  /** Each level at its {@code restored} verdict, or SATISFIED when it has none (a new level). */
+  PublishedVerdicts(final Set<Level> levels, final Map<Level, Verdict> restored) {
+    for (final Level level : levels) {
+      published.put(level, restored.getOrDefault(level, Verdict.SATISFIED));
+    }
+  }
+
+  /** Publishes, through the engine's publisher, each level whose verdict changed since the last call. */
+  void publishChanges(final CheckingEngine engine) {
+    // Level by level, no map built: this runs after every accepted transaction (in level order,
+    // as the verdict map's).
+    final ResultBuilder results = engine.results;
+    final boolean everyLevel = results.everyLevelViolated();
+    for (final Level level : engine.state.options.levels()) {
+      final Verdict v = results.verdict(level, everyLevel);
+      final Verdict before = published.put(level, v);
+      if (before != v) {
+        engine.out.event(new OnlineEvent.VerdictChanged(level, before, v,
+            v == Verdict.UNKNOWN ? results.reason(level) : null));
+      }
+    }
+  }
+
+  /** The verdicts as last published, for a checkpoint. */
+  Map<Level, Verdict> asMap() {
+    return Collections.unmodifiableMap(published);
+  }
+}
