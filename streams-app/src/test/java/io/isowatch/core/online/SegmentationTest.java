@@ -16,7 +16,6 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.Transaction;
-import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

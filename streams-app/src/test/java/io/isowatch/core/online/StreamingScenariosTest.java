@@ -10,7 +10,6 @@ import static io.isowatch.core.testkit.Outcomes.verdictChanges;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Finding;
@@ -19,9 +18,7 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -18,7 +18,6 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
-import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -243,11 +243,8 @@ class CheckTransactionsProcessorTest {
     assertNull(record.headers().lastHeader(EventBodyHeader.NAME));
   }
 
-
   private void process(final String tenant, final String dsl, final long timestamp) {
-    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
-      processor.process(new Record<>(tenant, e, timestamp));
-    }
+    MockStores.feed(processor, tenant, dsl, timestamp);
   }
 
   private CapturedPunctuator punctuator(final PunctuationType type) {

@@ -1,6 +1,10 @@
 package io.isowatch.streams.processor;
 
+import static io.isowatch.core.testkit.HistoryDsl.history;
+
+import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Stores;
+import io.isowatch.streams.testkit.CheckerDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -58,6 +63,13 @@ final class MockStores implements AutoCloseable {
     context.addStateStore(store);
     stores.add(store);
     return store;
+  }
+
+  /** Gives {@code p} the events of a history in the test language, as records of {@code tenant} at {@code timestamp}. */
+  static void feed(final CheckTransactionsProcessor p, final String tenant, final String dsl, final long timestamp) {
+    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
+      p.process(new Record<>(tenant, e, timestamp));
+    }
   }
 
   @Override
