@@ -101,7 +101,8 @@ public final class CheckerMetrics {
   private final Counter checkpoints = counter(MetricNames.CHECKPOINTS_TOTAL,
       "Engine checkpoints stored.", "tenant");
   private final Histogram checkpointSeconds = histogram(MetricNames.CHECKPOINT_SECONDS,
-      "Duration of storing a checkpoint (and deleting what remains of the inputs the previous one covers).", DURATION_BUCKETS, "tenant");
+      "Duration of storing a checkpoint (and deleting what remains of the inputs the previous one covers).",
+      DURATION_BUCKETS, "tenant");
   private final Counter inputsDeleted = counter(MetricNames.INPUTS_DELETED_TOTAL,
       "Inputs deleted from tenant-transactions because a checkpoint covers them.", "tenant");
 

@@ -65,7 +65,7 @@ final class MockStores implements AutoCloseable {
     return store;
   }
 
-  /** Gives {@code p} the events of a history in the test language, as records of {@code tenant} at {@code timestamp}. */
+  /** Gives {@code p} the events of a test-language history as records of {@code tenant} at {@code timestamp}. */
   static void feed(final CheckTransactionsProcessor p, final String tenant, final String dsl, final long timestamp) {
     for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
       p.process(new Record<>(tenant, e, timestamp));
