@@ -65,10 +65,7 @@ class KafkaSinkIT {
     final Path file = dir.resolve("faulty.jsonl");
 
     // When
-    final Result r = agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
-        "--txns", "400", "--seed", "7", "--progress", "0", "--tenant", TENANT,
-        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
-        "--out", file.toString());
+    final Result r = publishLostUpdates(TENANT, 7, file);
 
     // Then: the run succeeded and says every record was acknowledged.
     assertEquals(0, r.code(), r.err() + r.out());
@@ -108,10 +105,7 @@ class KafkaSinkIT {
     // Given: a faulty run published for its own tenant and written to a file.
     final String tenant = "streamed";
     final Path file = dir.resolve("streamed.jsonl");
-    final Result r = agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
-        "--txns", "400", "--seed", "11", "--progress", "0", "--tenant", tenant,
-        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
-        "--out", file.toString());
+    final Result r = publishLostUpdates(tenant, 11, file);
     assertEquals(0, r.code(), r.err() + r.out());
     assertTrue(r.out().matches("(?s).*injected\\s+lostupdate [1-9].*"), r.out());
 
@@ -120,6 +114,14 @@ class KafkaSinkIT {
 
     // Then: both found the lost updates (and agree: verify asserts it).
     assertTrue(result.names().contains("LostUpdate"), result.summary());
+  }
+
+  /** 400 transactions of 4 sessions on 10 keys of the faulty store, losing updates, published with --dev and --out. */
+  private static Result publishLostUpdates(final String tenant, final long seed, final Path file) {
+    return agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
+        "--txns", "400", "--seed", Long.toString(seed), "--progress", "0", "--tenant", tenant,
+        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
+        "--out", file.toString());
   }
 
   private static Result agent(final String... args) {
