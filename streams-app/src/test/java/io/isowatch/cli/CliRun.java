@@ -28,7 +28,8 @@ public record CliRun(int exit, String out, String err) {
   /** The repository root: surefire runs tests in the module directory, one level below it. */
   static final Path REPO_ROOT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
 
-  static CliRun run(final Services services, final String... args) {
+  /** Runs {@code isowatch} with {@code args} on {@code services}. */
+  public static CliRun run(final Services services, final String... args) {
     return execute(Main.commandLine(services), args);
   }
 

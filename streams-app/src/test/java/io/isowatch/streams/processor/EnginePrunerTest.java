@@ -50,15 +50,11 @@ class EnginePrunerTest {
     stores = MockStores.forCheckProcessor(stateDir, T0, Map.of());
     context = stores.context();
     // A horizon of 20 transactions: the engine would prune by itself only at 40.
-    processor = new CheckTransactionsProcessor(
-        OnlineTenantEngine.factory(CheckOptions.defaults(), 0L, Horizon.ofTransactions(20)), metrics,
-        Duration.ofSeconds(1), Duration.ofMillis(-1), "anomalies", "verdicts", PRUNE_EVERY);
-    processor.init(context);
+    processor = stores.start(World.processor(metrics));
   }
 
   @AfterEach
   void tearDown() {
-    processor.close();
     stores.close();
   }
 

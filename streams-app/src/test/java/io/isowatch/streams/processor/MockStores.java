@@ -21,11 +21,12 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * The check processor's real (RocksDB) stores on a {@link MockProcessorContext} of its own, for
  * processor tests: unlogged, and uncached because MockProcessorContext has no record cache. {@link #close()}
- * closes them all.
+ * closes them all, and the processor {@linkplain #start started} on them first.
  */
 final class MockStores implements AutoCloseable {
   private final MockProcessorContext<String, SpecificRecord> context;
   private final List<KeyValueStore<?, ?>> stores = new ArrayList<>();
+  private CheckTransactionsProcessor processor;
 
   private MockStores(final MockProcessorContext<String, SpecificRecord> context) {
     this.context = context;
@@ -72,8 +73,18 @@ final class MockStores implements AutoCloseable {
     }
   }
 
+  /** Initialises {@code p} on this context; {@link #close()} closes it, the latest one started, before the stores. */
+  CheckTransactionsProcessor start(final CheckTransactionsProcessor p) {
+    p.init(context);
+    processor = p;
+    return p;
+  }
+
   @Override
   public void close() {
+    if (processor != null) {
+      processor.close();
+    }
     stores.forEach(KeyValueStore::close);
   }
 }
