@@ -37,9 +37,15 @@ class TableOneAnomaliesTest {
 
   /** One anomaly alone: its smallest history (one line a transaction), the verdicts and what the anomaly is. */
   record OnlyAnomaly(String should, List<String> history, List<Verdict> verdicts, String type, String name,
-      Set<Level> violates, List<String> txns, List<EdgeKind> cycleKinds) {
+      Set<Level> violates, List<String> txns, List<EdgeKind> cycleKinds, List<Edge> cycleEdges) {
+    /** The kinds of the cycle's edges, up to rotation. */
     OnlyAnomaly withCycle(final EdgeKind... kinds) {
-      return new OnlyAnomaly(should, history, verdicts, type, name, violates, txns, List.of(kinds));
+      return new OnlyAnomaly(should, history, verdicts, type, name, violates, txns, List.of(kinds), cycleEdges);
+    }
+
+    /** Edges the cycle must contain. */
+    OnlyAnomaly withEdges(final Edge... edges) {
+      return new OnlyAnomaly(should, history, verdicts, type, name, violates, txns, cycleKinds, List.of(edges));
     }
 
     @Override
@@ -50,7 +56,7 @@ class TableOneAnomaliesTest {
 
   private static OnlyAnomaly anomaly(final String should, final List<String> history, final List<Verdict> verdicts,
       final String type, final String name, final Set<Level> violates, final List<String> txns) {
-    return new OnlyAnomaly(should, history, verdicts, type, name, violates, txns, List.of());
+    return new OnlyAnomaly(should, history, verdicts, type, name, violates, txns, List.of(), List.of());
   }
 
   static List<OnlyAnomaly> onlyAnomalies() {
@@ -83,6 +89,16 @@ class TableOneAnomaliesTest {
             List.of("T1 s1 r(x,0) w(x,1)", "T2 s1 r(x,0)"),
             VIOLATED_ALL, "G-single-process", "SessionGuaranteeViolation", ALL, List.of("T1", "T2"))
             .withCycle(EdgeKind.SO, EdgeKind.RW),
+        // Given: T3 reads y from T2, then the x that T2 had already overwritten
+        anomaly("shouldReportNonMonotonicReadWhenTheNewerKeyIsReadFirst",
+            List.of("T1 s1 r(x,0) w(x,1)", "T2 s2 r(x,1) w(x,2) r(y,0) w(y,2)", "T3 s3 r(y,2) r(x,1)"),
+            VIOLATED_ALL, "G-single", "NonMonotonicRead", ALL, List.of("T2", "T3"))
+            .withEdges(new Edge("T2", "T3", EdgeKind.WR, "y", 2L), new Edge("T3", "T2", EdgeKind.RW, "x", 1L)),
+        // Given: T2 sees T1's y but not T1's x
+        anomaly("shouldReportFracturedReadWhenTheOlderKeyIsReadFirst",
+            List.of("T1 s1 r(x,0) w(x,1) r(y,0) w(y,1)", "T2 s2 r(x,0) r(y,1)"),
+            VIOLATED_ALL, "G-single", "FracturedRead", ALL, List.of("T1", "T2"))
+            .withEdges(new Edge("T1", "T2", EdgeKind.WR, "y", 1L), new Edge("T2", "T1", EdgeKind.RW, "x", 0L)),
         // Given: T3 sees T2, which saw T1, but T3 misses T1
         anomaly("shouldReportCausalityViolationWhenACauseIsMissedThroughAChain",
             List.of("T1 s1 r(x,0) w(x,1)", "T2 s2 r(x,1) r(y,0) w(y,1)", "T3 s3 r(y,1) r(x,0)"),
@@ -124,52 +140,18 @@ class TableOneAnomaliesTest {
     // When
     final CheckResult r = check(h);
 
-    // Then: the verdicts and the anomaly; for a cycle also its edge kinds, where the case gives them
+    // Then: the verdicts and the anomaly; for a cycle also its edge kinds and edges, where the case gives them
     assertVerdicts(r, c.verdicts().get(0), c.verdicts().get(1), c.verdicts().get(2));
     final Anomaly a = assertOnlyAnomaly(r, c.type(), c.name(), c.violates(), c.txns());
     if (!c.cycleKinds().isEmpty()) {
       assertCycleKinds(a, c.cycleKinds());
     }
+    for (final Edge e : c.cycleEdges()) {
+      assertTrue(a.cycle().contains(e), a.cycle()::toString);
+    }
   }
 
   // ---- (h)-(n): cycles ----
-
-  @Test
-  void shouldReportNonMonotonicReadWhenTheNewerKeyIsReadFirst() {
-    // Given: T3 reads y from T2, then the x that T2 had already overwritten
-    final String h = """
-        T1 s1 r(x,0) w(x,1)
-        T2 s2 r(x,1) w(x,2) r(y,0) w(y,2)
-        T3 s3 r(y,2) r(x,1)
-        """;
-
-    // When
-    final CheckResult r = check(h);
-
-    // Then
-    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
-    final Anomaly a = assertOnlyAnomaly(r, "G-single", "NonMonotonicRead", ALL, List.of("T2", "T3"));
-    assertTrue(a.cycle().contains(new Edge("T2", "T3", EdgeKind.WR, "y", 2L)), a.cycle()::toString);
-    assertTrue(a.cycle().contains(new Edge("T3", "T2", EdgeKind.RW, "x", 1L)), a.cycle()::toString);
-  }
-
-  @Test
-  void shouldReportFracturedReadWhenTheOlderKeyIsReadFirst() {
-    // Given: T2 sees T1's y but not T1's x
-    final String h = """
-        T1 s1 r(x,0) w(x,1) r(y,0) w(y,1)
-        T2 s2 r(x,0) r(y,1)
-        """;
-
-    // When
-    final CheckResult r = check(h);
-
-    // Then
-    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
-    final Anomaly a = assertOnlyAnomaly(r, "G-single", "FracturedRead", ALL, List.of("T1", "T2"));
-    assertTrue(a.cycle().contains(new Edge("T1", "T2", EdgeKind.WR, "y", 1L)), a.cycle()::toString);
-    assertTrue(a.cycle().contains(new Edge("T2", "T1", EdgeKind.RW, "x", 0L)), a.cycle()::toString);
-  }
 
   @Test
   void shouldReportLostUpdateWhenTwoTransactionsOverwriteTheSameVersion() {
