@@ -24,10 +24,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib/isowatch-jar.sh
 source scripts/lib/isowatch-jar.sh
 ensure_isowatch_jar
-jar=cli/target/isowatch.jar
-
-heap="${BENCH_HEAP:-4g}"
-jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
+JVM_OPTS="$(bench_jvm_opts 4g -Xmn256m)"
 
 header() {
   echo "== machine"
@@ -36,7 +33,7 @@ header() {
   grep -m1 'model name' /proc/cpuinfo || echo "model name: unknown"
   grep -m1 MemTotal /proc/meminfo || true
   java -version 2>&1
-  echo "jvm options: $jvm_opts"
+  echo "jvm options: $JVM_OPTS"
   echo "bench args: $*"
   echo "== bench"
 }
@@ -51,5 +48,4 @@ else
   header "$@"
 fi
 
-# shellcheck disable=SC2086 # jvm_opts is a list of options on purpose
-exec java $jvm_opts -cp "$jar:cli/target/lib/*" io.isowatch.cli.Main bench "$@"
+exec_isowatch_class io.isowatch.cli.Main bench "$@"

@@ -13,10 +13,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib/isowatch-jar.sh
 source scripts/lib/isowatch-jar.sh
 ensure_isowatch_jar
-jar=cli/target/isowatch.jar
-heap="${BENCH_HEAP:-2g}"
-jvm_opts="${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
+JVM_OPTS="$(bench_jvm_opts 2g)"
 echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ) nproc: $(nproc) $(grep -m1 'model name' /proc/cpuinfo || true)"
-echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) jvm: $jvm_opts"
-# shellcheck disable=SC2086
-exec java $jvm_opts -cp "$jar:cli/target/lib/*" io.isowatch.cli.bench.SegmentationBenchmark "$@"
+echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) jvm: $JVM_OPTS"
+exec_isowatch_class io.isowatch.cli.bench.SegmentationBenchmark "$@"

@@ -81,22 +81,20 @@ format_storage() {
   "${JAVA_CMD[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$CONFIG" >/dev/null
 }
 
+# What the broker's command line contains (see service_pid).
+readonly MATCH="kafka.Kafka $CONFIG"
+
 running_pid() {
-  service_pid "kafka.Kafka $CONFIG"
+  service_pid "$MATCH"
 }
 
 cmd_start() {
   local pid
-  if pid="$(running_pid)"; then
-    # Report where the running broker listens, which may differ from this call's KAFKA_PORT.
-    log "already running (pid $pid)"
+  if service_already_running "$MATCH"; then
     sed -n 's|^advertised.listeners=PLAINTEXT://||p' "$CONFIG"
     return 0
   fi
-  if port_in_use "$PORT"; then
-    log "port $HOST:$PORT is already taken by another process; set KAFKA_PORT"
-    return 1
-  fi
+  require_free_port "$PORT" KAFKA_PORT
   ensure_jars
   write_config
   format_storage
@@ -111,14 +109,8 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    rm -f "$PID_FILE"
-    log "not running"
-    return 0
-  fi
   # SIGTERM makes the broker shut down cleanly (controlled shutdown, flushed logs).
-  stop_pid "$pid" 30
+  service_stop "$MATCH" 30
 }
 
 cmd_status() {

@@ -69,8 +69,11 @@ cmd_build() {
   log "built in $((SECONDS - t0)) s: $JAR"
 }
 
+# What the registry's command line contains (see service_pid).
+readonly MATCH=apicurio-registry-runner.jar
+
 running_pid() {
-  service_pid apicurio-registry-runner.jar
+  service_pid "$MATCH"
 }
 
 ready() {
@@ -79,16 +82,11 @@ ready() {
 
 cmd_start() {
   local pid
-  if pid="$(running_pid)"; then
-    # Report where the running registry listens, which may differ from this call's REGISTRY_PORT.
-    log "already running (pid $pid)"
+  if service_already_running "$MATCH"; then
     cat "$URL_FILE"
     return 0
   fi
-  if port_in_use "$PORT"; then
-    log "port $HOST:$PORT is already taken by another process; set REGISTRY_PORT"
-    return 1
-  fi
+  require_free_port "$PORT" REGISTRY_PORT
   cmd_build
   mkdir -p "$RUN_DIR"
   # shellcheck disable=SC2086
@@ -103,13 +101,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    rm -f "$PID_FILE"
-    log "not running"
-    return 0
-  fi
-  stop_pid "$pid" 20
+  service_stop "$MATCH" 20
 }
 
 cmd_status() {

@@ -13,3 +13,18 @@ ensure_isowatch_jar() {
     touch "$jar"
   fi
 }
+
+# The JVM options of a benchmark: BENCH_JVM_OPTS when set, else a fixed heap of BENCH_HEAP (default
+# $1; -Xms = -Xmx, so that resizing adds no noise), collected by one stop-the-world thread (the
+# checker is single-threaded: the wall time measured is one core's work), plus options $2...
+bench_jvm_opts() {
+  local heap="${BENCH_HEAP:-$1}"
+  shift
+  printf '%s\n' "${BENCH_JVM_OPTS:--Xms$heap -Xmx$heap${*:+ $*} -XX:+UseParallelGC -XX:ParallelGCThreads=1}"
+}
+
+# Runs main class $1 of the isowatch command with arguments $2... in this process, under $JVM_OPTS.
+exec_isowatch_class() {
+  # shellcheck disable=SC2086 # JVM_OPTS is a list of options on purpose
+  exec java $JVM_OPTS -cp "cli/target/isowatch.jar:cli/target/lib/*" "$@"
+}

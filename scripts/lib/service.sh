@@ -61,3 +61,31 @@ stop_pid() {
 rss_mib() {
   awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$1/status"
 }
+
+# Stops the service whose command line contains $1 (see service_pid), granting it $2 seconds to
+# exit cleanly; says so when it does not run.
+service_stop() {
+  local pid
+  if ! pid="$(service_pid "$1")"; then
+    rm -f "$PID_FILE"
+    log "not running"
+    return 0
+  fi
+  stop_pid "$pid" "$2"
+}
+
+# True, saying so, when the service whose command line contains $1 runs already; the caller then
+# prints where it listens (which may differ from this call's port). Fails silently otherwise.
+service_already_running() {
+  local pid
+  pid="$(service_pid "$1")" || return 1
+  log "already running (pid $pid)"
+}
+
+# Fails, saying so, when another process listens on HOST:$1; $2 names the variable that moves it.
+require_free_port() {
+  if port_in_use "$1"; then
+    log "port $HOST:$1 is already taken by another process; set $2"
+    return 1
+  fi
+}

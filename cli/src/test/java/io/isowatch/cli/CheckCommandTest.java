@@ -32,8 +32,7 @@ class CheckCommandTest {
 
   @BeforeEach
   void writeHistory() throws Exception {
-    history = tmp.resolve("h.txt");
-    Files.writeString(history, ResultFixtures.LOST_UPDATE_DSL);
+    history = Files.writeString(tmp.resolve("h.txt"), ResultFixtures.LOST_UPDATE_DSL);
   }
 
   @Test

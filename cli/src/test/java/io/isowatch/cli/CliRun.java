@@ -24,25 +24,23 @@ import picocli.CommandLine;
  * @param out everything written to stdout
  * @param err everything written to stderr
  */
-record CliRun(int exit, String out, String err) {
+public record CliRun(int exit, String out, String err) {
   /** The repository root: surefire runs tests in the module directory, one level below it. */
   static final Path REPO_ROOT = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
 
-  static CliRun run(final Services services, final String... args) {
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final CommandLine cl = Main.commandLine(services);
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    final int exit = cl.execute(args);
-    return new CliRun(exit, out.toString(), err.toString());
+  /** Runs {@code isowatch} with {@code args} on {@code services}. */
+  public static CliRun run(final Services services, final String... args) {
+    return execute(Main.commandLine(services), args);
   }
 
   /** Runs one command object on its own (not through {@link Main}). */
-  static CliRun of(final Object command, final String... args) {
+  public static CliRun of(final Object command, final String... args) {
+    return execute(new CommandLine(command), args);
+  }
+
+  private static CliRun execute(final CommandLine cl, final String... args) {
     final StringWriter out = new StringWriter();
     final StringWriter err = new StringWriter();
-    final CommandLine cl = new CommandLine(command);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     final int exit = cl.execute(args);

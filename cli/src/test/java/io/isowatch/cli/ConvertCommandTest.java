@@ -22,8 +22,7 @@ class ConvertCommandTest {
 
   @BeforeEach
   void writeHistory() throws Exception {
-    history = tmp.resolve("h.txt");
-    Files.writeString(history, ResultFixtures.LOST_UPDATE_DSL);
+    history = Files.writeString(tmp.resolve("h.txt"), ResultFixtures.LOST_UPDATE_DSL);
   }
 
   @Test

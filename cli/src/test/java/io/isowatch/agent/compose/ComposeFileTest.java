@@ -60,11 +60,7 @@ class ComposeFileTest {
         "prometheus: rule file /etc/prometheus/alerts.yml is not mounted",
         "prometheus: scrapes checker:9464 but the checker serves /metrics on port 9465",
         "prometheus: scrapes checker:9464 but the checker binds its HTTP endpoint to 127.0.0.1 inside its container");
-    for (final String e : expected) {
-      assertTrue(problems.stream().anyMatch(p -> p.startsWith(e)), "expected a problem starting with '" + e + "' in "
-          + String.join("\n", problems));
-    }
-    assertEquals(expected.size(), problems.size(), String.join("\n", problems));
+    assertProblems(expected, problems);
   }
 
   @Test
@@ -78,11 +74,7 @@ class ComposeFileTest {
         "prometheus: scrapes checker-no-credentials:9464 without the checker's token",
         "prometheus: scrapes checker-wrong-token:9464 with a token other than the checker's ISOWATCH_HTTP_AUTH_TOKEN",
         "prometheus: the token file /etc/prometheus/no-such-token is not mounted");
-    for (final String e : expected) {
-      assertTrue(problems.stream().anyMatch(p -> p.startsWith(e)), "expected a problem starting with '" + e + "' in "
-          + String.join("\n", problems));
-    }
-    assertEquals(expected.size(), problems.size(), String.join("\n", problems));
+    assertProblems(expected, problems);
   }
 
   @Test
@@ -97,5 +89,14 @@ class ComposeFileTest {
     assertTrue(!env.containsKey("ISOWATCH_HTTP_ALLOW_UNAUTHENTICATED"), "a token, not an exemption");
     // and the token rules are checked on this very file (shouldFindNoProblem...): Prometheus sends it.
     assertEquals(List.of(), ComposeChecks.problems(ROOT.resolve("docker-compose.yml")));
+  }
+
+  /** Each expected problem starts one of {@code problems}, and there are no others. */
+  private static void assertProblems(final List<String> expected, final List<String> problems) {
+    for (final String e : expected) {
+      assertTrue(problems.stream().anyMatch(p -> p.startsWith(e)), "expected a problem starting with '" + e + "' in "
+          + String.join("\n", problems));
+    }
+    assertEquals(expected.size(), problems.size(), String.join("\n", problems));
   }
 }

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.agent.sink.KafkaTransactionSink;
 import io.isowatch.agent.sink.SinkException;
-import io.isowatch.cli.Main;
+import io.isowatch.cli.CliRun;
 import io.isowatch.cli.Services;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
@@ -25,8 +25,6 @@ import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.Topics;
 import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -82,8 +80,6 @@ class ScramSecurityIT {
   @TempDir Path dir;
 
   /** What an {@code isowatch} command line returned and printed. */
-  private record Run(int code, String out, String err) {}
-
   /** A client configuration the broker must refuse, and what the client then reports. */
   record Refused(String description, String listener, Map<String, String> settings, String reported) {
     @Override
@@ -95,9 +91,9 @@ class ScramSecurityIT {
   @BeforeAll
   static void createTopics(@TempDir final Path configDir) throws Exception {
     // As a user creates them on a secured cluster: a client file over SASL_SSL.
-    final Run topics = isowatch("topics", "create", "--bootstrap-servers", KAFKA.bootstrap(SASL),
+    final CliRun topics = isowatch("topics", "create", "--bootstrap-servers", KAFKA.bootstrap(SASL),
         "--replication", "1", "--config", clientFile(configDir, "topics", KAFKA.saslSsl(KAFKA.password())).toString());
-    assertEquals(0, topics.code(), topics.err());
+    assertEquals(0, topics.exit(), topics.err());
     assertEquals(TOPICS.all().size(), topics.out().lines().filter(l -> l.endsWith("\tCREATED")).count(), topics.out());
   }
 
@@ -143,11 +139,11 @@ class ScramSecurityIT {
     // truststore and the client's keystore.
     final Path file = clientFile(dir, "mtls", KAFKA.mutualTls());
     // When: `isowatch agent --client-config FILE` runs 20 transactions on H2 and publishes them.
-    final Run agent = isowatch("agent", "--target", "h2", "--sessions", "2", "--keys", "5", "--txns", "20",
+    final CliRun agent = isowatch("agent", "--target", "h2", "--sessions", "2", "--keys", "5", "--txns", "20",
         "--seed", "3", "--progress", "0", "--tenant", "tls-agent", "--kafka", KAFKA.bootstrap(TLS),
         "--registry", REGISTRY.url().toString(), "--dev", "--client-config", file.toString());
     // Then: all acknowledged, and a consumer with the same file reads them back over mutual TLS.
-    assertEquals(0, agent.code(), agent.err() + agent.out());
+    assertEquals(0, agent.exit(), agent.err() + agent.out());
     assertTrue(agent.out().contains(": 20 accepted, 20 acknowledged,"), agent.out());
     final IsoWatchStreamsConfig config = config(TLS, Map.of(), Optional.of(file));
     try (KafkaConsumer<String, TransactionEvent> events =
@@ -165,10 +161,10 @@ class ScramSecurityIT {
     final double failedBefore = KAFKA.failedAuthentications(client.listener());
     final Path file = clientFile(dir, "refused", client.settings());
     // When: `isowatch topics create` tries with that configuration.
-    final Run topics = isowatch("topics", "create", "--bootstrap-servers", KAFKA.bootstrap(client.listener()),
+    final CliRun topics = isowatch("topics", "create", "--bootstrap-servers", KAFKA.bootstrap(client.listener()),
         "--replication", "1", "--timeout-seconds", REFUSAL_TIMEOUT_SECONDS, "--config", file.toString());
     // Then: it fails with the client's reason, and the broker counted a failed authentication.
-    assertEquals(2, topics.code(), topics.err() + topics.out());
+    assertEquals(2, topics.exit(), topics.err() + topics.out());
     assertTrue(topics.err().contains(client.reported()), topics.err());
     await().atMost(PATIENCE).until(() -> KAFKA.failedAuthentications(client.listener()) > failedBefore);
     // No secret in what the command printed: neither SCRAM password nor a store's password.
@@ -271,13 +267,8 @@ class ScramSecurityIT {
     return seen;
   }
 
-  private static Run isowatch(final String... args) {
-    final picocli.CommandLine cli = Main.commandLine(Services.real());
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return new Run(cli.execute(args), out.toString(), err.toString());
+  private static CliRun isowatch(final String... args) {
+    return CliRun.run(Services.real(), args);
   }
 
   private static Transaction rmw(final String session, final String key, final long write, final long end) {

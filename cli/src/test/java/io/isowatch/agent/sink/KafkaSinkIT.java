@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.agent.cli.AgentCommand;
 import io.isowatch.agent.testkit.PathResult;
 import io.isowatch.agent.testkit.StreamingPath;
+import io.isowatch.cli.CliRun;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.history.Transaction;
@@ -15,8 +16,6 @@ import io.isowatch.streams.Topics;
 import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code isowatch agent --kafka} end to end: the agent runs the faulty target and publishes to a
@@ -56,8 +54,6 @@ class KafkaSinkIT {
 
   @TempDir Path dir;
 
-  private record Result(int code, String out, String err) {}
-
   @Test
   @Order(2)
   void shouldPublishTheFilesTransactionsKeyedByTenantInSessionOrderWhenRunWithKafkaAndOut() throws Exception {
@@ -65,13 +61,10 @@ class KafkaSinkIT {
     final Path file = dir.resolve("faulty.jsonl");
 
     // When
-    final Result r = agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
-        "--txns", "400", "--seed", "7", "--progress", "0", "--tenant", TENANT,
-        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
-        "--out", file.toString());
+    final CliRun r = publishLostUpdates(TENANT, 7, file);
 
     // Then: the run succeeded and says every record was acknowledged.
-    assertEquals(0, r.code(), r.err() + r.out());
+    assertEquals(0, r.exit(), r.err() + r.out());
     assertTrue(r.out().contains(": 400 accepted, 400 acknowledged,"), r.out());
     assertTrue(r.out().contains(": 400 accepted, 400 written,"), r.out());
     final List<Transaction> recorded = HistoryIO.read(file, HistoryFormat.JSONL).transactions().stream()
@@ -90,12 +83,12 @@ class KafkaSinkIT {
     // Given: a registry that does not know the schema yet (this test runs first), and no --dev.
 
     // When
-    final Result r = agent("--target", "faulty", "--sessions", "2", "--keys", "10", "--txns", "20",
+    final CliRun r = agent("--target", "faulty", "--sessions", "2", "--keys", "10", "--txns", "20",
         "--seed", "7", "--progress", "0", "--tenant", TENANT,
         "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString());
 
     // Then: exit 1 before any transaction ran, with the reason.
-    assertEquals(1, r.code(), r.err() + r.out());
+    assertEquals(1, r.exit(), r.err() + r.out());
     assertTrue(r.err().contains("the TransactionEvent schema of isowatch.txn-events.v1 could not be found "
         + "(it must be registered; --dev registers it)"), r.err());
     assertTrue(r.err().contains("No artifact with ID 'isowatch.txn-events.v1-value'"), r.err());
@@ -108,11 +101,8 @@ class KafkaSinkIT {
     // Given: a faulty run published for its own tenant and written to a file.
     final String tenant = "streamed";
     final Path file = dir.resolve("streamed.jsonl");
-    final Result r = agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
-        "--txns", "400", "--seed", "11", "--progress", "0", "--tenant", tenant,
-        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
-        "--out", file.toString());
-    assertEquals(0, r.code(), r.err() + r.out());
+    final CliRun r = publishLostUpdates(tenant, 11, file);
+    assertEquals(0, r.exit(), r.err() + r.out());
     assertTrue(r.out().matches("(?s).*injected\\s+lostupdate [1-9].*"), r.out());
 
     // When: the streaming checker runs over the topic and `isowatch check` over the file.
@@ -122,14 +112,16 @@ class KafkaSinkIT {
     assertTrue(result.names().contains("LostUpdate"), result.summary());
   }
 
-  private static Result agent(final String... args) {
-    final CommandLine cl = new CommandLine(new AgentCommand());
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    final int code = cl.execute(args);
-    return new Result(code, out.toString(), err.toString());
+  /** 400 transactions of 4 sessions on 10 keys of the faulty store, losing updates, published with --dev and --out. */
+  private static CliRun publishLostUpdates(final String tenant, final long seed, final Path file) {
+    return agent("--target", "faulty:lostupdate=0.05", "--sessions", "4", "--keys", "10",
+        "--txns", "400", "--seed", Long.toString(seed), "--progress", "0", "--tenant", tenant,
+        "--kafka", PATH.bootstrapServers(), "--registry", PATH.registryUrl().toString(), "--dev",
+        "--out", file.toString());
+  }
+
+  private static CliRun agent(final String... args) {
+    return CliRun.of(new AgentCommand(), args);
   }
 
   private List<ConsumerRecord<String, TransactionEvent>> consumeAll(final int expected) {

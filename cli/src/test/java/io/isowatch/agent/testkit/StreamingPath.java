@@ -14,7 +14,7 @@ import io.isowatch.agent.sink.KafkaTransactionSink;
 import io.isowatch.agent.sink.TeeSink;
 import io.isowatch.agent.sink.TransactionSink;
 import io.isowatch.agent.target.Target;
-import io.isowatch.cli.Main;
+import io.isowatch.cli.CliRun;
 import io.isowatch.cli.Services;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
@@ -34,8 +34,6 @@ import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,14 +212,10 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
 
   /** {@code isowatch check FILE --json}, in process; its exit status must match its verdicts. */
   private static PathResult checkFile(final String tenant, final Path file) throws Exception {
-    final StringWriter out = new StringWriter();
-    final StringWriter err = new StringWriter();
-    final picocli.CommandLine cl = Main.commandLine(Services.real());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    final int exit = cl.execute("check", file.toString(), "--json", "--max-anomalies", "" + MAX_ANOMALIES);
-    final PathResult r = PathResult.fromCheckJson(tenant, JSON.readTree(out.toString()));
-    assertEquals(r.allSatisfied() ? 0 : 1, exit, "isowatch check exit status; stderr: " + err);
+    final CliRun run = CliRun.run(Services.real(), "check", file.toString(), "--json", "--max-anomalies",
+        "" + MAX_ANOMALIES);
+    final PathResult r = PathResult.fromCheckJson(tenant, JSON.readTree(run.out()));
+    assertEquals(r.allSatisfied() ? 0 : 1, run.exit(), "isowatch check exit status; stderr: " + run.err());
     return r;
   }
 

@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Parameters of one generated mini-transaction history (MTC Section V-A1: sessions, transactions,
@@ -87,58 +88,87 @@ public record GeneratorConfig(
   }
 
   public GeneratorConfig withSeed(final long v) {
-    return new GeneratorConfig(v, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.seed = v);
   }
 
   public GeneratorConfig withTransactions(final long v) {
-    return new GeneratorConfig(seed, v, sessions, keys, distribution, readOnlyRatio, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.transactions = v);
   }
 
   public GeneratorConfig withSessions(final int v) {
-    return new GeneratorConfig(seed, transactions, v, keys, distribution, readOnlyRatio, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.sessions = v);
   }
 
   public GeneratorConfig withKeys(final int v) {
-    return new GeneratorConfig(seed, transactions, sessions, v, distribution, readOnlyRatio, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.keys = v);
   }
 
   public GeneratorConfig withDistribution(final KeyDistribution v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, v, readOnlyRatio, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.distribution = v);
   }
 
   public GeneratorConfig withReadOnlyRatio(final double v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, v, shapes, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.readOnlyRatio = v);
   }
 
   public GeneratorConfig withShapes(final List<MtShape> v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, v, level,
-        timestamps, injections, injectAt);
+    return edit(c -> c.shapes = v);
   }
 
   public GeneratorConfig withLevel(final SimulatedLevel v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, v,
-        timestamps, injections, injectAt);
+    return edit(c -> c.level = v);
   }
 
   public GeneratorConfig withTimestamps(final boolean v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
-        v, injections, injectAt);
+    return edit(c -> c.timestamps = v);
   }
 
   public GeneratorConfig withInjections(final List<Injection> v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
-        timestamps, v, injectAt);
+    return edit(c -> c.injections = v);
   }
 
   public GeneratorConfig withInjectAt(final double v) {
-    return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
-        timestamps, injections, v);
+    return edit(c -> c.injectAt = v);
+  }
+
+  private GeneratorConfig edit(final Consumer<Fields> change) {
+    final Fields c = new Fields(this);
+    change.accept(c);
+    return c.build();
+  }
+
+  /** The fields as a mutable copy, so that each {@code with} method names only the one it changes. */
+  private static final class Fields {
+    private long seed;
+    private long transactions;
+    private int sessions;
+    private int keys;
+    private KeyDistribution distribution;
+    private double readOnlyRatio;
+    private List<MtShape> shapes;
+    private SimulatedLevel level;
+    private boolean timestamps;
+    private List<Injection> injections;
+    private double injectAt;
+
+    Fields(final GeneratorConfig c) {
+      seed = c.seed;
+      transactions = c.transactions;
+      sessions = c.sessions;
+      keys = c.keys;
+      distribution = c.distribution;
+      readOnlyRatio = c.readOnlyRatio;
+      shapes = c.shapes;
+      level = c.level;
+      timestamps = c.timestamps;
+      injections = c.injections;
+      injectAt = c.injectAt;
+    }
+
+    GeneratorConfig build() {
+      return new GeneratorConfig(seed, transactions, sessions, keys, distribution, readOnlyRatio, shapes, level,
+          timestamps, injections, injectAt);
+    }
   }
 
   private static List<MtShape> requireNonEmpty(final List<MtShape> shapes) {

@@ -10,8 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.TxnStatus;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,11 +20,8 @@ class AionHistoryReaderTest {
 
   @Test
   void shouldTakeThePhysicalClockPartsAsMicrosWhenReadingTimeKillerJson() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("aion.json"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new AionHistoryReader().read(in);
+    final History h = Txns.read("aion.json", new AionHistoryReader()::read);
 
     // Then
     assertEquals(List.of(

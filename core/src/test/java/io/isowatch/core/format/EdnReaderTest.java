@@ -16,7 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class EdnReaderTest {
 
@@ -100,40 +104,23 @@ class EdnReaderTest {
     assertNull(read("  nil  "));
   }
 
-  @Test
-  void shouldNameTheOpeningLineWhenAMapIsNotClosed() {
-    // When
-    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read("\n{:a 1\n:b 2\n"));
-
-    // Then
-    assertEquals("line 4: EDN: map opened at line 2 is not closed", e.getMessage());
+  /** Malformed input, and the message naming the line of the defect (and where it opened). */
+  static Stream<Arguments> malformed() {
+    return Stream.of(
+        Arguments.of("\n{:a 1\n:b 2\n", "line 4: EDN: map opened at line 2 is not closed"),
+        Arguments.of("{:a 1 :b}", "line 1: EDN: map opened at line 1 has a key without a value: :b"),
+        Arguments.of("\n]", "line 2: EDN: unexpected ']'"),
+        Arguments.of("[\"abc\n", "line 2: EDN: string opened at line 1 is not closed"));
   }
 
-  @Test
-  void shouldRejectAMapWhenAKeyHasNoValue() {
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("malformed")
+  void shouldRejectMalformedInputNamingTheLinesOfTheDefect(final String edn, final String message) {
     // When
-    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read("{:a 1 :b}"));
+    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read(edn));
 
     // Then
-    assertEquals("line 1: EDN: map opened at line 1 has a key without a value: :b", e.getMessage());
-  }
-
-  @Test
-  void shouldRejectAStrayClosingBracketWhenReading() {
-    // When
-    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read("\n]"));
-
-    // Then
-    assertEquals("line 2: EDN: unexpected ']'", e.getMessage());
-  }
-
-  @Test
-  void shouldRejectAnUnclosedStringWhenInputEnds() {
-    // When
-    final InvalidHistoryException e = assertThrows(InvalidHistoryException.class, () -> read("[\"abc\n"));
-
-    // Then
-    assertEquals("line 2: EDN: string opened at line 1 is not closed", e.getMessage());
+    assertEquals(message, e.getMessage());
   }
 
   @Test

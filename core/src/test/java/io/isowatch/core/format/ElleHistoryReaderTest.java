@@ -11,8 +11,6 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,11 +32,8 @@ class ElleHistoryReaderTest {
 
   @Test
   void shouldPairInvokesWithCompletionsWhenReadingEdn() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("rw-register.edn"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new ElleHistoryReader().read(in);
+    final History h = Txns.read("rw-register.edn", new ElleHistoryReader()::read);
 
     // Then
     assertEquals(RW_REGISTER, h.transactions());
@@ -46,11 +41,8 @@ class ElleHistoryReaderTest {
 
   @Test
   void shouldReadTheSameHistoryWhenTheOpsAreAJsonArray() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("rw-register.json"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new ElleHistoryReader().read(in);
+    final History h = Txns.read("rw-register.json", new ElleHistoryReader()::read);
 
     // Then
     assertEquals(Txns.withoutLines(new History(RW_REGISTER)), Txns.withoutLines(h));
@@ -59,11 +51,8 @@ class ElleHistoryReaderTest {
 
   @Test
   void shouldReadJsonLinesWhenThereIsNoArray() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("rw-register-lines.json"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new ElleHistoryReader().read(in);
+    final History h = Txns.read("rw-register-lines.json", new ElleHistoryReader()::read);
 
     // Then
     assertEquals(List.of(
@@ -74,11 +63,8 @@ class ElleHistoryReaderTest {
 
   @Test
   void shouldTakeCompletionsAloneWhenThereAreNoInvokes() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("completions.edn"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new ElleHistoryReader().read(in);
+    final History h = Txns.read("completions.edn", new ElleHistoryReader()::read);
 
     // Then
     assertEquals(List.of(

@@ -10,10 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
-import java.io.Reader;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,11 +21,8 @@ class JsonlHistoryReaderTest {
 
   @Test
   void shouldReadEveryFieldWhenTheFileIsValid() throws Exception {
-    // Given
-    final Reader in = Files.newBufferedReader(Txns.resource("valid.jsonl"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new JsonlHistoryReader().read(in);
+    final History h = Txns.read("valid.jsonl", new JsonlHistoryReader()::read);
 
     // Then
     assertEquals(List.of(

@@ -11,8 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.TxnStatus;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,11 +24,8 @@ class TextHistoryReaderTest {
 
   @Test
   void shouldGroupLinesByGlobalTxnIdWhenReadingAPolySiHistory() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("polysi.txt"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new TextHistoryReader().read(in);
+    final History h = Txns.read("polysi.txt", new TextHistoryReader()::read);
 
     // Then
     assertEquals(List.of(
@@ -43,11 +38,8 @@ class TextHistoryReaderTest {
 
   @Test
   void shouldDropTheExplicitInitialTransactionWhenTheFileSpellsItOut() throws Exception {
-    // Given
-    final var in = Files.newBufferedReader(Txns.resource("isovista.txt"), StandardCharsets.UTF_8);
-
     // When
-    final History h = new TextHistoryReader().read(in);
+    final History h = Txns.read("isovista.txt", new TextHistoryReader()::read);
 
     // Then
     assertEquals(List.of(

@@ -4,7 +4,11 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
+import java.io.IOException;
+import java.io.Reader;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -43,6 +47,18 @@ final class Txns {
         .map(t -> new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), t.ops(),
             t.tenant(), t.level(), 0))
         .toList();
+  }
+
+  /** One of the readers' {@code read} methods, e.g. {@code new TextHistoryReader()::read}. */
+  interface ReadFunction {
+    History read(Reader in) throws IOException, InvalidHistoryException;
+  }
+
+  /** Reads the test resource {@code formats/name} (UTF-8) with {@code reader}. */
+  static History read(final String name, final ReadFunction reader) throws IOException, InvalidHistoryException {
+    try (Reader in = Files.newBufferedReader(resource(name), StandardCharsets.UTF_8)) {
+      return reader.read(in);
+    }
   }
 
   /** A test resource under {@code formats/}. */

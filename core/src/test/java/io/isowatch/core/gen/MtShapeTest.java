@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class MtShapeTest {
   @Test
@@ -24,21 +26,21 @@ class MtShapeTest {
     assertTrue(MtShape.parse("R1W1W1").writesAKeyTwice());
   }
 
-  @Test
-  void shouldRejectShapesThatAreNotMiniTransactions() {
-    // Given / When / Then
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("W1")).getMessage()
-        .contains("W1 must be preceded by R1"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("R1W1R2W2W1")).getMessage()
-        .contains("1 to 4 operations"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("R1W1W1W1")).getMessage()
-        .contains("two writes"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("R1W1R1")).getMessage()
-        .contains("R1 twice"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("R2")).getMessage()
-        .contains("numbered from 1"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> MtShape.parse("R3")).getMessage()
-        .contains("bad shape"));
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({
+    "W1, W1 must be preceded by R1",
+    "R1W1R2W2W1, 1 to 4 operations",
+    "R1W1W1W1, two writes",
+    "R1W1R1, R1 twice",
+    "R2, numbered from 1",
+    "R3, bad shape"
+  })
+  void shouldRejectShapesThatAreNotMiniTransactions(final String shape, final String reason) {
+    // When
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MtShape.parse(shape));
+
+    // Then
+    assertTrue(e.getMessage().contains(reason), e.getMessage());
   }
 
   @Test

@@ -7,11 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.gen.GeneratorConfig;
-import io.isowatch.core.gen.InjectedKind;
-import io.isowatch.core.gen.Injection;
-import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.gen.MtHistoryGenerator;
-import io.isowatch.core.gen.SimulatedLevel;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
@@ -183,16 +179,8 @@ class CheckpointPropertyTest {
 
   /** An MT execution with injected anomalies, stale reads and (a third of the time) snapshots. */
   private static Case mtCase(final Random rnd, final int i) {
-    final List<Injection> inject = new ArrayList<>();
-    final InjectedKind[] kinds = InjectedKind.values();
-    for (int j = 0; j < 1 + rnd.nextInt(4); j++) {
-      inject.add(new Injection(kinds[rnd.nextInt(kinds.length)], 1 + rnd.nextInt(2)));
-    }
-    final GeneratorConfig config = GeneratorConfig.defaults().withSeed(500 + i)
-        .withTransactions(1_500 + rnd.nextInt(1_500)).withSessions(3 + rnd.nextInt(10))
-        .withKeys(4 + rnd.nextInt(40)).withDistribution(new KeyDistribution.Uniform())
-        .withLevel(rnd.nextBoolean() ? SimulatedLevel.SER : SimulatedLevel.SI)
-        .withInjections(i % 3 == 0 ? List.of() : inject).withInjectAt(rnd.nextDouble());
+    final GeneratorConfig config = RandomMtConfigs.config(rnd, i, 500 + i, new RandomMtConfigs.Range(1_500, 1_500),
+        new RandomMtConfigs.Range(3, 10), new RandomMtConfigs.Range(4, 40));
     History h = HistoryMutations.withStaleReads(MtHistoryGenerator.generateHistory(config), rnd,
         0.002 + rnd.nextDouble() * 0.02);
     final boolean snapshots = i % 3 == 2;

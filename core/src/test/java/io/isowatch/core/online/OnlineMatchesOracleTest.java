@@ -1,6 +1,7 @@
 package io.isowatch.core.online;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static io.isowatch.core.oracle.OracleRuns.COUNT;
+import static io.isowatch.core.oracle.OracleRuns.DEFAULT_COUNT;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.Anomaly;
@@ -10,10 +11,9 @@ import io.isowatch.core.check.Checker;
 import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
-import io.isowatch.core.oracle.BruteForceOracle;
 import io.isowatch.core.oracle.CycleAudit;
-import io.isowatch.core.oracle.MiniTransactions;
-import io.isowatch.core.oracle.OracleVerdict;
+import io.isowatch.core.oracle.OracleRuns;
+import io.isowatch.core.oracle.OracleRuns.Run;
 import io.isowatch.core.oracle.RandomHistories;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The incremental engine ({@link OnlineChecker#check}) against the batch {@link Checker} and the
- * brute-force oracle on {@value #DEFAULT_COUNT} random small histories ({@link RandomHistories}),
+ * brute-force oracle on {@value OracleRuns#DEFAULT_COUNT} random small histories ({@link RandomHistories}),
  * each generated, judged and checked once.
  *
  * <ul>
@@ -43,36 +43,15 @@ import org.junit.jupiter.api.Test;
  * <p>Reproduce a run with {@code -Disowatch.oracle.seed=S -Disowatch.oracle.count=N}.
  */
 class OnlineMatchesOracleTest {
-  private static final int DEFAULT_COUNT = 10_000;
-  private static final long BASE_SEED = Long.getLong("isowatch.oracle.seed", 20_261_121L);
-  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", DEFAULT_COUNT);
-  private static final int FAILURES_SHOWN = 5;
+  /** Both engines' results of one history. */
+  private record Results(CheckResult batch, CheckResult online) {}
 
-  /** One history, the oracle's verdict, both engines' results (or the online engine's crash). */
-  private record Run(RandomHistories.Generated g, OracleVerdict oracle, CheckResult batch, CheckResult online,
-      RuntimeException crash) {
-    String describe() {
-      return "oracle=" + oracle + "\n" + g.describe();
-    }
-  }
-
-  private static List<Run> runs;
+  private static List<Run<Results>> runs;
 
   @BeforeAll
   static void generateAndCheck() {
-    final List<Run> all = new ArrayList<>(COUNT);
-    for (int i = 0; i < COUNT; i++) {
-      final RandomHistories.Generated g = RandomHistories.generate(BASE_SEED + i);
-      final OracleVerdict oracle = BruteForceOracle.judge(g.history(), g.options());
-      final CheckResult batch = new Checker(g.options()).check(g.history());
-      try {
-        all.add(new Run(g, oracle, batch, OnlineChecker.check(g.history(), g.options()), null));
-      } catch (final RuntimeException e) {
-        // A crash is a disagreement like any other: kept with its history and reported below.
-        all.add(new Run(g, oracle, batch, null, e));
-      }
-    }
-    runs = List.copyOf(all);
+    runs = OracleRuns.judge(g -> new Results(new Checker(g.options()).check(g.history()),
+        OnlineChecker.check(g.history(), g.options())));
   }
 
   @Test
@@ -83,12 +62,12 @@ class OnlineMatchesOracleTest {
     // When
     final List<String> failures = failures(run -> {
       final List<String> problems = new ArrayList<>();
-      if (!run.batch().verdicts().equals(run.online().verdicts())) {
-        problems.add("verdicts: batch " + run.batch().verdicts() + ", online " + run.online().verdicts());
+      if (!run.result().batch().verdicts().equals(run.result().online().verdicts())) {
+        problems.add("verdicts: batch " + run.result().batch().verdicts() + ", online " + run.result().online().verdicts());
       }
-      final boolean mt = MiniTransactions.isProper(run.g().history(), run.g().options().initialValue());
+      final boolean mt = run.properMt();
       for (final Level level : Level.values()) {
-        final Verdict v = run.online().verdicts().get(level);
+        final Verdict v = run.result().online().verdicts().get(level);
         final Boolean o = run.oracle().holds(level);
         tally.merge(level + (mt ? " exact " : " sound ") + "oracle=" + o + " online=" + v, 1, Integer::sum);
         final boolean ok = mt
@@ -122,17 +101,17 @@ class OnlineMatchesOracleTest {
     // When
     final List<String> failures = failures(run -> {
       final List<String> problems = new ArrayList<>();
-      final List<String> batch = nonCycle(run.batch());
-      final List<String> online = nonCycle(run.online());
+      final List<String> batch = nonCycle(run.result().batch());
+      final List<String> online = nonCycle(run.result().online());
       compared[0] += batch.size();
       if (!batch.equals(online)) {
         problems.add("non-cycle anomalies and lost updates differ:\n batch  " + batch + "\n online " + online);
       }
-      if (!findingCounts(run.batch()).equals(findingCounts(run.online()))) {
-        problems.add("findings: batch " + findingCounts(run.batch()) + ", online " + findingCounts(run.online()));
+      if (!findingCounts(run.result().batch()).equals(findingCounts(run.result().online()))) {
+        problems.add("findings: batch " + findingCounts(run.result().batch()) + ", online " + findingCounts(run.result().online()));
       }
-      if (!countsOf(run.batch().stats()).equals(countsOf(run.online().stats()))) {
-        problems.add("stats: batch " + run.batch().stats() + ", online " + run.online().stats());
+      if (!countsOf(run.result().batch().stats()).equals(countsOf(run.result().online().stats()))) {
+        problems.add("stats: batch " + run.result().batch().stats() + ", online " + run.result().online().stats());
       }
       return problems;
     });
@@ -151,7 +130,7 @@ class OnlineMatchesOracleTest {
     // When
     final List<String> failures = failures(run -> {
       final List<String> problems = new ArrayList<>();
-      final CheckResult r = run.online();
+      final CheckResult r = run.result().online();
       final CycleAudit audit = new CycleAudit(run.g().history(), run.g().options());
       for (final Anomaly a : r.anomalies()) {
         for (final Level level : a.violates()) {
@@ -201,20 +180,11 @@ class OnlineMatchesOracleTest {
         s.sessions(), s.keys(), s.operations(), s.longRmwTransactions(), s.largeReadOnlyTransactions());
   }
 
-  private static List<String> failures(final Function<Run, List<String>> property) {
-    final List<String> failures = new ArrayList<>();
-    for (final Run run : runs) {
-      final List<String> problems = run.crash() != null ? List.of("online engine threw " + run.crash()) : property.apply(run);
-      if (!problems.isEmpty()) {
-        failures.add(problems + " " + run.describe());
-      }
-    }
-    return failures;
+  private static List<String> failures(final Function<Run<Results>, List<String>> property) {
+    return OracleRuns.failures(runs, "the batch or the online engine", property);
   }
 
   private static void assertNoFailures(final String what, final List<String> failures) {
-    assertEquals(COUNT, runs.size());
-    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + COUNT + " histories " + what
-        + "; the first ones:\n\n" + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
+    OracleRuns.assertNoFailures(runs, what, failures);
   }
 }

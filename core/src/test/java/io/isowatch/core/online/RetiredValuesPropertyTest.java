@@ -157,16 +157,11 @@ class RetiredValuesPropertyTest {
     final History h = history(rnd, 1);
     final CheckOptions options = CheckOptions.defaults().withMaxAnomalies(1_000_000);
     final Horizon horizon = Horizon.ofTransactions(20).withFilters(64, 256);
-    final OnlineChecker full = new OnlineChecker(options, OnlineOptions.streaming(GRACE));
-    final OnlineChecker seg = new OnlineChecker(options, OnlineOptions.streaming(GRACE).withHorizon(horizon));
 
     // When
-    for (final Transaction t : h.transactions()) {
-      full.accept(t);
-      seg.accept(t);
-    }
-    full.flush();
-    seg.flush();
+    final FullAndSegmented run = FullAndSegmented.run(h, options, GRACE, horizon);
+    final OnlineChecker full = run.full();
+    final OnlineChecker seg = run.seg();
     final CheckResult sr = seg.result();
 
     // Then: past the cap thin-air reads are taken for stale ones, and that is said, never hidden

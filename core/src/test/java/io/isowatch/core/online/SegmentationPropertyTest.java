@@ -10,13 +10,8 @@ import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.gen.GeneratorConfig;
-import io.isowatch.core.gen.InjectedKind;
-import io.isowatch.core.gen.Injection;
-import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.gen.MtHistoryGenerator;
-import io.isowatch.core.gen.SimulatedLevel;
 import io.isowatch.core.history.History;
-import io.isowatch.core.history.Transaction;
 import io.isowatch.core.oracle.CycleAudit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -75,14 +70,9 @@ class SegmentationPropertyTest {
       final Horizon horizon = base.withSnapshots(snapshots).withCutFactor(CUT_FACTORS[i % CUT_FACTORS.length]);
 
       // When
-      final OnlineChecker full = new OnlineChecker(options, OnlineOptions.streaming(GRACE));
-      final OnlineChecker seg = new OnlineChecker(options, OnlineOptions.streaming(GRACE).withHorizon(horizon));
-      for (final Transaction t : h.transactions()) {
-        full.accept(t);
-        seg.accept(t);
-      }
-      full.flush();
-      seg.flush();
+      final FullAndSegmented run = FullAndSegmented.run(h, options, GRACE, horizon);
+      final OnlineChecker full = run.full();
+      final OnlineChecker seg = run.seg();
       final CheckResult fr = full.result();
       final CheckResult sr = seg.result();
 
@@ -148,16 +138,8 @@ class SegmentationPropertyTest {
 
   /** A generated history, with some reads made to return an older value of their key. */
   private static History history(final Random rnd, final int i) {
-    final List<Injection> inject = new ArrayList<>();
-    final InjectedKind[] kinds = InjectedKind.values();
-    for (int j = 0; j < 1 + rnd.nextInt(4); j++) {
-      inject.add(new Injection(kinds[rnd.nextInt(kinds.length)], 1 + rnd.nextInt(2)));
-    }
-    final GeneratorConfig config = GeneratorConfig.defaults().withSeed(100 + i)
-        .withTransactions(3_000 + rnd.nextInt(3_000)).withSessions(4 + rnd.nextInt(12))
-        .withKeys(5 + rnd.nextInt(60)).withDistribution(new KeyDistribution.Uniform())
-        .withLevel(rnd.nextBoolean() ? SimulatedLevel.SER : SimulatedLevel.SI)
-        .withInjections(i % 3 == 0 ? List.of() : inject).withInjectAt(rnd.nextDouble());
+    final GeneratorConfig config = RandomMtConfigs.config(rnd, i, 100 + i, new RandomMtConfigs.Range(3_000, 3_000),
+        new RandomMtConfigs.Range(4, 12), new RandomMtConfigs.Range(5, 60));
     final History h = MtHistoryGenerator.generateHistory(config);
     final double staleRate = i % 2 == 0 ? 0 : 0.002 + rnd.nextDouble() * 0.01;
     return staleRate == 0 ? h : HistoryMutations.withStaleReads(h, rnd, staleRate);

@@ -1,5 +1,7 @@
 package io.isowatch.core.online;
 
+import static io.isowatch.core.testkit.Outcomes.finding;
+import static io.isowatch.core.testkit.Outcomes.txns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +16,6 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.Transaction;
-import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -302,15 +303,6 @@ class SegmentationTest {
           .append('\n');
     }
     return b.toString();
-  }
-
-  private static List<Transaction> txns(final String text) {
-    return HistoryDsl.history(text).transactions();
-  }
-
-  private static Finding finding(final CheckResult r, final FindingKind kind) {
-    return r.findings().stream().filter(f -> f.kind() == kind).findFirst()
-        .orElseThrow(() -> new AssertionError("no " + kind + " in " + r.findings()));
   }
 
   private static List<String> names(final CheckResult r) {

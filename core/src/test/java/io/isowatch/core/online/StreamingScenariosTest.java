@@ -1,9 +1,15 @@
 package io.isowatch.core.online;
 
+import static io.isowatch.core.testkit.Outcomes.acceptAll;
+import static io.isowatch.core.testkit.Outcomes.assertVerdicts;
+import static io.isowatch.core.testkit.Outcomes.finding;
+import static io.isowatch.core.testkit.Outcomes.names;
+import static io.isowatch.core.testkit.Outcomes.published;
+import static io.isowatch.core.testkit.Outcomes.txns;
+import static io.isowatch.core.testkit.Outcomes.verdictChanges;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Finding;
@@ -12,9 +18,7 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,10 +48,10 @@ class StreamingScenariosTest {
 
     // Then: A's arrival releases R (its read waits); B's releases A, whose end is more than the
     // grace period past R's: only then is the read from thin air
-    assertEquals(List.of(), anomalies(afterR));
-    assertEquals(List.of(), anomalies(afterA));
-    assertEquals(List.of("ThinAirRead [R]"), anomalies(afterB));
-    assertEquals(List.of(), anomalies(afterFlush));
+    assertEquals(List.of(), published(afterR));
+    assertEquals(List.of(), published(afterA));
+    assertEquals(List.of("ThinAirRead [R]"), published(afterB));
+    assertEquals(List.of(), published(afterFlush));
     assertEquals(List.of("ThinAirRead [R]"), names(c.result()));
     assertVerdicts(c.result(), Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
   }
@@ -94,7 +98,7 @@ class StreamingScenariosTest {
     events.addAll(c.flush());
 
     // Then
-    assertEquals(List.of(), anomalies(events));
+    assertEquals(List.of(), published(events));
     assertVerdicts(c.result(), Verdict.SATISFIED, Verdict.SATISFIED, Verdict.SATISFIED);
   }
 
@@ -117,8 +121,8 @@ class StreamingScenariosTest {
     final List<OnlineEvent> releasesW = c.accept(t.get(3));
 
     // Then
-    assertEquals(List.of(), anomalies(releasesR));
-    assertEquals(List.of("AbortedRead [W, R]"), anomalies(releasesW));
+    assertEquals(List.of(), published(releasesR));
+    assertEquals(List.of("AbortedRead [W, R]"), published(releasesW));
     assertTrue(verdictChanges(releasesW).contains("SER SATISFIED->VIOLATED"), verdictChanges(releasesW)::toString);
     c.flush();
     assertEquals(List.of("AbortedRead [W, R]"), names(c.result()));
@@ -138,7 +142,7 @@ class StreamingScenariosTest {
         """);
 
     // Then: published before any flush
-    assertEquals(List.of("IntermediateRead [W, R]"), anomalies(events));
+    assertEquals(List.of("IntermediateRead [W, R]"), published(events));
     assertVerdicts(c.result(), Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
   }
 
@@ -198,7 +202,7 @@ class StreamingScenariosTest {
         """);
 
     // Then: no ThinAirRead, no late transaction, U promoted before any flush
-    assertEquals(List.of(), anomalies(events));
+    assertEquals(List.of(), published(events));
     final CheckResult r = c.result();
     assertEquals(1, r.stats().unknownPromoted());
     assertEquals(0, c.lateTransactions());
@@ -313,55 +317,7 @@ class StreamingScenariosTest {
 
     // Then
     assertEquals(List.of("SSER SATISFIED->UNKNOWN", "SER SATISFIED->UNKNOWN", "SI SATISFIED->UNKNOWN"), verdictChanges(blind));
-    assertEquals(List.of("LostUpdate [T1, T2]"), anomalies(lost));
+    assertEquals(List.of("LostUpdate [T1, T2]"), published(lost));
     assertEquals(List.of("SSER UNKNOWN->VIOLATED", "SER UNKNOWN->VIOLATED", "SI UNKNOWN->VIOLATED"), verdictChanges(lost));
-  }
-
-  // ---- helpers ----
-
-  private static List<Transaction> txns(final String dsl) {
-    return new ArrayList<>(HistoryDsl.history(dsl).transactions());
-  }
-
-  private static List<OnlineEvent> acceptAll(final OnlineChecker c, final String dsl) {
-    final List<OnlineEvent> events = new ArrayList<>();
-    for (final Transaction t : txns(dsl)) {
-      events.addAll(c.accept(t));
-    }
-    return events;
-  }
-
-  private static List<String> anomalies(final List<OnlineEvent> events) {
-    final List<String> out = new ArrayList<>();
-    for (final OnlineEvent e : events) {
-      if (e instanceof OnlineEvent.AnomalyPublished p) {
-        out.add(p.anomaly().displayName() + " " + p.anomaly().txnIds());
-      }
-    }
-    return out;
-  }
-
-  private static List<String> verdictChanges(final List<OnlineEvent> events) {
-    final List<String> out = new ArrayList<>();
-    for (final OnlineEvent e : events) {
-      if (e instanceof OnlineEvent.VerdictChanged v) {
-        out.add(v.level() + " " + v.from() + "->" + v.to());
-      }
-    }
-    return out;
-  }
-
-  private static List<String> names(final CheckResult r) {
-    return r.anomalies().stream().map(a -> a.displayName() + " " + a.txnIds()).toList();
-  }
-
-  private static Finding finding(final CheckResult r, final FindingKind kind) {
-    return r.findings().stream().filter(f -> f.kind() == kind).findFirst()
-        .orElseThrow(() -> new AssertionError("no " + kind + " in " + r.findings()));
-  }
-
-  private static void assertVerdicts(final CheckResult r, final Verdict sser, final Verdict ser, final Verdict si) {
-    assertEquals(Map.of(Level.SSER, sser, Level.SER, ser, Level.SI, si), r.verdicts(),
-        () -> "verdicts; anomalies " + r.anomalies().stream().map(Anomaly::displayName).toList());
   }
 }

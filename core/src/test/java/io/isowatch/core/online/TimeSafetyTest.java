@@ -1,5 +1,11 @@
 package io.isowatch.core.online;
 
+import static io.isowatch.core.testkit.Outcomes.findings;
+import static io.isowatch.core.testkit.Outcomes.names;
+import static io.isowatch.core.testkit.Outcomes.published;
+import static io.isowatch.core.testkit.Outcomes.retracted;
+import static io.isowatch.core.testkit.Outcomes.txns;
+import static io.isowatch.core.testkit.Outcomes.verdictChanges;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +18,6 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
-import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -264,35 +269,5 @@ class TimeSafetyTest {
   static Transaction shifted(final Transaction t, final long by) {
     return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start() + by, t.end() + by, t.ops(),
         t.tenant(), t.level(), t.line());
-  }
-
-  private static List<Transaction> txns(final String dsl) {
-    return new ArrayList<>(HistoryDsl.history(dsl).transactions());
-  }
-
-  private static List<String> published(final List<OnlineEvent> events) {
-    return events.stream().filter(e -> e instanceof OnlineEvent.AnomalyPublished)
-        .map(e -> ((OnlineEvent.AnomalyPublished) e).anomaly())
-        .map(a -> a.displayName() + " " + a.txnIds()).toList();
-  }
-
-  private static List<String> retracted(final List<OnlineEvent> events) {
-    return events.stream().filter(e -> e instanceof OnlineEvent.AnomalyRetracted)
-        .map(e -> (OnlineEvent.AnomalyRetracted) e)
-        .map(r -> r.anomaly().displayName() + " " + r.anomaly().txnIds() + " by " + r.causeTxn()).toList();
-  }
-
-  private static List<FindingKind> findings(final List<OnlineEvent> events) {
-    return events.stream().filter(e -> e instanceof OnlineEvent.FindingPublished)
-        .map(e -> ((OnlineEvent.FindingPublished) e).kind()).toList();
-  }
-
-  private static List<String> verdictChanges(final List<OnlineEvent> events) {
-    return events.stream().filter(e -> e instanceof OnlineEvent.VerdictChanged)
-        .map(e -> (OnlineEvent.VerdictChanged) e).map(v -> v.level() + " " + v.from() + "->" + v.to()).toList();
-  }
-
-  private static List<String> names(final CheckResult r) {
-    return r.anomalies().stream().map(a -> a.displayName() + " " + a.txnIds()).toList();
   }
 }

@@ -1,5 +1,8 @@
 package io.isowatch.core.oracle;
 
+import static io.isowatch.core.oracle.OracleRuns.BASE_SEED;
+import static io.isowatch.core.oracle.OracleRuns.COUNT;
+import static io.isowatch.core.oracle.OracleRuns.DEFAULT_COUNT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +15,7 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.oracle.OracleRuns.Run;
 import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -25,7 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Property tests: the engine against the brute-force oracle on {@value #DEFAULT_COUNT} random
+ * Property tests: the engine against the brute-force oracle on {@value OracleRuns#DEFAULT_COUNT} random
  * small histories ({@link RandomHistories}), each generated, judged and checked once.
  *
  * <ul>
@@ -46,39 +50,13 @@ import org.junit.jupiter.api.Test;
  * prints the seed and the history in the test language.
  */
 class CheckerMatchesOracleTest {
-  private static final int DEFAULT_COUNT = 10_000;
-  private static final long BASE_SEED = Long.getLong("isowatch.oracle.seed", 20_261_121L);
-  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", DEFAULT_COUNT);
   private static final int SHUFFLE_COUNT = Math.max(1, COUNT / 10);
-  private static final int FAILURES_SHOWN = 5;
 
-  /** One generated history, what the oracle says, and what the engine says (or how it failed). */
-  private record Run(RandomHistories.Generated g, OracleVerdict oracle, CheckResult result, RuntimeException crash) {
-    boolean properMt() {
-      return MiniTransactions.isProper(g.history(), g.options().initialValue());
-    }
-
-    String describe() {
-      return "oracle=" + oracle + "\n" + g.describe();
-    }
-  }
-
-  private static List<Run> runs;
+  private static List<Run<CheckResult>> runs;
 
   @BeforeAll
   static void generateAndCheck() {
-    final List<Run> all = new ArrayList<>(COUNT);
-    for (int i = 0; i < COUNT; i++) {
-      final RandomHistories.Generated g = RandomHistories.generate(BASE_SEED + i);
-      final OracleVerdict oracle = BruteForceOracle.judge(g.history(), g.options());
-      try {
-        all.add(new Run(g, oracle, new Checker(g.options()).check(g.history()), null));
-      } catch (final RuntimeException e) {
-        // A crash is a disagreement like any other: kept with its history and reported below.
-        all.add(new Run(g, oracle, null, e));
-      }
-    }
-    runs = List.copyOf(all);
+    runs = OracleRuns.judge(g -> new Checker(g.options()).check(g.history()));
   }
 
   @Test
@@ -173,7 +151,7 @@ class CheckerMatchesOracleTest {
     // Given: a level subset per history
     final List<String> failures = new ArrayList<>();
     final Random rnd = new Random(BASE_SEED);
-    for (final Run run : runs.subList(0, Math.min(runs.size(), 2_000))) {
+    for (final Run<CheckResult> run : runs.subList(0, Math.min(runs.size(), 2_000))) {
       if (run.result() == null) {
         continue; // reported by the verdict test
       }
@@ -204,7 +182,7 @@ class CheckerMatchesOracleTest {
 
   // ---- the verdict property ----
 
-  private static List<String> verdictProblems(final Run run, final Tally tally) {
+  private static List<String> verdictProblems(final Run<CheckResult> run, final Tally tally) {
     final List<String> problems = new ArrayList<>();
     final OracleVerdict expected = run.oracle();
     final CheckResult actual = run.result();
@@ -252,22 +230,12 @@ class CheckerMatchesOracleTest {
   // ---- helpers ----
 
   /** Applies a property to every run; a crash fails every property. */
-  private static List<String> failures(final Function<Run, List<String>> property) {
-    final List<String> failures = new ArrayList<>();
-    for (final Run run : runs) {
-      final List<String> problems = run.crash() != null
-          ? List.of("engine threw " + run.crash())
-          : property.apply(run);
-      if (!problems.isEmpty()) {
-        failures.add(problems + " " + run.describe());
-      }
-    }
-    return failures;
+  private static List<String> failures(final Function<Run<CheckResult>, List<String>> property) {
+    return OracleRuns.failures(runs, "engine", property);
   }
 
   private static void assertNoFailures(final String what, final List<String> failures) {
-    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + COUNT + " histories " + what
-        + "; the first ones:\n\n" + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
+    OracleRuns.assertNoFailures(runs, what, failures);
   }
 
   private static String summary(final CheckResult r) {

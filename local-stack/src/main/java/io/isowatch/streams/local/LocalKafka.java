@@ -32,12 +32,12 @@ public final class LocalKafka implements AutoCloseable {
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
   private final KafkaClusterTestKit cluster;
-  private final Thread shutdownHook;
+  private final StopAtExit stopAtExit;
   private boolean closed;
 
   private LocalKafka(final KafkaClusterTestKit cluster) {
     this.cluster = cluster;
-    this.shutdownHook = new Thread(this::closeQuietly, "local-kafka-stop");
+    this.stopAtExit = new StopAtExit("local-kafka-stop", this::closeQuietly);
   }
 
   /** Formats and starts the cluster; returns once its broker is ready. */
@@ -47,7 +47,7 @@ public final class LocalKafka implements AutoCloseable {
         new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build();
     final KafkaClusterTestKit cluster = singleNodeBuilder(nodes).build();
     final LocalKafka kafka = new LocalKafka(cluster);
-    Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
+    kafka.stopAtExit.register();
     try {
       formatQuietly(cluster);
       cluster.startup();
@@ -138,11 +138,7 @@ public final class LocalKafka implements AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException shuttingDown) {
-      // Called from the hook itself (JVM exiting): the hook cannot be removed then, nor need be.
-    }
+    stopAtExit.cancel();
     cluster.close();
     LOG.info("Local Kafka stopped");
   }

@@ -42,14 +42,14 @@ public final class LocalRegistry implements AutoCloseable {
   private final Process process;
   private final URI url;
   private final Path logFile;
-  private final Thread shutdownHook;
+  private final StopAtExit stopAtExit;
   private boolean closed;
 
   private LocalRegistry(final Process process, final URI url, final Path logFile) {
     this.process = process;
     this.url = url;
     this.logFile = logFile;
-    this.shutdownHook = new Thread(this::stop, "local-registry-stop");
+    this.stopAtExit = new StopAtExit("local-registry-stop", this::stop);
   }
 
   /**
@@ -79,7 +79,7 @@ public final class LocalRegistry implements AutoCloseable {
             .redirectOutput(logFile.toFile())
             .start();
     final LocalRegistry registry = new LocalRegistry(process, url, logFile);
-    Runtime.getRuntime().addShutdownHook(registry.shutdownHook);
+    registry.stopAtExit.register();
     try {
       registry.awaitReady();
     } catch (final IOException | InterruptedException | RuntimeException e) {
@@ -126,11 +126,7 @@ public final class LocalRegistry implements AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException shuttingDown) {
-      // The JVM is exiting and runs the hook, which stops the child.
-    }
+    stopAtExit.cancel();
     stop();
   }
 

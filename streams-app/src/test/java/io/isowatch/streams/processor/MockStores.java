@@ -1,6 +1,10 @@
 package io.isowatch.streams.processor;
 
+import static io.isowatch.core.testkit.HistoryDsl.history;
+
+import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Stores;
+import io.isowatch.streams.testkit.CheckerDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,17 +14,19 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * The check processor's real (RocksDB) stores on a {@link MockProcessorContext} of its own, for
  * processor tests: unlogged, and uncached because MockProcessorContext has no record cache. {@link #close()}
- * closes them all.
+ * closes them all, and the processor {@linkplain #start started} on them first.
  */
 final class MockStores implements AutoCloseable {
   private final MockProcessorContext<String, SpecificRecord> context;
   private final List<KeyValueStore<?, ?>> stores = new ArrayList<>();
+  private CheckTransactionsProcessor processor;
 
   private MockStores(final MockProcessorContext<String, SpecificRecord> context) {
     this.context = context;
@@ -60,8 +66,25 @@ final class MockStores implements AutoCloseable {
     return store;
   }
 
+  /** Gives {@code p} the events of a test-language history as records of {@code tenant} at {@code timestamp}. */
+  static void feed(final CheckTransactionsProcessor p, final String tenant, final String dsl, final long timestamp) {
+    for (final TransactionEvent e : CheckerDriver.events(tenant, history(dsl))) {
+      p.process(new Record<>(tenant, e, timestamp));
+    }
+  }
+
+  /** Initialises {@code p} on this context; {@link #close()} closes it, the latest one started, before the stores. */
+  CheckTransactionsProcessor start(final CheckTransactionsProcessor p) {
+    p.init(context);
+    processor = p;
+    return p;
+  }
+
   @Override
   public void close() {
+    if (processor != null) {
+      processor.close();
+    }
     stores.forEach(KeyValueStore::close);
   }
 }

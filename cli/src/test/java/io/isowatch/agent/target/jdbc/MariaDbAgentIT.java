@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.agent.run.AgentConfig;
 import io.isowatch.agent.target.IsolationLevel;
 import io.isowatch.agent.testkit.AgentRuns;
-import io.isowatch.agent.testkit.LocalDatabases;
+import io.isowatch.agent.testkit.DatabaseTable;
 import io.isowatch.agent.testkit.StreamingPath;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,29 +19,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent against a real MariaDB: the one ISOWATCH_TEST_MARIADB_URL names (CI: the local service,
- * RECIPES), else an embedded MariaDB 10.11 ({@link LocalDatabases}); each run checked by {@code
+ * RECIPES), else an embedded MariaDB 10.11 ({@link io.isowatch.agent.testkit.LocalDatabases}); each run checked by {@code
  * isowatch check} on its file and by the streaming checker, which must agree ({@link StreamingPath}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MariaDbAgentIT {
   @RegisterExtension static final StreamingPath PATH = new StreamingPath();
+  @RegisterExtension static final DatabaseTable TABLE = DatabaseTable.onMariaDb("kv_it_maria");
   private static final Logger LOG = LoggerFactory.getLogger(MariaDbAgentIT.class);
-  private static final String TABLE = LocalDatabases.uniqueTable("kv_it_maria");
-
-  @BeforeAll
-  static void requireDatabase() {
-    LocalDatabases.requireMariaDb();
-  }
-
-  @AfterAll
-  static void dropTable() throws Exception {
-    LocalDatabases.dropTable(LocalDatabases.mariaDbUrl(), TABLE);
-  }
 
   private static StreamingPath.Checked run(final String tenant, final IsolationLevel level, final AgentConfig config)
       throws Exception {
-    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.mariaDbUrl(), level, TABLE, Duration.ofSeconds(5)), config)
-        .succeeded();
+    return PATH.run(tenant, TABLE.target(level), config).succeeded();
   }
 
   @Test

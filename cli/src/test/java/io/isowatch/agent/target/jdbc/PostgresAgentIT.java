@@ -7,7 +7,7 @@ import io.isowatch.agent.run.AgentConfig;
 import io.isowatch.agent.run.RunSummary;
 import io.isowatch.agent.target.IsolationLevel;
 import io.isowatch.agent.testkit.AgentRuns;
-import io.isowatch.agent.testkit.LocalDatabases;
+import io.isowatch.agent.testkit.DatabaseTable;
 import io.isowatch.agent.testkit.StreamingPath;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
@@ -15,12 +15,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,30 +26,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent against a real PostgreSQL: the one ISOWATCH_TEST_POSTGRES_URL names (CI: the local
- * service, RECIPES), else an embedded PostgreSQL 14 ({@link LocalDatabases}).
+ * service, RECIPES), else an embedded PostgreSQL 14 ({@link io.isowatch.agent.testkit.LocalDatabases}).
  * Every run is recorded to a file and published to Kafka at once, and checked both by {@code
  * isowatch check} on the file and by the streaming checker, which must agree ({@link StreamingPath}).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PostgresAgentIT {
   @RegisterExtension static final StreamingPath PATH = new StreamingPath();
+  @RegisterExtension static final DatabaseTable TABLE = DatabaseTable.onPostgres("kv_it_pg");
   private static final Logger LOG = LoggerFactory.getLogger(PostgresAgentIT.class);
-  private static final String TABLE = LocalDatabases.uniqueTable("kv_it_pg");
-
-  @BeforeAll
-  static void requireDatabase() {
-    LocalDatabases.requirePostgres();
-  }
-
-  @AfterAll
-  static void dropTable() throws Exception {
-    LocalDatabases.dropTable(LocalDatabases.postgresUrl(), TABLE);
-  }
 
   private static StreamingPath.Checked run(final String tenant, final IsolationLevel level, final AgentConfig config)
       throws Exception {
-    return PATH.run(tenant, JdbcTarget.of(LocalDatabases.postgresUrl(), level, TABLE, Duration.ofSeconds(5)), config)
-        .succeeded();
+    return PATH.run(tenant, TABLE.target(level), config).succeeded();
   }
 
   @Test
@@ -110,8 +96,8 @@ class PostgresAgentIT {
     // run a statement on the table are terminated from outside (not those still being configured:
     // on a loaded machine configuring a session can take longer than 200 ms, and a session that
     // cannot be opened three times in a row fails the run, by design)
-    final String app = "isowatch-it-" + TABLE;
-    final String base = LocalDatabases.postgresUrl();
+    final String app = "isowatch-it-" + TABLE.name();
+    final String base = TABLE.url();
     final String url = base + (base.contains("?") ? "&" : "?") + "ApplicationName=" + app;
     final AgentConfig config = AgentConfig.of(4, 6000, AgentRuns.workload(10, "uniform", "R1,R1R2,R1W1,R1R2W2", 25));
     final AtomicInteger killed = new AtomicInteger();
@@ -124,7 +110,7 @@ class PostgresAgentIT {
               + "pg_stat_activity WHERE application_name = ? AND pid <> pg_backend_pid() AND query LIKE ?")) {
         count.setString(1, app);
         kill.setString(1, app);
-        kill.setString(2, "%" + TABLE + "%");
+        kill.setString(2, "%" + TABLE.name() + "%");
         // Start killing once the 4 sessions are connected: the key space must be prepared first.
         int connected = 0;
         while (connected < 4 && !done.get()) {
@@ -150,8 +136,7 @@ class PostgresAgentIT {
     killer.start();
     final StreamingPath.Checked c;
     try {
-      c = PATH.run("pg-backends-killed",
-          JdbcTarget.of(url, IsolationLevel.SERIALIZABLE, TABLE, Duration.ofSeconds(5)), config);
+      c = PATH.run("pg-backends-killed", TABLE.target(url, IsolationLevel.SERIALIZABLE), config);
     } finally {
       done.set(true);
       killer.join();
