@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.isowatch.cli.CliRun;
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.CheckerApp;
@@ -20,6 +19,8 @@ import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import io.isowatch.streams.testkit.TestEvents;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code isowatch reset} and {@code isowatch dlq replay} against a real in-JVM broker and the real
@@ -76,14 +78,14 @@ class OpsCommandsIT {
       assertEquals(5.0, app.metrics().sample(MetricNames.TRANSACTIONS_CHECKED_TOTAL,
           new String[] {"tenant"}, new String[] {"acme"}));
       // When: a reset is asked for while it runs
-      final CliRun whileRunning = CliRun.of(new ResetCommand(), "--config", config.toString(), "--yes");
+      final Run whileRunning = run(new ResetCommand(), "--config", config.toString(), "--yes");
       // Then: it is refused and nothing changes.
       assertEquals(ResetCommand.EXIT_REFUSED, whileRunning.exit(), whileRunning.toString());
       assertTrue(whileRunning.err().contains("refused: the checker is running"), whileRunning.err());
       assertFalse(internalTopics().isEmpty());
     }
     // When: asked without --yes
-    final CliRun unconfirmed = CliRun.of(new ResetCommand(), "--config", config.toString());
+    final Run unconfirmed = run(new ResetCommand(), "--config", config.toString());
     // Then: it prints the plan and changes nothing.
     assertEquals(ResetCommand.EXIT_REFUSED, unconfirmed.exit(), unconfirmed.toString());
     assertTrue(unconfirmed.err().contains("nothing changed"), unconfirmed.err());
@@ -94,7 +96,7 @@ class OpsCommandsIT {
     assertTrue(Files.isDirectory(state.resolve(APP_ID)));
 
     // When: confirmed
-    final CliRun confirmed = CliRun.of(new ResetCommand(), "--config", config.toString(), "--yes");
+    final Run confirmed = run(new ResetCommand(), "--config", config.toString(), "--yes");
     // Then: group, changelogs and local state are gone, the input and outputs are untouched ...
     assertEquals(ResetCommand.EXIT_DONE, confirmed.exit(), confirmed.toString());
     assertEquals(0, committed());
@@ -141,7 +143,7 @@ class OpsCommandsIT {
     final Path config = configFile(dir.resolve("state"));
 
     // When: a dry run
-    final CliRun dry = CliRun.of(new DlqCommand(), "replay", "--config", config.toString(), "--dry-run");
+    final Run dry = run(new DlqCommand(), "replay", "--config", config.toString(), "--dry-run");
     // Then: it lists what it would do and publishes nothing.
     assertEquals(0, dry.exit(), dry.toString());
     assertTrue(dry.out().contains("would replay 2 dead letter(s); skipped 1 without value; 1 unreadable; next --from-offset 4"),
@@ -150,8 +152,8 @@ class OpsCommandsIT {
     assertEquals(0, read(source).size());
 
     // When: replayed for real, then only from offset 2 and only SerializationExceptions
-    final CliRun real = CliRun.of(new DlqCommand(), "replay", "--config", config.toString());
-    final CliRun filtered = CliRun.of(new DlqCommand(), "replay", "--config", config.toString(),
+    final Run real = run(new DlqCommand(), "replay", "--config", config.toString());
+    final Run filtered = run(new DlqCommand(), "replay", "--config", config.toString(),
         "--from-offset", "2", "--error", "SerializationException");
     // Then: the raw keys and values arrive byte for byte, in DLQ order.
     assertEquals(0, real.exit(), real.toString());
@@ -305,5 +307,17 @@ class OpsCommandsIT {
     final Path file = dir.resolve("checker.properties");
     Files.writeString(file, text.toString());
     return file;
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(final Object command, final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final CommandLine cl = new CommandLine(command);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new Run(exit, out.toString(), err.toString());
   }
 }
