@@ -18,10 +18,11 @@ import java.util.Set;
 import java.util.zip.CRC32;
 
 /**
- * Reads a checkpoint written by {@link CheckpointWriter}, section by section in the same order,
- * checking the frame (magic, version, length, checksum) first and every id against its table, so
- * that bytes that are not a checkpoint of this format give a {@link CheckpointFormatException},
- * never a state that breaks later.
+ * Reads a checkpoint: checks the frame (magic, version, length, checksum) first, then reads the
+ * body of format 3 with {@link CheckpointAvroReader}, or that of formats 1 and 2 (the hand-written
+ * codec of older releases, whose checkpoints may still sit in state stores) itself, section by
+ * section, checking every id against its table, so that bytes that are not a checkpoint of a
+ * supported format give a {@link CheckpointFormatException}, never a state that breaks later.
  */
 final class CheckpointReader {
   private final CheckpointInput in;
@@ -44,22 +45,31 @@ final class CheckpointReader {
     final long nanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET);
     final long cutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 8);
     final long lastCutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 16);
-    final CheckpointInput in = new CheckpointInput(bytes, CheckpointFormat.HEADER,
-        bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM);
+    final int length = bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM;
     try {
-      final Checkpoint c = new CheckpointReader(in, header.getInt(4)).body(nanos);
+      final Checkpoint c = header.getInt(4) == CheckpointFormat.VERSION
+          ? CheckpointAvroReader.read(new CheckpointDecoder(bytes, CheckpointFormat.HEADER, length), nanos)
+          : legacy(new CheckpointInput(bytes, CheckpointFormat.HEADER, length), header.getInt(4), nanos);
       c.summary().cutNanos = cutNanos;
       c.summary().lastCutNanos = lastCutNanos;
-      if (in.remaining() != 0) {
-        throw new CheckpointFormatException("corrupt checkpoint: " + in.remaining()
-            + " bytes left after the last section");
-      }
       return c;
     } catch (final CheckpointFormatException e) {
       throw e;
     } catch (final RuntimeException e) {
       // A record refused a value (a write without value, a level set out of range, …).
       throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  private static Checkpoint legacy(final CheckpointInput in, final int version, final long nanos) {
+    final Checkpoint c = new CheckpointReader(in, version).body(nanos);
+    noneLeft(in.remaining());
+    return c;
+  }
+
+  static void noneLeft(final int remaining) {
+    if (remaining != 0) {
+      throw new CheckpointFormatException("corrupt checkpoint: " + remaining + " bytes left after the last section");
     }
   }
 
@@ -72,9 +82,11 @@ final class CheckpointReader {
       throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
     }
     final int version = b.getInt(4);
-    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
+    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_VARINT
+        && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
       throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
-          + CheckpointFormat.VERSION_FIXED_FILTERS + " and " + CheckpointFormat.VERSION + ")");
+          + CheckpointFormat.VERSION_FIXED_FILTERS + ", " + CheckpointFormat.VERSION_VARINT + " and "
+          + CheckpointFormat.VERSION + ")");
     }
     if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {
       throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes, fewer than a header");
@@ -112,14 +124,11 @@ final class CheckpointReader {
     final int sessionCount = in.count(2, "sessions");
     final List<String> sessionNames = new ArrayList<>(sessionCount);
     final int[] arrivals = new int[sessionCount];
-    final Map<String, Integer> sessionIds = new HashMap<>();
     for (int i = 0; i < sessionCount; i++) {
       sessionNames.add(in.name());
       arrivals[i] = in.index(Integer.MAX_VALUE, "arrival count");
-      sessionIds.put(sessionNames.get(i), i);
     }
-    unique(sessionNames, "session");
-    final SegmentTxns segment = segment(sessionIds);
+    final SegmentTxns segment = segment(ids(sessionNames, "session"));
     final CheckedReads checked = checked();
     final Set<WaitingRead> waiting = waiting(segment);
     final CarriedCounters carried = counters(heads, ambiguous);
@@ -134,12 +143,9 @@ final class CheckpointReader {
       published.put(CheckpointRecords.level(in.rawByte()), CheckpointRecords.verdict(in.rawByte()));
     }
     final long maxEnd = in.signed();
-    final long last = in.signed();
-    if (last < -1 || last >= retained) {
-      throw new CheckpointFormatException("corrupt checkpoint: last released position " + last + " of " + retained);
-    }
+    final int last = lastReleased(in.signed(), retained);
     return new Checkpoint(summary, keyNames, keyInitials, sessionNames, arrivals, segment, checked, waiting,
-        (int) last, carried, findings, thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
+        last, carried, findings, thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
   }
 
   private HorizonSummary summary() {
@@ -241,23 +247,9 @@ final class CheckpointReader {
     for (int i = 0; i < n; i++) {
       final Transaction t = CheckpointRecords.readTxn(in, base);
       base = t.start() != Transaction.NO_TIME ? t.start() : base;
-      if (!ids.add(t.id())) {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction id " + t.id() + " held twice");
-      }
-      final Integer session = sessionIds.get(t.session());
-      if (session == null) {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " of unknown session "
-            + t.session());
-      }
       txns[i] = t;
-      sessions[i] = session;
-      if (in.bool()) {
-        ranks[i] = in.signed();
-      } else if (t.hasSeq()) {
-        ranks[i] = t.seq();
-      } else {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " has neither seq nor rank");
-      }
+      sessions[i] = session(t, ids, sessionIds);
+      ranks[i] = rank(t, in.bool() ? in.signed() : null);
     }
     return new SegmentTxns(txns, ranks, sessions, retained);
   }
@@ -316,13 +308,7 @@ final class CheckpointReader {
     final int n = in.count(6, "findings");
     final List<Findings.Entry> entries = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      final String kindName = in.name();
-      final FindingKind kind;
-      try {
-        kind = FindingKind.valueOf(kindName);
-      } catch (final IllegalArgumentException e) {
-        throw new CheckpointFormatException("unsupported checkpoint: unknown finding kind " + kindName, e);
-      }
+      final FindingKind kind = findingKind(in.name());
       final String key = in.nullableName();
       final String message = in.string();
       final Set<Level> levels = CheckpointRecords.levels(in.rawByte());
@@ -360,9 +346,58 @@ final class CheckpointReader {
     }
   }
 
-  private static void unique(final List<String> names, final String what) {
+  static void unique(final List<String> names, final String what) {
     if (new HashSet<>(names).size() != names.size()) {
       throw new CheckpointFormatException("corrupt checkpoint: a " + what + " name is held twice");
+    }
+  }
+
+  /** Each name's id (its position), after checking that no name is held twice. */
+  static Map<String, Integer> ids(final List<String> names, final String what) {
+    unique(names, what);
+    final Map<String, Integer> ids = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      ids.put(names.get(i), i);
+    }
+    return ids;
+  }
+
+  /** The session id of a segment transaction, after checking that its id is new. */
+  static int session(final Transaction t, final Set<String> ids, final Map<String, Integer> sessionIds) {
+    if (!ids.add(t.id())) {
+      throw new CheckpointFormatException("corrupt checkpoint: transaction id " + t.id() + " held twice");
+    }
+    final Integer session = sessionIds.get(t.session());
+    if (session == null) {
+      throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " of unknown session "
+          + t.session());
+    }
+    return session;
+  }
+
+  /** A segment transaction's rank: the one written, or else its seq. */
+  static long rank(final Transaction t, final Long written) {
+    if (written != null) {
+      return written;
+    }
+    if (!t.hasSeq()) {
+      throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " has neither seq nor rank");
+    }
+    return t.seq();
+  }
+
+  static int lastReleased(final long last, final int retained) {
+    if (last < -1 || last >= retained) {
+      throw new CheckpointFormatException("corrupt checkpoint: last released position " + last + " of " + retained);
+    }
+    return (int) last;
+  }
+
+  static FindingKind findingKind(final String name) {
+    try {
+      return FindingKind.valueOf(name);
+    } catch (final IllegalArgumentException e) {
+      throw new CheckpointFormatException("unsupported checkpoint: unknown finding kind " + name, e);
     }
   }
 }

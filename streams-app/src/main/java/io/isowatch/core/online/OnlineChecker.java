@@ -259,11 +259,16 @@ public final class OnlineChecker {
    * @throws IllegalStateException unless {@link #checkpointable()}
    */
   public byte[] checkpoint() {
+    return checkpoint(CheckpointWriter::write);
+  }
+
+  /** {@link #checkpoint()} in another format (tests write those of older releases with it). */
+  byte[] checkpoint(final CheckpointWriter.Format format) {
     if (lastCut == null) {
       throw new IllegalStateException("checkpoint() needs a state right after a cut: call it right after a prune()"
           + " that returned true, before any accept() or flush()");
     }
-    return CheckpointWriter.write(s, lastCut, new CheckpointWriter.CheckerFields(published, maxEnd,
+    return format.write(s, lastCut, new CheckpointWriter.CheckerFields(published, maxEnd,
         lastReleased < 0 ? -1 : s.txns.piPos(lastReleased), nanos));
   }
 

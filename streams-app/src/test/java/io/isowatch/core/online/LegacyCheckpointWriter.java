@@ -1,36 +1,39 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Edge;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
-import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.zip.CRC32;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 2 ({@link CheckpointFormat}
- * for the frame; the body's sections, in order, are listed in docs/segmentation.md,
- * "Checkpoints"). Every section is written in a canonical order, so that equal states give equal
- * bytes (timings aside). {@link CheckpointReader} reads it.
+ * The writer of format 2, the hand-written varint and dictionary codec that releases before format
+ * 3 (Avro) wrote, kept in test scope: it makes the format-1 and format-2 checkpoints that
+ * {@link CheckpointReader} must still restore (checkpoints stored by an older release), and it is
+ * the baseline of {@code CheckpointCodecBenchmark}. Unchanged but for the transaction and anomaly
+ * writers, which were in {@link CheckpointRecords}.
  */
-final class CheckpointWriter {
-  /** The checker's own fields: published verdicts, latest end seen, last released π position, time. */
-  record CheckerFields(Map<Level, Verdict> published, long maxEnd, int lastReleasedPos, long nanos) {}
-
+final class LegacyCheckpointWriter {
   private final OnlineState s;
   private final CheckpointOutput out = new CheckpointOutput();
 
-  private CheckpointWriter(final OnlineState s) {
+  private LegacyCheckpointWriter(final OnlineState s) {
     this.s = s;
   }
 
-  static byte[] write(final OnlineState s, final CheckedReads checked, final CheckerFields checker) {
+  /** The engine's current checkpoint in format 2 (it must be checkpointable). */
+  static byte[] write(final OnlineChecker c) {
+    return c.checkpoint(LegacyCheckpointWriter::write);
+  }
+
+  static byte[] write(final OnlineState s, final CheckedReads checked, final CheckpointWriter.CheckerFields checker) {
     if (s.summary == null || s.anomalies.total() != 0) {
       throw new IllegalStateException("a checkpoint is the state right after a cut");
     }
-    final CheckpointWriter w = new CheckpointWriter(s);
+    final LegacyCheckpointWriter w = new LegacyCheckpointWriter(s);
     w.summary(s.summary);
     w.keysAndSessions();
     w.segment();
@@ -41,7 +44,7 @@ final class CheckpointWriter {
     w.pairs(CheckedReads.sortedPairs(s.thinAir));
     w.repeated();
     w.checker(checker);
-    return frame(w.out.toByteArray(), checker.nanos(), s.summary);
+    return CheckpointFormat.frame(CheckpointFormat.VERSION_VARINT, w.out.toByteArray(), checker.nanos(), s.summary);
   }
 
   private void summary(final HorizonSummary h) {
@@ -52,7 +55,7 @@ final class CheckpointWriter {
     out.unsigned(h.pruned);
     out.unsigned(h.anomalies.size());
     for (final Anomaly a : h.anomalies) {
-      CheckpointRecords.writeAnomaly(out, a);
+      writeAnomaly(out, a);
     }
     out.unsigned(h.counts.size());
     h.counts.forEach((name, n) -> {
@@ -139,7 +142,7 @@ final class CheckpointWriter {
     long base = 0;
     for (int i = 0; i < seg.size(); i++) {
       final Transaction t = seg.txns()[i];
-      base = CheckpointRecords.writeTxn(out, t, base);
+      base = writeTxn(out, t, base);
       // The rank is the seq unless the session gives none (then the arrival index).
       final boolean rankIsSeq = t.hasSeq() && seg.ranks()[i] == t.seq();
       out.bool(!rankIsSeq);
@@ -221,7 +224,7 @@ final class CheckpointWriter {
     out.bool(s.repeatsDeclared);
   }
 
-  private void checker(final CheckerFields c) {
+  private void checker(final CheckpointWriter.CheckerFields c) {
     out.unsigned(c.published().size());
     c.published().forEach((level, verdict) -> {
       out.rawByte(CheckpointRecords.level(level));
@@ -231,15 +234,76 @@ final class CheckpointWriter {
     out.signed(c.lastReleasedPos());
   }
 
-  private static byte[] frame(final byte[] body, final long nanos, final HorizonSummary h) {
-    final int length = CheckpointFormat.HEADER + body.length + CheckpointFormat.CHECKSUM;
-    final ByteBuffer b = ByteBuffer.allocate(length);
-    b.putInt(CheckpointFormat.MAGIC).putInt(CheckpointFormat.VERSION).putInt(length);
-    b.putLong(nanos).putLong(h.cutNanos).putLong(h.lastCutNanos);
-    b.put(body);
-    final CRC32 crc = new CRC32();
-    crc.update(b.array(), 0, length - CheckpointFormat.CHECKSUM);
-    b.putInt((int) crc.getValue());
-    return b.array();
+  /**
+   * A transaction: flags byte (seq, start, end, tenant, level present; status code in bits 5-6),
+   * id, session name, seq, start (as the difference to {@code base}), end (as the difference to
+   * start when both are known), tenant, level, line, ops (each a header byte, the key name, the
+   * value unless null). Returns the base for the next transaction: its start, if it has one.
+   * Transactions written in π order have close starts, so a difference takes 2-3 bytes, not 8.
+   */
+  private static long writeTxn(final CheckpointOutput out, final Transaction t, final long base) {
+    final boolean start = t.start() != Transaction.NO_TIME;
+    final boolean end = t.end() != Transaction.NO_TIME;
+    out.rawByte((t.hasSeq() ? CheckpointRecords.HAS_SEQ : 0) | (start ? CheckpointRecords.HAS_START : 0) | (end ? CheckpointRecords.HAS_END : 0)
+        | (t.tenant() != null ? CheckpointRecords.HAS_TENANT : 0) | (t.level() != null ? CheckpointRecords.HAS_LEVEL : 0)
+        | CheckpointRecords.code(CheckpointRecords.STATUSES, t.status()) << CheckpointRecords.STATUS_SHIFT);
+    out.string(t.id());
+    out.name(t.session());
+    if (t.hasSeq()) {
+      out.signed(t.seq());
+    }
+    if (start) {
+      out.signed(t.start() - base);
+    }
+    if (end) {
+      // Differences wrap in two's complement, so any pair of times round-trips.
+      out.signed(start ? t.end() - t.start() : t.end());
+    }
+    if (t.tenant() != null) {
+      out.name(t.tenant());
+    }
+    if (t.level() != null) {
+      out.name(t.level());
+    }
+    out.signed(t.line());
+    out.unsigned(t.ops().size());
+    for (final Op op : t.ops()) {
+      out.rawByte((op.isWrite() ? CheckpointRecords.WRITE : 0) | (op.value() == null ? CheckpointRecords.NULL_VALUE : 0));
+      out.name(op.key());
+      if (op.value() != null) {
+        out.signed(op.value());
+      }
+    }
+    return start ? t.start() : base;
+  }
+
+  /**
+   * An anomaly: type, name, the levels it violates (bit 7 set when it has a read), its
+   * transactions, its cycle (each edge: from and to ids, kind code, key, value), its explanation
+   * and, if it has one, its read (transaction id, op index, key, value).
+   */
+  static void writeAnomaly(final CheckpointOutput out, final Anomaly a) {
+    out.name(a.type());
+    out.nullableName(a.name());
+    out.rawByte(CheckpointRecords.levels(a.violates()) | (a.read() != null ? CheckpointRecords.HAS_READ : 0));
+    out.unsigned(a.transactions().size());
+    for (final Transaction t : a.transactions()) {
+      writeTxn(out, t, 0);
+    }
+    out.unsigned(a.cycle().size());
+    for (final Edge e : a.cycle()) {
+      out.string(e.from());
+      out.string(e.to());
+      out.rawByte(CheckpointRecords.code(CheckpointRecords.EDGE_KINDS, e.kind()));
+      out.nullableName(e.key());
+      out.nullableSigned(e.value());
+    }
+    out.string(a.explanation());
+    if (a.read() != null) {
+      out.string(a.read().txn());
+      out.unsigned(a.read().op());
+      out.name(a.read().key());
+      out.nullableSigned(a.read().value());
+    }
   }
 }

@@ -1,0 +1,287 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.Findings;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.nio.ByteBuffer;
+import java.util.Map;
+
+/**
+ * Writes the state right after a cut as a checkpoint, format version 3: the frame of {@link
+ * CheckpointFormat} around the Avro binary encoding of {@code Checkpoint.avsc} (the project's
+ * contract, docs/segmentation.md, "Checkpoints"), written field by field in the schema's order.
+ * Every section is written in a canonical order, so that equal states give equal bytes (timings
+ * aside). {@link CheckpointReader} reads it.
+ */
+final class CheckpointWriter {
+  /** The checker's own fields: published verdicts, latest end seen, last released π position, time. */
+  record CheckerFields(Map<Level, Verdict> published, long maxEnd, int lastReleasedPos, long nanos) {}
+
+  /** Writes a checkpoint of a state right after a cut (tests pass the writer of an older format). */
+  @FunctionalInterface
+  interface Format {
+    byte[] write(OnlineState s, CheckedReads checked, CheckerFields checker);
+  }
+
+  private final OnlineState s;
+  private final CheckpointEncoder out = new CheckpointEncoder();
+
+  private CheckpointWriter(final OnlineState s) {
+    this.s = s;
+  }
+
+  static byte[] write(final OnlineState s, final CheckedReads checked, final CheckerFields checker) {
+    if (s.summary == null || s.anomalies.total() != 0) {
+      throw new IllegalStateException("a checkpoint is the state right after a cut");
+    }
+    final CheckpointWriter w = new CheckpointWriter(s);
+    w.summary(s.summary);
+    w.keysAndSessions();
+    w.segment();
+    w.checked(checked);
+    w.waiting();
+    w.counters();
+    w.findings(s.findings);
+    w.pairs(CheckedReads.sortedPairs(s.thinAir));
+    w.repeated();
+    w.checker(checker);
+    return CheckpointFormat.frame(CheckpointFormat.VERSION, w.out.body(), checker.nanos(), s.summary);
+  }
+
+  private void summary(final HorizonSummary h) {
+    filter(h.overwritten);
+    filter(h.other);
+    out.longValue(h.bound);
+    out.longValue(h.cuts);
+    out.longValue(h.pruned);
+    out.array(h.anomalies, this::anomaly);
+    out.array(h.counts.entrySet(), e -> {
+      out.name(e.getKey());
+      out.longValue(e.getValue());
+    });
+    out.bool(h.truncated);
+    out.levels(h.violated);
+    out.longValue(h.staleReads);
+    out.bool(h.staleViolatesSser);
+    out.levels(h.staleUndecided);
+    out.arrayStart(h.nextSeq.size());
+    for (int i = 0; i < h.nextSeq.size(); i++) {
+      out.longValue(h.nextSeq.get(i));
+    }
+    out.arrayEnd();
+    out.longValue(h.edges);
+    out.longValue(h.unknowns);
+  }
+
+  private void filter(final RetiredValues f) {
+    out.longValue(f.firstBits());
+    out.longValue(f.maxBits());
+    out.array(f.stages(), st -> {
+      out.intValue(st.index);
+      out.intValue(st.hashes);
+      out.bool(st.legacy);
+      stage(st);
+    });
+  }
+
+  /** A stage's size, versions added, then its bits: dense (branch 0) or sparse (branch 1), whichever is smaller. */
+  private void stage(final RetiredValues.Stage f) {
+    final long[] words = f.words();
+    int nonZero = 0;
+    for (final long w : words) {
+      if (w != 0) {
+        nonZero++;
+      }
+    }
+    out.intValue(words.length);
+    out.longValue(f.added());
+    // A sparse word costs its 8 bytes plus a gap of 1 to 4 bytes.
+    final boolean sparse = 10L * nonZero < 8L * words.length;
+    out.index(sparse ? 1 : 0);
+    if (!sparse) {
+      final ByteBuffer dense = ByteBuffer.allocate(8 * words.length);
+      dense.asLongBuffer().put(words);
+      out.bytes(dense.array());
+      return;
+    }
+    final ByteBuffer set = ByteBuffer.allocate(8 * nonZero);
+    out.arrayStart(nonZero);
+    int previous = -1;
+    for (int i = 0; i < words.length; i++) {
+      if (words[i] != 0) {
+        out.intValue(i - previous - 1);
+        set.putLong(words[i]);
+        previous = i;
+      }
+    }
+    out.arrayEnd();
+    out.bytes(set.array());
+  }
+
+  private void keysAndSessions() {
+    out.arrayStart(s.keys.count());
+    for (int k = 0; k < s.keys.count(); k++) {
+      out.name(s.keys.name(k));
+      out.nullableLong(s.versions.value(s.keys.initVersion(k)));
+      out.intValue(s.keys.heads(k));
+      out.bool(s.keys.isAmbiguous(k));
+    }
+    out.arrayEnd();
+    out.arrayStart(s.sessions.count());
+    for (int i = 0; i < s.sessions.count(); i++) {
+      out.name(s.sessions.name(i));
+      out.intValue(s.sessions.arrivals(i));
+    }
+    out.arrayEnd();
+  }
+
+  /** The retained transactions in π order, then the buffered ones in buffer order, each with its rank. */
+  private void segment() {
+    final SegmentTxns seg = SegmentTxns.of(s, 0);
+    out.intValue(seg.retained());
+    out.arrayStart(seg.size());
+    long base = 0;
+    for (int i = 0; i < seg.size(); i++) {
+      final Transaction t = seg.txns()[i];
+      base = txn(t, base);
+      // The rank is the seq unless the session gives none (then the arrival index).
+      final boolean rankIsSeq = t.hasSeq() && seg.ranks()[i] == t.seq();
+      out.nullableLong(rankIsSeq ? null : seg.ranks()[i]);
+    }
+    out.arrayEnd();
+  }
+
+  /**
+   * A {@code Transaction}: its start as the difference to {@code base} (transactions written in π
+   * order have close starts, so a difference takes 2-3 bytes, not 8), its end as the difference to
+   * its start when both are known. Returns the base for the next one: its start, if it has one.
+   */
+  private long txn(final Transaction t, final long base) {
+    final boolean start = t.start() != Transaction.NO_TIME;
+    final boolean end = t.end() != Transaction.NO_TIME;
+    out.string(t.id());
+    out.name(t.session());
+    out.nullableLong(t.hasSeq() ? t.seq() : null);
+    out.index(CheckpointRecords.status(t.status()));
+    out.nullableLong(start ? t.start() - base : null);
+    // Differences wrap in two's complement, so any pair of times round-trips.
+    out.nullableLong(!end ? null : start ? t.end() - t.start() : t.end());
+    out.nullableName(t.tenant());
+    out.nullableName(t.level());
+    out.intValue(t.line());
+    out.array(t.ops(), this::op);
+    return start ? t.start() : base;
+  }
+
+  private void op(final Op op) {
+    out.bool(op.isWrite());
+    out.name(op.key());
+    out.nullableLong(op.value());
+  }
+
+  private void anomaly(final Anomaly a) {
+    out.name(a.type());
+    out.nullableName(a.name());
+    out.levels(a.violates());
+    out.array(a.transactions(), t -> txn(t, 0));
+    out.array(a.cycle(), this::edge);
+    out.string(a.explanation());
+    out.index(a.read() == null ? 0 : 1);
+    if (a.read() != null) {
+      out.string(a.read().txn());
+      out.intValue(a.read().op());
+      out.name(a.read().key());
+      out.nullableLong(a.read().value());
+    }
+  }
+
+  private void edge(final Edge e) {
+    out.string(e.from());
+    out.string(e.to());
+    out.index(CheckpointRecords.edgeKind(e.kind()));
+    out.nullableName(e.key());
+    out.nullableLong(e.value());
+  }
+
+  private void checked(final CheckedReads checked) {
+    final int[] absent = checked.absentKeys();
+    out.arrayStart(absent.length);
+    int previous = -1;
+    for (final int k : absent) {
+      out.intValue(k - previous - 1);
+      previous = k;
+    }
+    out.arrayEnd();
+    pairs(checked.sortedValues());
+  }
+
+  /** Sorted (key id, value) pairs: key as the gap to the previous one, value as a delta within a key. */
+  private void pairs(final long[] flat) {
+    out.arrayStart(flat.length / 2);
+    long key = 0;
+    long value = 0;
+    for (int i = 0; i < flat.length; i += 2) {
+      out.intValue(Math.toIntExact(flat[i] - key));
+      out.longValue(flat[i] == key ? flat[i + 1] - value : flat[i + 1]);
+      key = flat[i];
+      value = flat[i + 1];
+    }
+    out.arrayEnd();
+  }
+
+  private void waiting() {
+    out.arrayStart(s.pending.waiting());
+    s.pending.forEachWaiting(e -> {
+      out.intValue(s.txns.piPos(s.pending.reader(e)));
+      out.intValue(s.pending.op(e));
+      out.intValue(s.pending.key(e));
+      out.longValue(s.pending.value(e));
+    });
+    out.arrayEnd();
+  }
+
+  private void counters() {
+    for (final long n : new long[] {s.input, s.committed, s.aborted, s.promoted, s.operations, s.longRmw,
+        s.largeReadOnly, s.duplicates, s.late}) {
+      out.longValue(n);
+    }
+    out.bool(s.missingTimes);
+    out.bool(s.repeatSeen);
+  }
+
+  private void findings(final Findings findings) {
+    out.array(findings.entries(), e -> {
+      out.name(e.kind().name());
+      out.nullableName(e.key());
+      out.string(e.firstMessage());
+      out.levels(e.levels());
+      out.longValue(e.count());
+      out.array(e.txns(), out::string);
+      out.array(e.lines(), out::intValue);
+    });
+  }
+
+  private void repeated() {
+    out.index(s.repeated == null ? 0 : 1);
+    if (s.repeated != null) {
+      out.array(s.repeated.pairs(), p -> {
+        out.name(p.getKey());
+        out.longValue(p.getValue());
+      });
+    }
+    out.bool(s.repeatsDeclared);
+  }
+
+  private void checker(final CheckerFields c) {
+    out.array(c.published().entrySet(), e -> {
+      out.index(CheckpointRecords.level(e.getKey()));
+      out.index(CheckpointRecords.verdict(e.getValue()));
+    });
+    out.longValue(c.maxEnd());
+    out.intValue(c.lastReleasedPos());
+  }
+}
