@@ -164,8 +164,10 @@ final class CheckpointAvroReader {
     final String level = in.nullableName();
     final int line = in.intValue();
     final List<Op> ops = new ArrayList<>();
-    in.array(3, "operations",
-        () -> ops.add(new Op(in.bool() ? OpType.WRITE : OpType.READ, in.name(), in.nullableLong())));
+    in.array(2, "operations", () -> {
+      final int branch = in.index(3, "op branch");
+      ops.add(new Op(branch == 1 ? OpType.WRITE : OpType.READ, in.name(), branch == 2 ? null : in.longValue()));
+    });
     return new Transaction(id, session, seq == null ? Transaction.NO_SEQ : seq, status, start, end, ops, tenant,
         level, line);
   }

@@ -177,10 +177,13 @@ final class CheckpointWriter {
     return start ? t.start() : base;
   }
 
+  /** An op: the union's branch ({@code Read}, {@code Write}, {@code ReadAbsent}), the key, the value unless absent. */
   private void op(final Op op) {
-    out.bool(op.isWrite());
+    out.index(op.isWrite() ? 1 : op.value() == null ? 2 : 0);
     out.name(op.key());
-    out.nullableLong(op.value());
+    if (op.value() != null) {
+      out.longValue(op.value());
+    }
   }
 
   private void anomaly(final Anomaly a) {

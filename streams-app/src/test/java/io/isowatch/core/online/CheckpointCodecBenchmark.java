@@ -68,8 +68,8 @@ class CheckpointCodecBenchmark {
     final byte[] v2 = LegacyCheckpointWriter.write(engine);
     final byte[] v3 = engine.checkpoint();
     // Both decode to the same engine: its next checkpoint is the same.
-    assertArrayEquals(withoutTimings(v3), withoutTimings(restore(v2).checkpoint()));
-    assertArrayEquals(withoutTimings(v3), withoutTimings(restore(v3).checkpoint()));
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v3), CheckpointPropertyTest.withoutTimings(restore(v2).checkpoint()));
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v3), CheckpointPropertyTest.withoutTimings(restore(v3).checkpoint()));
     final int bodyLength = v3.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM;
     final GenericDatumReader<GenericRecord> genericReader = new GenericDatumReader<>(CheckpointFormat.SCHEMA);
     final GenericRecord record = genericReader.read(null,
@@ -127,13 +127,6 @@ class CheckpointCodecBenchmark {
     } catch (final IOException e) {
       throw new AssertionError(e);
     }
-  }
-
-  private static byte[] withoutTimings(final byte[] c) {
-    final byte[] copy = c.clone();
-    Arrays.fill(copy, CheckpointFormat.TIMINGS_OFFSET, CheckpointFormat.HEADER, (byte) 0);
-    Arrays.fill(copy, copy.length - CheckpointFormat.CHECKSUM, copy.length, (byte) 0);
-    return copy;
   }
 
   private static double medianMs(final long[] nanos) {
