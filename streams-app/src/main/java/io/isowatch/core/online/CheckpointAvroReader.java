@@ -26,62 +26,75 @@ import java.util.function.BiConsumer;
  * CheckpointWriter}) field by field in the schema's order, checking every id against its table
  * (the checks {@link CheckpointReader} makes of formats 1 and 2).
  */
-final class CheckpointAvroReader {
+final class CheckpointAvroReader extends CheckpointSections {
   private final CheckpointDecoder in;
-  private int keyCount;
-  private int retained;
 
   private CheckpointAvroReader(final CheckpointDecoder in) {
     this.in = in;
   }
 
-  static Checkpoint read(final CheckpointDecoder in, final long nanos) {
-    final Checkpoint c = new CheckpointAvroReader(in).body(nanos);
-    CheckpointReader.noneLeft(in.remaining());
+  static Checkpoint readBody(final CheckpointDecoder in, final long nanos) {
+    in.readNames();
+    final Checkpoint c = new CheckpointAvroReader(in).read(nanos);
+    noneLeft(in.remaining());
     return c;
   }
 
-  private Checkpoint body(final long nanos) {
-    in.readNames();
-    final HorizonSummary summary = summary();
-    final List<String> keyNames = new ArrayList<>();
-    final List<Long> keyInitials = new ArrayList<>();
+  @Override
+  KeyTable keys() {
+    final List<String> names = new ArrayList<>();
+    final List<Long> initials = new ArrayList<>();
     final List<Integer> heads = new ArrayList<>();
     final List<Boolean> ambiguous = new ArrayList<>();
     in.array(4, "keys", () -> {
-      keyNames.add(in.name());
-      keyInitials.add(in.nullableLong());
+      names.add(in.name());
+      initials.add(in.nullableLong());
       heads.add(in.index(Integer.MAX_VALUE, "head count"));
       ambiguous.add(in.bool());
     });
-    keyCount = keyNames.size();
-    CheckpointReader.unique(keyNames, "key");
-    final List<String> sessionNames = new ArrayList<>();
+    final boolean[] flags = new boolean[ambiguous.size()];
+    for (int k = 0; k < flags.length; k++) {
+      flags[k] = ambiguous.get(k);
+    }
+    return new KeyTable(names, initials, heads.stream().mapToInt(Integer::intValue).toArray(), flags);
+  }
+
+  @Override
+  SessionTable sessions() {
+    final List<String> names = new ArrayList<>();
     final List<Integer> arrivals = new ArrayList<>();
     in.array(2, "sessions", () -> {
-      sessionNames.add(in.name());
+      names.add(in.name());
       arrivals.add(in.index(Integer.MAX_VALUE, "arrival count"));
     });
-    final SegmentTxns segment = segment(CheckpointReader.ids(sessionNames, "session"));
-    final CheckedReads checked = checked();
-    final Set<WaitingRead> waiting = waiting(segment);
-    final CarriedCounters carried = counters(heads, ambiguous);
-    final Findings findings = findings();
-    final KeyValueTable thinAir = new KeyValueTable(16);
-    pairs((k, v) -> thinAir.put(k, v, 0));
-    final RepeatedValues repeated = in.present() ? repeated() : null;
-    final boolean repeatsDeclared = in.bool();
+    return new SessionTable(names, arrivals.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  @Override
+  boolean repeatsDeclared() {
+    return in.bool();
+  }
+
+  @Override
+  Map<Level, Verdict> published() {
     final Map<Level, Verdict> published = new EnumMap<>(Level.class);
     in.array(2, "published verdicts",
         () -> published.put(CheckpointRecords.level(in.intValue()), CheckpointRecords.verdict(in.intValue())));
-    final long maxEnd = in.longValue();
-    final int last = CheckpointReader.lastReleased(in.intValue(), retained);
-    return new Checkpoint(summary, keyNames, keyInitials, sessionNames,
-        arrivals.stream().mapToInt(Integer::intValue).toArray(), segment, checked, waiting, last, carried, findings,
-        thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
+    return published;
   }
 
-  private HorizonSummary summary() {
+  @Override
+  long maxEnd() {
+    return in.longValue();
+  }
+
+  @Override
+  long lastReleasedPos() {
+    return in.intValue();
+  }
+
+  @Override
+  HorizonSummary summary() {
     final HorizonSummary h = new HorizonSummary(filter(), filter());
     h.bound = in.longValue();
     h.cuts = count();
@@ -189,7 +202,8 @@ final class CheckpointAvroReader {
         in.index(Integer.MAX_VALUE, "read op"), in.name(), in.nullableLong()));
   }
 
-  private SegmentTxns segment(final Map<String, Integer> sessionIds) {
+  @Override
+  SegmentTxns segment(final Map<String, Integer> sessionIds) {
     retained = in.index(Integer.MAX_VALUE, "retained transactions");
     final List<Transaction> txns = new ArrayList<>();
     final List<Long> ranks = new ArrayList<>();
@@ -200,8 +214,8 @@ final class CheckpointAvroReader {
       final Transaction t = txn(base[0]);
       base[0] = t.start() != Transaction.NO_TIME ? t.start() : base[0];
       txns.add(t);
-      sessions.add(CheckpointReader.session(t, ids, sessionIds));
-      ranks.add(CheckpointReader.rank(t, in.nullableLong()));
+      sessions.add(session(t, ids, sessionIds));
+      ranks.add(rank(t, in.nullableLong()));
     });
     if (retained > txns.size()) {
       throw new CheckpointFormatException("corrupt checkpoint: " + retained + " retained of " + txns.size()
@@ -211,19 +225,21 @@ final class CheckpointAvroReader {
         sessions.stream().mapToInt(Integer::intValue).toArray(), retained);
   }
 
-  private CheckedReads checked() {
+  @Override
+  CheckedReads checked() {
     final CheckedReads checked = new CheckedReads(16);
     final long[] k = {-1};
     in.array(1, "absent keys", () -> {
       k[0] += 1 + in.index(Integer.MAX_VALUE, "absent key gap");
-      checked.add(key(k[0]), null);
+      checked.add(keyId(k[0]), null);
     });
     pairs(checked::add);
     return checked;
   }
 
   /** Reads the (key id, value) pairs {@link CheckpointWriter} writes sorted and delta-coded. */
-  private void pairs(final BiConsumer<Integer, Long> each) {
+  @Override
+  void pairs(final BiConsumer<Integer, Long> each) {
     final long[] keyValue = {0, 0};
     final boolean[] first = {true};
     in.array(2, "key-value pairs", () -> {
@@ -232,38 +248,37 @@ final class CheckpointAvroReader {
       keyValue[1] = gap == 0 && !first[0] ? keyValue[1] + delta : delta;
       keyValue[0] += gap;
       first[0] = false;
-      each.accept(key(keyValue[0]), keyValue[1]);
+      each.accept(keyId(keyValue[0]), keyValue[1]);
     });
   }
 
-  private Set<WaitingRead> waiting(final SegmentTxns segment) {
+  @Override
+  Set<WaitingRead> waiting(final SegmentTxns segment) {
     final Set<WaitingRead> out = new LinkedHashSet<>();
     in.array(4, "waiting reads", () -> {
       final int reader = in.index(retained, "reader position");
       final int op = in.index(segment.txns()[reader].ops().size(), "op index");
-      final int key = key(in.intValue());
+      final int key = keyId(in.intValue());
       out.add(new WaitingRead(key, in.longValue(), op, reader));
     });
     return out;
   }
 
-  private CarriedCounters counters(final List<Integer> heads, final List<Boolean> ambiguous) {
+  @Override
+  CarriedCounters counters(final int[] heads, final boolean[] ambiguous) {
     final long[] n = new long[9];
     for (int i = 0; i < n.length; i++) {
       n[i] = count();
     }
-    final boolean[] flags = new boolean[ambiguous.size()];
-    for (int k = 0; k < flags.length; k++) {
-      flags[k] = ambiguous.get(k);
-    }
     return new CarriedCounters(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], in.bool(), in.bool(),
-        heads.stream().mapToInt(Integer::intValue).toArray(), flags);
+        heads, ambiguous);
   }
 
-  private Findings findings() {
+  @Override
+  Findings findings() {
     final List<Findings.Entry> entries = new ArrayList<>();
     in.array(7, "findings", () -> {
-      final FindingKind kind = CheckpointReader.findingKind(in.name());
+      final FindingKind kind = findingKind(in.name());
       final String key = in.nullableName();
       final String message = in.string();
       final Set<Level> levels = in.levels();
@@ -277,7 +292,11 @@ final class CheckpointAvroReader {
     return Findings.of(entries);
   }
 
-  private RepeatedValues repeated() {
+  @Override
+  RepeatedValues repeated() {
+    if (!in.present()) {
+      return null;
+    }
     final List<Map.Entry<String, Long>> pairs = new ArrayList<>();
     in.array(2, "repeated values", () -> pairs.add(Map.entry(in.name(), in.longValue())));
     return RepeatedValues.ofPairs(pairs);
@@ -290,12 +309,5 @@ final class CheckpointAvroReader {
       throw new CheckpointFormatException("corrupt checkpoint: a count is " + n);
     }
     return n;
-  }
-
-  private int key(final long k) {
-    if (k < 0 || k >= keyCount) {
-      throw new CheckpointFormatException("corrupt checkpoint: key id " + k + " of " + keyCount);
-    }
-    return (int) k;
   }
 }
