@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads what {@link CheckpointOutput} writes, refusing anything out of range with a {@link
+ * Reads the body of checkpoint formats 1 and 2 (the hand-written codec written by the
+ * {@code CheckpointOutput} of older releases, now in test scope), refusing anything out of range with a {@link
  * CheckpointFormatException}: a count larger than the bytes left (so corrupt input never makes
  * a huge allocation), an id or index beyond its table, a varint longer than ten bytes, invalid
  * UTF-8, or the end of the input.
@@ -102,6 +103,11 @@ final class CheckpointInput {
     } catch (final IOException e) {
       throw truncated(e);
     }
+    return utf8(utf8);
+  }
+
+  /** Strict UTF-8: invalid bytes are a {@link CheckpointFormatException}, not replaced. */
+  static String utf8(final byte[] utf8) {
     try {
       return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(utf8)).toString();

@@ -18,15 +18,14 @@ import java.util.Set;
 import java.util.zip.CRC32;
 
 /**
- * Reads a checkpoint written by {@link CheckpointWriter}, section by section in the same order,
- * checking the frame (magic, version, length, checksum) first and every id against its table, so
- * that bytes that are not a checkpoint of this format give a {@link CheckpointFormatException},
- * never a state that breaks later.
+ * Reads a checkpoint: checks the frame (magic, version, length, checksum) first, then reads the
+ * body of format 3 with {@link CheckpointAvroReader}, or that of formats 1 and 2 (the hand-written
+ * codec of older releases, whose checkpoints may still sit in state stores) itself, section by
+ * section, checking every id against its table, so that bytes that are not a checkpoint of a
+ * supported format give a {@link CheckpointFormatException}, never a state that breaks later.
  */
-final class CheckpointReader {
+final class CheckpointReader extends CheckpointSections {
   private final CheckpointInput in;
-  private int keyCount;
-  private int retained;
 
   /** The format version being read: 1 has fixed-size filters, 2 scalable ones. */
   private final int version;
@@ -44,16 +43,13 @@ final class CheckpointReader {
     final long nanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET);
     final long cutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 8);
     final long lastCutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 16);
-    final CheckpointInput in = new CheckpointInput(bytes, CheckpointFormat.HEADER,
-        bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM);
+    final int length = bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM;
     try {
-      final Checkpoint c = new CheckpointReader(in, header.getInt(4)).body(nanos);
+      final Checkpoint c = header.getInt(4) == CheckpointFormat.VERSION
+          ? CheckpointAvroReader.readBody(new CheckpointDecoder(bytes, CheckpointFormat.HEADER, length), nanos)
+          : legacy(new CheckpointInput(bytes, CheckpointFormat.HEADER, length), header.getInt(4), nanos);
       c.summary().cutNanos = cutNanos;
       c.summary().lastCutNanos = lastCutNanos;
-      if (in.remaining() != 0) {
-        throw new CheckpointFormatException("corrupt checkpoint: " + in.remaining()
-            + " bytes left after the last section");
-      }
       return c;
     } catch (final CheckpointFormatException e) {
       throw e;
@@ -61,6 +57,12 @@ final class CheckpointReader {
       // A record refused a value (a write without value, a level set out of range, …).
       throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
     }
+  }
+
+  private static Checkpoint legacy(final CheckpointInput in, final int version, final long nanos) {
+    final Checkpoint c = new CheckpointReader(in, version).read(nanos);
+    noneLeft(in.remaining());
+    return c;
   }
 
   private static ByteBuffer checkFrame(final byte[] bytes) {
@@ -72,9 +74,11 @@ final class CheckpointReader {
       throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
     }
     final int version = b.getInt(4);
-    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
+    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_VARINT
+        && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
       throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
-          + CheckpointFormat.VERSION_FIXED_FILTERS + " and " + CheckpointFormat.VERSION + ")");
+          + CheckpointFormat.VERSION_FIXED_FILTERS + ", " + CheckpointFormat.VERSION_VARINT + " and "
+          + CheckpointFormat.VERSION + ")");
     }
     if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {
       throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes, fewer than a header");
@@ -95,54 +99,61 @@ final class CheckpointReader {
     return b;
   }
 
-  private Checkpoint body(final long nanos) {
-    final HorizonSummary summary = summary();
-    keyCount = in.count(3, "keys");
-    final List<String> keyNames = new ArrayList<>(keyCount);
-    final List<Long> keyInitials = new ArrayList<>(keyCount);
-    final int[] heads = new int[keyCount];
-    final boolean[] ambiguous = new boolean[keyCount];
-    for (int k = 0; k < keyCount; k++) {
-      keyNames.add(in.name());
-      keyInitials.add(in.nullableSigned());
+  @Override
+  KeyTable keys() {
+    final int n = in.count(3, "keys");
+    final List<String> names = new ArrayList<>(n);
+    final List<Long> initials = new ArrayList<>(n);
+    final int[] heads = new int[n];
+    final boolean[] ambiguous = new boolean[n];
+    for (int k = 0; k < n; k++) {
+      names.add(in.name());
+      initials.add(in.nullableSigned());
       heads[k] = in.index(Integer.MAX_VALUE, "head count");
       ambiguous[k] = in.bool();
     }
-    unique(keyNames, "key");
-    final int sessionCount = in.count(2, "sessions");
-    final List<String> sessionNames = new ArrayList<>(sessionCount);
-    final int[] arrivals = new int[sessionCount];
-    final Map<String, Integer> sessionIds = new HashMap<>();
-    for (int i = 0; i < sessionCount; i++) {
-      sessionNames.add(in.name());
+    return new KeyTable(names, initials, heads, ambiguous);
+  }
+
+  @Override
+  SessionTable sessions() {
+    final int n = in.count(2, "sessions");
+    final List<String> names = new ArrayList<>(n);
+    final int[] arrivals = new int[n];
+    for (int i = 0; i < n; i++) {
+      names.add(in.name());
       arrivals[i] = in.index(Integer.MAX_VALUE, "arrival count");
-      sessionIds.put(sessionNames.get(i), i);
     }
-    unique(sessionNames, "session");
-    final SegmentTxns segment = segment(sessionIds);
-    final CheckedReads checked = checked();
-    final Set<WaitingRead> waiting = waiting(segment);
-    final CarriedCounters carried = counters(heads, ambiguous);
-    final Findings findings = findings();
-    final KeyValueTable thinAir = new KeyValueTable(16);
-    pairs((k, v) -> thinAir.put(k, v, 0));
-    final RepeatedValues repeated = repeated();
-    final boolean repeatsDeclared = in.bool();
+    return new SessionTable(names, arrivals);
+  }
+
+  @Override
+  boolean repeatsDeclared() {
+    return in.bool();
+  }
+
+  @Override
+  Map<Level, Verdict> published() {
     final Map<Level, Verdict> published = new EnumMap<>(Level.class);
     final int levels = in.count(2, "published verdicts");
     for (int i = 0; i < levels; i++) {
       published.put(CheckpointRecords.level(in.rawByte()), CheckpointRecords.verdict(in.rawByte()));
     }
-    final long maxEnd = in.signed();
-    final long last = in.signed();
-    if (last < -1 || last >= retained) {
-      throw new CheckpointFormatException("corrupt checkpoint: last released position " + last + " of " + retained);
-    }
-    return new Checkpoint(summary, keyNames, keyInitials, sessionNames, arrivals, segment, checked, waiting,
-        (int) last, carried, findings, thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
+    return published;
   }
 
-  private HorizonSummary summary() {
+  @Override
+  long maxEnd() {
+    return in.signed();
+  }
+
+  @Override
+  long lastReleasedPos() {
+    return in.signed();
+  }
+
+  @Override
+  HorizonSummary summary() {
     final HorizonSummary h = new HorizonSummary(filter(), filter());
     h.bound = in.signed();
     h.cuts = in.unsigned();
@@ -228,7 +239,8 @@ final class CheckpointReader {
     }
   }
 
-  private SegmentTxns segment(final Map<String, Integer> sessionIds) {
+  @Override
+  SegmentTxns segment(final Map<String, Integer> sessionIds) {
     // A transaction takes at least 6 bytes: flags, id, session, line, op count, rank flag.
     retained = in.count(6, "retained transactions");
     final int buffered = in.count(6, "buffered transactions");
@@ -241,42 +253,29 @@ final class CheckpointReader {
     for (int i = 0; i < n; i++) {
       final Transaction t = CheckpointRecords.readTxn(in, base);
       base = t.start() != Transaction.NO_TIME ? t.start() : base;
-      if (!ids.add(t.id())) {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction id " + t.id() + " held twice");
-      }
-      final Integer session = sessionIds.get(t.session());
-      if (session == null) {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " of unknown session "
-            + t.session());
-      }
       txns[i] = t;
-      sessions[i] = session;
-      if (in.bool()) {
-        ranks[i] = in.signed();
-      } else if (t.hasSeq()) {
-        ranks[i] = t.seq();
-      } else {
-        throw new CheckpointFormatException("corrupt checkpoint: transaction " + t.id() + " has neither seq nor rank");
-      }
+      sessions[i] = session(t, ids, sessionIds);
+      ranks[i] = rank(t, in.bool() ? in.signed() : null);
     }
     return new SegmentTxns(txns, ranks, sessions, retained);
   }
 
-  private CheckedReads checked() {
+  @Override
+  CheckedReads checked() {
     final int absent = in.count(1, "absent keys");
     final CheckedReads checked = new CheckedReads(16);
     long k = -1;
     for (int i = 0; i < absent; i++) {
       k += 1 + in.unsigned();
-      checkKey(k);
-      checked.add((int) k, null);
+      checked.add(keyId(k), null);
     }
     pairs(checked::add);
     return checked;
   }
 
   /** Reads the (key id, value) pairs {@link CheckpointWriter} writes sorted and delta-coded. */
-  private void pairs(final java.util.function.BiConsumer<Integer, Long> each) {
+  @Override
+  void pairs(final java.util.function.BiConsumer<Integer, Long> each) {
     final int n = in.count(2, "key-value pairs");
     long key = 0;
     long value = 0;
@@ -285,25 +284,25 @@ final class CheckpointReader {
       final long delta = in.signed();
       value = gap == 0 && i > 0 ? value + delta : delta;
       key += gap;
-      checkKey(key);
-      each.accept((int) key, value);
+      each.accept(keyId(key), value);
     }
   }
 
-  private Set<WaitingRead> waiting(final SegmentTxns segment) {
+  @Override
+  Set<WaitingRead> waiting(final SegmentTxns segment) {
     final int n = in.count(4, "waiting reads");
     final Set<WaitingRead> out = new LinkedHashSet<>();
     for (int i = 0; i < n; i++) {
       final int reader = in.index(retained, "reader position");
       final int op = in.index(segment.txns()[reader].ops().size(), "op index");
       final long key = in.unsigned();
-      checkKey(key);
-      out.add(new WaitingRead((int) key, in.signed(), op, reader));
+      out.add(new WaitingRead(keyId(key), in.signed(), op, reader));
     }
     return out;
   }
 
-  private CarriedCounters counters(final int[] heads, final boolean[] ambiguous) {
+  @Override
+  CarriedCounters counters(final int[] heads, final boolean[] ambiguous) {
     final long[] n = new long[9];
     for (int i = 0; i < n.length; i++) {
       n[i] = in.unsigned();
@@ -312,17 +311,12 @@ final class CheckpointReader {
         heads, ambiguous);
   }
 
-  private Findings findings() {
+  @Override
+  Findings findings() {
     final int n = in.count(6, "findings");
     final List<Findings.Entry> entries = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      final String kindName = in.name();
-      final FindingKind kind;
-      try {
-        kind = FindingKind.valueOf(kindName);
-      } catch (final IllegalArgumentException e) {
-        throw new CheckpointFormatException("unsupported checkpoint: unknown finding kind " + kindName, e);
-      }
+      final FindingKind kind = findingKind(in.name());
       final String key = in.nullableName();
       final String message = in.string();
       final Set<Level> levels = CheckpointRecords.levels(in.rawByte());
@@ -342,7 +336,8 @@ final class CheckpointReader {
     return Findings.of(entries);
   }
 
-  private RepeatedValues repeated() {
+  @Override
+  RepeatedValues repeated() {
     if (!in.bool()) {
       return null;
     }
@@ -352,17 +347,5 @@ final class CheckpointReader {
       pairs.add(Map.entry(in.name(), in.signed()));
     }
     return RepeatedValues.ofPairs(pairs);
-  }
-
-  private void checkKey(final long k) {
-    if (k < 0 || k >= keyCount) {
-      throw new CheckpointFormatException("corrupt checkpoint: key id " + k + " of " + keyCount);
-    }
-  }
-
-  private static void unique(final List<String> names, final String what) {
-    if (new HashSet<>(names).size() != names.size()) {
-      throw new CheckpointFormatException("corrupt checkpoint: a " + what + " name is held twice");
-    }
   }
 }

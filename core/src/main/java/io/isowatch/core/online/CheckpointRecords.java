@@ -16,75 +16,33 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The checkpoint codec of the core's records: transactions, anomalies, and the enum codes. The
- * codes are part of the format (version 1): each table below lists the constants in code order;
- * never reorder one, only append (and then the format version need not change, as a reader of
- * an older release refuses the unknown code).
+ * The reader of the core's records in checkpoint formats 1 and 2 (transactions, anomalies), and
+ * the enum codes. The codes are part of those formats and of format 3, whose Avro enums list the
+ * same constants in the same order: each table below lists the constants in code order; never
+ * reorder one, only append. The writers of formats 1 and 2 are in test scope
+ * ({@code LegacyCheckpointWriter}).
  */
 final class CheckpointRecords {
   private static final Level[] LEVELS = {Level.SSER, Level.SER, Level.SI};
-  private static final TxnStatus[] STATUSES = {TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.UNKNOWN};
-  private static final EdgeKind[] EDGE_KINDS = {EdgeKind.SO, EdgeKind.RT, EdgeKind.WR, EdgeKind.WW, EdgeKind.RW};
+  static final TxnStatus[] STATUSES = {TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.UNKNOWN};
+  static final EdgeKind[] EDGE_KINDS = {EdgeKind.SO, EdgeKind.RT, EdgeKind.WR, EdgeKind.WW, EdgeKind.RW};
   private static final Verdict[] VERDICTS = {Verdict.SATISFIED, Verdict.VIOLATED, Verdict.UNKNOWN};
 
   // Transaction flags.
-  private static final int HAS_SEQ = 1;
-  private static final int HAS_START = 1 << 1;
-  private static final int HAS_END = 1 << 2;
-  private static final int HAS_TENANT = 1 << 3;
-  private static final int HAS_LEVEL = 1 << 4;
-  private static final int STATUS_SHIFT = 5;
+  static final int HAS_SEQ = 1;
+  static final int HAS_START = 1 << 1;
+  static final int HAS_END = 1 << 2;
+  static final int HAS_TENANT = 1 << 3;
+  static final int HAS_LEVEL = 1 << 4;
+  static final int STATUS_SHIFT = 5;
   // Op header: the low two bits, then the key's dictionary entry follows.
-  private static final int WRITE = 1;
-  private static final int NULL_VALUE = 2;
+  static final int WRITE = 1;
+  static final int NULL_VALUE = 2;
   // Anomaly: set in its levels byte when its read follows its explanation. A reader that predates
   // it refuses the mask (corrupt level mask), as it does an unknown code.
-  private static final int HAS_READ = 1 << 7;
+  static final int HAS_READ = 1 << 7;
 
   private CheckpointRecords() {}
-
-  /**
-   * A transaction: flags byte (seq, start, end, tenant, level present; status code in bits 5-6),
-   * id, session name, seq, start (as the difference to {@code base}), end (as the difference to
-   * start when both are known), tenant, level, line, ops (each a header byte, the key name, the
-   * value unless null). Returns the base for the next transaction: its start, if it has one.
-   * Transactions written in π order have close starts, so a difference takes 2-3 bytes, not 8.
-   */
-  static long writeTxn(final CheckpointOutput out, final Transaction t, final long base) {
-    final boolean start = t.start() != Transaction.NO_TIME;
-    final boolean end = t.end() != Transaction.NO_TIME;
-    out.rawByte((t.hasSeq() ? HAS_SEQ : 0) | (start ? HAS_START : 0) | (end ? HAS_END : 0)
-        | (t.tenant() != null ? HAS_TENANT : 0) | (t.level() != null ? HAS_LEVEL : 0)
-        | code(STATUSES, t.status()) << STATUS_SHIFT);
-    out.string(t.id());
-    out.name(t.session());
-    if (t.hasSeq()) {
-      out.signed(t.seq());
-    }
-    if (start) {
-      out.signed(t.start() - base);
-    }
-    if (end) {
-      // Differences wrap in two's complement, so any pair of times round-trips.
-      out.signed(start ? t.end() - t.start() : t.end());
-    }
-    if (t.tenant() != null) {
-      out.name(t.tenant());
-    }
-    if (t.level() != null) {
-      out.name(t.level());
-    }
-    out.signed(t.line());
-    out.unsigned(t.ops().size());
-    for (final Op op : t.ops()) {
-      out.rawByte((op.isWrite() ? WRITE : 0) | (op.value() == null ? NULL_VALUE : 0));
-      out.name(op.key());
-      if (op.value() != null) {
-        out.signed(op.value());
-      }
-    }
-    return start ? t.start() : base;
-  }
 
   /** Reads a transaction written with this base (the start of the one before, or 0). */
   static Transaction readTxn(final CheckpointInput in, final long base) {
@@ -117,36 +75,6 @@ final class CheckpointRecords {
       ops.add(new Op((header & WRITE) != 0 ? OpType.WRITE : OpType.READ, key, value));
     }
     return new Transaction(id, session, seq, status, start, end, ops, tenant, level, (int) line);
-  }
-
-  /**
-   * An anomaly: type, name, the levels it violates (bit 7 set when it has a read), its
-   * transactions, its cycle (each edge: from and to ids, kind code, key, value), its explanation
-   * and, if it has one, its read (transaction id, op index, key, value).
-   */
-  static void writeAnomaly(final CheckpointOutput out, final Anomaly a) {
-    out.name(a.type());
-    out.nullableName(a.name());
-    out.rawByte(levels(a.violates()) | (a.read() != null ? HAS_READ : 0));
-    out.unsigned(a.transactions().size());
-    for (final Transaction t : a.transactions()) {
-      writeTxn(out, t, 0);
-    }
-    out.unsigned(a.cycle().size());
-    for (final Edge e : a.cycle()) {
-      out.string(e.from());
-      out.string(e.to());
-      out.rawByte(code(EDGE_KINDS, e.kind()));
-      out.nullableName(e.key());
-      out.nullableSigned(e.value());
-    }
-    out.string(a.explanation());
-    if (a.read() != null) {
-      out.string(a.read().txn());
-      out.unsigned(a.read().op());
-      out.name(a.read().key());
-      out.nullableSigned(a.read().value());
-    }
   }
 
   static Anomaly readAnomaly(final CheckpointInput in) {
@@ -210,6 +138,22 @@ final class CheckpointRecords {
     return decode(LEVELS, code, "level");
   }
 
+  static int status(final TxnStatus s) {
+    return code(STATUSES, s);
+  }
+
+  static TxnStatus status(final int code) {
+    return decode(STATUSES, code, "transaction status");
+  }
+
+  static int edgeKind(final EdgeKind k) {
+    return code(EDGE_KINDS, k);
+  }
+
+  static EdgeKind edgeKind(final int code) {
+    return decode(EDGE_KINDS, code, "edge kind");
+  }
+
   static int verdict(final Verdict v) {
     return code(VERDICTS, v);
   }
@@ -218,7 +162,7 @@ final class CheckpointRecords {
     return decode(VERDICTS, code, "verdict");
   }
 
-  private static <E> int code(final E[] table, final E value) {
+  static <E> int code(final E[] table, final E value) {
     for (int i = 0; i < table.length; i++) {
       if (table[i] == value) {
         return i;

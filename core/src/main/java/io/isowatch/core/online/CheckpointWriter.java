@@ -1,26 +1,34 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Edge;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.zip.CRC32;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 2 ({@link CheckpointFormat}
- * for the frame; the body's sections, in order, are listed in docs/segmentation.md,
- * "Checkpoints"). Every section is written in a canonical order, so that equal states give equal
- * bytes (timings aside). {@link CheckpointReader} reads it.
+ * Writes the state right after a cut as a checkpoint, format version 3: the frame of {@link
+ * CheckpointFormat} around the Avro binary encoding of {@code Checkpoint.avsc} (the project's
+ * contract, docs/segmentation.md, "Checkpoints"), written field by field in the schema's order.
+ * Every section is written in a canonical order, so that equal states give equal bytes (timings
+ * aside). {@link CheckpointReader} reads it.
  */
 final class CheckpointWriter {
   /** The checker's own fields: published verdicts, latest end seen, last released π position, time. */
   record CheckerFields(Map<Level, Verdict> published, long maxEnd, int lastReleasedPos, long nanos) {}
 
+  /** Writes a checkpoint of a state right after a cut (tests pass the writer of an older format). */
+  @FunctionalInterface
+  interface Format {
+    byte[] write(OnlineState s, CheckedReads checked, CheckerFields checker);
+  }
+
   private final OnlineState s;
-  private final CheckpointOutput out = new CheckpointOutput();
+  private final CheckpointEncoder out = new CheckpointEncoder();
 
   private CheckpointWriter(final OnlineState s) {
     this.s = s;
@@ -41,51 +49,46 @@ final class CheckpointWriter {
     w.pairs(CheckedReads.sortedPairs(s.thinAir().reportedValues()));
     w.repeated();
     w.checker(checker);
-    return frame(w.out.toByteArray(), checker.nanos(), s.summary);
+    return CheckpointFormat.frame(CheckpointFormat.VERSION, w.out.body(), checker.nanos(), s.summary);
   }
 
   private void summary(final HorizonSummary h) {
     filter(h.overwritten);
     filter(h.other);
-    out.signed(h.bound);
-    out.unsigned(h.cuts);
-    out.unsigned(h.pruned);
-    out.unsigned(h.anomalies.size());
-    for (final Anomaly a : h.anomalies) {
-      CheckpointRecords.writeAnomaly(out, a);
-    }
-    out.unsigned(h.counts.size());
-    h.counts.forEach((name, n) -> {
-      out.name(name);
-      out.unsigned(n);
+    out.longValue(h.bound);
+    out.longValue(h.cuts);
+    out.longValue(h.pruned);
+    out.array(h.anomalies, this::anomaly);
+    out.array(h.counts.entrySet(), e -> {
+      out.name(e.getKey());
+      out.longValue(e.getValue());
     });
     out.bool(h.truncated);
-    out.rawByte(CheckpointRecords.levels(h.violated));
-    out.unsigned(h.staleReads);
+    out.levels(h.violated);
+    out.longValue(h.staleReads);
     out.bool(h.staleViolatesSser);
-    out.rawByte(CheckpointRecords.levels(h.staleUndecided));
-    out.unsigned(h.nextSeq.size());
+    out.levels(h.staleUndecided);
+    out.arrayStart(h.nextSeq.size());
     for (int i = 0; i < h.nextSeq.size(); i++) {
-      out.signed(h.nextSeq.get(i));
+      out.longValue(h.nextSeq.get(i));
     }
-    out.signed(h.edges);
-    out.unsigned(h.unknowns);
+    out.arrayEnd();
+    out.longValue(h.edges);
+    out.longValue(h.unknowns);
   }
 
-  /** A filter: first-stage bits, cap, then its stages (index, hashes, legacy flag, bits). */
   private void filter(final RetiredValues f) {
-    out.unsigned(f.firstBits());
-    out.unsigned(f.maxBits());
-    out.unsigned(f.stages().size());
-    for (final RetiredValues.Stage st : f.stages()) {
-      out.unsigned(st.index);
-      out.unsigned(st.hashes);
+    out.longValue(f.firstBits());
+    out.longValue(f.maxBits());
+    out.array(f.stages(), st -> {
+      out.intValue(st.index);
+      out.intValue(st.hashes);
       out.bool(st.legacy);
       stage(st);
-    }
+    });
   }
 
-  /** A stage's bits: its word count, then dense (every word) or sparse (gap and word of each non-zero one). */
+  /** A stage's size, versions added, then its bits: dense (branch 0) or sparse (branch 1), whichever is smaller. */
   private void stage(final RetiredValues.Stage f) {
     final long[] words = f.words();
     int nonZero = 0;
@@ -94,153 +97,195 @@ final class CheckpointWriter {
         nonZero++;
       }
     }
-    out.unsigned(words.length);
-    out.unsigned(f.added());
+    out.intValue(words.length);
+    out.longValue(f.added());
     // A sparse word costs its 8 bytes plus a gap of 1 to 4 bytes.
     final boolean sparse = 10L * nonZero < 8L * words.length;
-    out.bool(sparse);
+    out.index(sparse ? 1 : 0);
     if (!sparse) {
-      for (final long w : words) {
-        out.fixedLong(w);
-      }
+      final ByteBuffer dense = ByteBuffer.allocate(8 * words.length);
+      dense.asLongBuffer().put(words);
+      out.bytes(dense.array());
       return;
     }
-    out.unsigned(nonZero);
+    final ByteBuffer set = ByteBuffer.allocate(8 * nonZero);
+    out.arrayStart(nonZero);
     int previous = -1;
     for (int i = 0; i < words.length; i++) {
       if (words[i] != 0) {
-        out.unsigned(i - previous - 1);
-        out.fixedLong(words[i]);
+        out.intValue(i - previous - 1);
+        set.putLong(words[i]);
         previous = i;
       }
     }
+    out.arrayEnd();
+    out.bytes(set.array());
   }
 
   private void keysAndSessions() {
-    out.unsigned(s.keys.count());
+    out.arrayStart(s.keys.count());
     for (int k = 0; k < s.keys.count(); k++) {
       out.name(s.keys.name(k));
-      out.nullableSigned(s.versions.value(s.keys.initVersion(k)));
-      out.unsigned(s.keys.heads(k));
+      out.nullableLong(s.versions.value(s.keys.initVersion(k)));
+      out.intValue(s.keys.heads(k));
       out.bool(s.keys.isAmbiguous(k));
     }
-    out.unsigned(s.sessions.count());
+    out.arrayEnd();
+    out.arrayStart(s.sessions.count());
     for (int i = 0; i < s.sessions.count(); i++) {
       out.name(s.sessions.name(i));
-      out.unsigned(s.sessions.arrivals(i));
+      out.intValue(s.sessions.arrivals(i));
     }
+    out.arrayEnd();
   }
 
   /** The retained transactions in π order, then the buffered ones in buffer order, each with its rank. */
   private void segment() {
     final SegmentTxns seg = SegmentTxns.of(s, 0);
-    out.unsigned(seg.retained());
-    out.unsigned(seg.size() - seg.retained());
+    out.intValue(seg.retained());
+    out.arrayStart(seg.size());
     long base = 0;
     for (int i = 0; i < seg.size(); i++) {
       final Transaction t = seg.txns()[i];
-      base = CheckpointRecords.writeTxn(out, t, base);
+      base = txn(t, base);
       // The rank is the seq unless the session gives none (then the arrival index).
       final boolean rankIsSeq = t.hasSeq() && seg.ranks()[i] == t.seq();
-      out.bool(!rankIsSeq);
-      if (!rankIsSeq) {
-        out.signed(seg.ranks()[i]);
-      }
+      out.nullableLong(rankIsSeq ? null : seg.ranks()[i]);
     }
+    out.arrayEnd();
+  }
+
+  /**
+   * A {@code Transaction}: its start as the difference to {@code base} (transactions written in π
+   * order have close starts, so a difference takes 2-3 bytes, not 8), its end as the difference to
+   * its start when both are known. Returns the base for the next one: its start, if it has one.
+   */
+  private long txn(final Transaction t, final long base) {
+    final boolean start = t.start() != Transaction.NO_TIME;
+    final boolean end = t.end() != Transaction.NO_TIME;
+    out.string(t.id());
+    out.name(t.session());
+    out.nullableLong(t.hasSeq() ? t.seq() : null);
+    out.index(CheckpointRecords.status(t.status()));
+    out.nullableLong(start ? t.start() - base : null);
+    // Differences wrap in two's complement, so any pair of times round-trips.
+    out.nullableLong(!end ? null : start ? t.end() - t.start() : t.end());
+    out.nullableName(t.tenant());
+    out.nullableName(t.level());
+    out.intValue(t.line());
+    out.array(t.ops(), this::op);
+    return start ? t.start() : base;
+  }
+
+  /** An op: the union's branch ({@code Read}, {@code Write}, {@code ReadAbsent}), the key, the value unless absent. */
+  private void op(final Op op) {
+    out.index(op.isWrite() ? 1 : op.value() == null ? 2 : 0);
+    out.name(op.key());
+    if (op.value() != null) {
+      out.longValue(op.value());
+    }
+  }
+
+  private void anomaly(final Anomaly a) {
+    out.name(a.type());
+    out.nullableName(a.name());
+    out.levels(a.violates());
+    out.array(a.transactions(), t -> txn(t, 0));
+    out.array(a.cycle(), this::edge);
+    out.string(a.explanation());
+    out.index(a.read() == null ? 0 : 1);
+    if (a.read() != null) {
+      out.string(a.read().txn());
+      out.intValue(a.read().op());
+      out.name(a.read().key());
+      out.nullableLong(a.read().value());
+    }
+  }
+
+  private void edge(final Edge e) {
+    out.string(e.from());
+    out.string(e.to());
+    out.index(CheckpointRecords.edgeKind(e.kind()));
+    out.nullableName(e.key());
+    out.nullableLong(e.value());
   }
 
   private void checked(final CheckedReads checked) {
     final int[] absent = checked.absentKeys();
-    out.unsigned(absent.length);
+    out.arrayStart(absent.length);
     int previous = -1;
     for (final int k : absent) {
-      out.unsigned(k - previous - 1);
+      out.intValue(k - previous - 1);
       previous = k;
     }
+    out.arrayEnd();
     pairs(checked.sortedValues());
   }
 
   /** Sorted (key id, value) pairs: key as the gap to the previous one, value as a delta within a key. */
   private void pairs(final long[] flat) {
-    out.unsigned(flat.length / 2);
+    out.arrayStart(flat.length / 2);
     long key = 0;
     long value = 0;
     for (int i = 0; i < flat.length; i += 2) {
-      out.unsigned(flat[i] - key);
-      out.signed(flat[i] == key ? flat[i + 1] - value : flat[i + 1]);
+      out.intValue(Math.toIntExact(flat[i] - key));
+      out.longValue(flat[i] == key ? flat[i + 1] - value : flat[i + 1]);
       key = flat[i];
       value = flat[i + 1];
     }
+    out.arrayEnd();
   }
 
   private void waiting() {
-    out.unsigned(s.pending.waiting());
+    out.arrayStart(s.pending.waiting());
     s.pending.forEachWaiting(e -> {
-      out.unsigned(s.txns.piPos(s.pending.reader(e)));
-      out.unsigned(s.pending.op(e));
-      out.unsigned(s.pending.key(e));
-      out.signed(s.pending.value(e));
+      out.intValue(s.txns.piPos(s.pending.reader(e)));
+      out.intValue(s.pending.op(e));
+      out.intValue(s.pending.key(e));
+      out.longValue(s.pending.value(e));
     });
+    out.arrayEnd();
   }
 
   private void counters() {
     final Counters c = s.counters;
     for (final long n : new long[] {c.input(), c.committed(), c.aborted(), c.promoted(), c.operations(), c.longRmw(),
         c.largeReadOnly(), c.duplicates(), c.late()}) {
-      out.unsigned(n);
+      out.longValue(n);
     }
     out.bool(c.missingTimes());
     out.bool(s.repeats.seen());
   }
 
   private void findings(final Findings findings) {
-    final java.util.List<Findings.Entry> entries = findings.entries();
-    out.unsigned(entries.size());
-    for (final Findings.Entry e : entries) {
+    out.array(findings.entries(), e -> {
       out.name(e.kind().name());
       out.nullableName(e.key());
       out.string(e.firstMessage());
-      out.rawByte(CheckpointRecords.levels(e.levels()));
-      out.unsigned(e.count());
-      out.unsigned(e.txns().size());
-      e.txns().forEach(out::string);
-      out.unsigned(e.lines().size());
-      e.lines().forEach(out::signed);
-    }
+      out.levels(e.levels());
+      out.longValue(e.count());
+      out.array(e.txns(), out::string);
+      out.array(e.lines(), out::intValue);
+    });
   }
 
   private void repeated() {
-    out.bool(s.repeats.declaredValues() != null);
+    out.index(s.repeats.declaredValues() == null ? 0 : 1);
     if (s.repeats.declaredValues() != null) {
-      final java.util.List<Map.Entry<String, Long>> pairs = s.repeats.declaredValues().pairs();
-      out.unsigned(pairs.size());
-      for (final Map.Entry<String, Long> p : pairs) {
+      out.array(s.repeats.declaredValues().pairs(), p -> {
         out.name(p.getKey());
-        out.signed(p.getValue());
-      }
+        out.longValue(p.getValue());
+      });
     }
     out.bool(s.repeats.wholeHistoryDeclared());
   }
 
   private void checker(final CheckerFields c) {
-    out.unsigned(c.published().size());
-    c.published().forEach((level, verdict) -> {
-      out.rawByte(CheckpointRecords.level(level));
-      out.rawByte(CheckpointRecords.verdict(verdict));
+    out.array(c.published().entrySet(), e -> {
+      out.index(CheckpointRecords.level(e.getKey()));
+      out.index(CheckpointRecords.verdict(e.getValue()));
     });
-    out.signed(c.maxEnd());
-    out.signed(c.lastReleasedPos());
-  }
-
-  private static byte[] frame(final byte[] body, final long nanos, final HorizonSummary h) {
-    final int length = CheckpointFormat.HEADER + body.length + CheckpointFormat.CHECKSUM;
-    final ByteBuffer b = ByteBuffer.allocate(length);
-    b.putInt(CheckpointFormat.MAGIC).putInt(CheckpointFormat.VERSION).putInt(length);
-    b.putLong(nanos).putLong(h.cutNanos).putLong(h.lastCutNanos);
-    b.put(body);
-    final CRC32 crc = new CRC32();
-    crc.update(b.array(), 0, length - CheckpointFormat.CHECKSUM);
-    b.putInt((int) crc.getValue());
-    return b.array();
+    out.longValue(c.maxEnd());
+    out.intValue(c.lastReleasedPos());
   }
 }

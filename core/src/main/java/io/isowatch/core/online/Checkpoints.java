@@ -18,12 +18,12 @@ final class Checkpoints {
    * @throws IllegalStateException unless {@link SegmentedEngine#checkpointable()}
    */
   static byte[] write(final SegmentedEngine segments, final Sequencer sequencer, final PublishedVerdicts published,
-      final long nanos) {
+      final long nanos, final CheckpointWriter.Format format) {
     if (!segments.checkpointable()) {
       throw new IllegalStateException("checkpoint() needs a state right after a cut: call it right after a prune()"
           + " that returned true, before any accept() or flush()");
     }
-    return CheckpointWriter.write(segments.state(), segments.lastCut(), new CheckpointWriter.CheckerFields(
+    return format.write(segments.state(), segments.lastCut(), new CheckpointWriter.CheckerFields(
         published.asMap(), sequencer.maxEnd(), sequencer.lastReleasedPos(), nanos));
   }
 

@@ -154,7 +154,12 @@ public final class OnlineChecker {
    * @throws IllegalStateException unless {@link #checkpointable()}
    */
   public byte[] checkpoint() {
-    return Checkpoints.write(segments, sequencer, published, nanos);
+    return checkpoint(CheckpointWriter::write);
+  }
+
+  /** {@link #checkpoint()} in another format (tests write those of older releases with it). */
+  byte[] checkpoint(final CheckpointWriter.Format format) {
+    return Checkpoints.write(segments, sequencer, published, nanos, format);
   }
 
   /**

@@ -64,7 +64,7 @@ class CheckpointAnomalyReadTest {
 
   private static byte[] bytes(final Anomaly a) {
     final CheckpointOutput out = new CheckpointOutput();
-    CheckpointRecords.writeAnomaly(out, a);
+    LegacyCheckpointWriter.writeAnomaly(out, a);
     return out.toByteArray();
   }
 

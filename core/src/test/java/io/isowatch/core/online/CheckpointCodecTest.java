@@ -41,13 +41,13 @@ class CheckpointCodecTest {
   void shouldRefuseAnotherVersion() {
     // Given
     final byte[] bytes = checkpoint();
-    ByteBuffer.wrap(bytes).putInt(4, 3);
+    ByteBuffer.wrap(bytes).putInt(4, 4);
 
     // When
     final CheckpointFormatException e = assertThrows(CheckpointFormatException.class, () -> restore(bytes));
 
     // Then
-    assertEquals("unsupported checkpoint format version 3 (this release reads 1 and 2)", e.getMessage());
+    assertEquals("unsupported checkpoint format version 4 (this release reads 1, 2 and 3)", e.getMessage());
   }
 
   @Test

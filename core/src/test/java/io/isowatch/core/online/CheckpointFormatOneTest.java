@@ -1,5 +1,6 @@
 package io.isowatch.core.online;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,9 +20,11 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 
 /**
- * A checkpoint of format 1 (fixed-size filters of retired versions, written before issue 10) still
- * restores: each filter becomes the closed first stage of a scalable one, and the engine goes on
- * finding what an engine restored from the same state in format 2 finds.
+ * Checkpoints of the hand-written codec, stored by older releases, still restore: one of format 2
+ * (scalable filters, varint codec) to exactly the state its format-3 (Avro) checkpoint restores;
+ * one of format 1 (fixed-size filters of retired versions, written before issue 10) with each
+ * filter as the closed first stage of a scalable one, and the engine goes on finding what an
+ * engine restored from the same state in format 2 finds. {@link LegacyCheckpointWriter} writes both.
  *
  * <p>The format-1 bytes are made from a format-2 checkpoint whose filters have one stage each, by
  * dropping the stage headers: a stage's first 4 bit positions of a version are the 4 a format-1
@@ -38,8 +41,9 @@ class CheckpointFormatOneTest {
     final OnlineChecker original = new OnlineChecker(CheckOptions.defaults(), ONLINE);
     txns.subList(0, 1_500).forEach(original::accept);
     assertTrue(original.prune(), "nothing to prune");
-    final byte[] v2 = original.checkpoint();
+    final byte[] v2 = LegacyCheckpointWriter.write(original);
     final byte[] v1 = formatOne(v2);
+    final byte[] v3 = original.checkpoint();
 
     // When
     final OnlineChecker fromV1 = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v1);
@@ -51,8 +55,12 @@ class CheckpointFormatOneTest {
     fromV1.flush();
     fromV2.flush();
 
-    // Then: the same verdicts, anomalies and findings (texts aside: they quote the probabilities)
+    // Then: format 2 restores exactly the state format 3 restores (the checkpoint it writes is the same)
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v3),
+        CheckpointPropertyTest.withoutTimings(OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v2).checkpoint()));
+    // ... and format 1 gives the same verdicts, anomalies and findings (texts aside: they quote the probabilities)
     assertEquals(1, ByteBuffer.wrap(v1).getInt(4));
+    assertEquals(2, ByteBuffer.wrap(v2).getInt(4));
     final CheckResult r1 = fromV1.result();
     final CheckResult r2 = fromV2.result();
     assertEquals(r2.verdicts(), r1.verdicts());
@@ -61,7 +69,7 @@ class CheckpointFormatOneTest {
         r1.findings().stream().map(f -> f.kind() + "/" + f.key() + "/" + f.count()).toList());
     assertTrue(r1.stats().anomaliesByName().containsKey("ThinAirRead"), r1.stats().anomaliesByName().toString());
     assertTrue(fromV1.staleReads() > 0, "no stale read after the restore");
-    // Its next checkpoint is of format 2 and restores to the same engine.
+    // Its next checkpoint is of the current format (3, Avro) and restores to the same engine.
     assertTrue(fromV1.prune(), "nothing to prune");
     final byte[] again = fromV1.checkpoint();
     assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(again).getInt(4));

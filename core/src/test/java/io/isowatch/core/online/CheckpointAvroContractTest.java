@@ -1,0 +1,134 @@
+package io.isowatch.core.online;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.MtHistoryGenerator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The body of a format-3 checkpoint is a contract any Avro tool can read: stock Avro, given
+ * {@code Checkpoint.avsc}, decodes it to the end, finds the engine's state in it, writes it back
+ * to the same bytes, and resolves it under a later schema that adds a field with a default (the
+ * evolution rule of docs/segmentation.md, "Checkpoints").
+ */
+class CheckpointAvroContractTest {
+  private static final OnlineOptions ONLINE = OnlineOptions.streaming(10)
+      .withHorizon(Horizon.ofTransactions(300).withFilters(1 << 12, Horizon.MAX_FILTER_BITS));
+
+  @Test
+  void shouldBeDecodedByAStockGenericDatumReaderWithTheSchema() throws IOException {
+    // Given: a checkpoint with listed anomalies, findings and filters of several stages
+    final OnlineChecker engine = engine();
+    final byte[] bytes = engine.checkpoint();
+    final Checkpoint expected = CheckpointReader.read(bytes);
+    final Schema schema = schema("Checkpoint.avsc");
+
+    // When
+    final BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, CheckpointFormat.HEADER,
+        bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null);
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(schema).read(null, decoder);
+
+    // Then: every byte of the body read, and the state is there
+    assertTrue(decoder.isEnd(), "bytes left after the record");
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(bytes).getInt(4));
+    final List<String> names = strings(record.get("names"));
+    final List<String> keys = new ArrayList<>();
+    for (final Object key : (List<?>) record.get("keys")) {
+      keys.add(names.get((Integer) ((GenericRecord) key).get("name")));
+    }
+    assertEquals(expected.keyNames(), keys);
+    final List<?> segment = (List<?>) record.get("segment");
+    assertEquals(expected.segment().size(), segment.size());
+    assertEquals(expected.segment().retained(), record.get("retained"));
+    final GenericRecord first = (GenericRecord) ((GenericRecord) segment.get(0)).get("txn");
+    assertEquals(expected.segment().txns()[0].id(), first.get("id").toString());
+    assertEquals(expected.segment().txns()[0].session(), names.get((Integer) first.get("session")));
+    final GenericRecord summary = (GenericRecord) record.get("summary");
+    assertEquals(expected.summary().cuts, summary.get("cuts"));
+    assertEquals(expected.summary().anomalies.size(), ((List<?>) summary.get("anomalies")).size());
+    assertTrue(!expected.summary().anomalies.isEmpty(), "no anomaly listed: the case is too weak");
+    assertEquals(expected.summary().overwritten.stages().size(),
+        ((List<?>) ((GenericRecord) summary.get("overwritten")).get("stages")).size());
+    assertEquals(expected.findings().entries().size(), ((List<?>) record.get("findings")).size());
+    assertEquals(expected.maxEnd(), record.get("maxEnd"));
+
+    // ... and a stock GenericDatumWriter writes the same bytes back
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(schema, GenericData.get()).write(record, encoder);
+    encoder.flush();
+    final byte[] body = new byte[bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM];
+    System.arraycopy(bytes, CheckpointFormat.HEADER, body, 0, body.length);
+    assertArrayEquals(body, out.toByteArray());
+  }
+
+  @Test
+  void shouldResolveUnderALaterSchemaThatAddsAFieldWithADefault() throws IOException {
+    // Given: the current schema with one more optional field, as a later release would write it
+    final byte[] bytes = engine().checkpoint();
+    final String current = schema("Checkpoint.avsc").toString();
+    final Schema later = new Schema.Parser().parse(current.substring(0, current.length() - 2)
+        + ",{\"name\":\"addedLater\",\"type\":[\"null\",\"long\"],\"default\":null}]}");
+
+    // When
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(schema("Checkpoint.avsc"), later).read(null,
+        DecoderFactory.get().binaryDecoder(bytes, CheckpointFormat.HEADER,
+            bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+
+    // Then
+    assertNull(record.get("addedLater"));
+    assertEquals(CheckpointReader.read(bytes).maxEnd(), record.get("maxEnd"));
+  }
+
+  @Test
+  void shouldKeepTheSchemaOfFormatThreeAsPublished() throws IOException {
+    // A change of Checkpoint.avsc is a new format version, with its own frozen schema (the reader
+    // of the new version resolves the bodies of the older ones against their frozen schemas).
+    assertEquals(3, CheckpointFormat.VERSION);
+    assertEquals(schema("published/Checkpoint-v3.avsc"), CheckpointFormat.SCHEMA);
+  }
+
+  private static OnlineChecker engine() {
+    final OnlineChecker engine = new OnlineChecker(CheckOptions.defaults(), ONLINE);
+    MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(4).withTransactions(3_000)
+            .withSessions(5).withKeys(40).withInjections(Injection.parseList("LostUpdate:2,WriteSkew:2")))
+        .transactions().forEach(engine::accept);
+    assertTrue(engine.cutForCheckpoint(), "no cut");
+    return engine;
+  }
+
+  private static List<String> strings(final Object array) {
+    final List<String> out = new ArrayList<>();
+    for (final Object s : (List<?>) array) {
+      out.add(s.toString());
+    }
+    return out;
+  }
+
+  private static Schema schema(final String resource) throws IOException {
+    try (InputStream in = CheckpointAvroContractTest.class.getResourceAsStream(resource)) {
+      return new Schema.Parser().parse(in);
+    }
+  }
+}
