@@ -3,6 +3,7 @@ package io.isowatch.core.online;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.graph.IntList;
@@ -491,8 +492,7 @@ public final class OnlineChecker {
   void reportDuplicateId(final Transaction t) {
     lastCut = null;
     s.input++;
-    out.finding(FindingKind.DUPLICATE_TXN_ID, null, t,
-        "transaction id '" + t.id() + "' appears more than once; ids must be unique in a history");
+    out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, FindingMessages.duplicateTxnId(t.id()));
   }
 
   private void release(final int slot) {
