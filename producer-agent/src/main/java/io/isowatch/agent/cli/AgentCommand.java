@@ -143,7 +143,8 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Progress line on stderr this often; 0 for none (default: ${DEFAULT-VALUE}).")
   private String progress;
 
-  @Option(names = "--check", description = "Also check the recorded history in-process and print the verdicts (keeps it in memory).")
+  @Option(names = "--check", description = "Also check the recorded history in-process, with the engine of isowatch "
+      + "check, and print the verdicts (keeps it in memory).")
   private boolean check;
 
   @Option(names = "--tenant", paramLabel = "T",
