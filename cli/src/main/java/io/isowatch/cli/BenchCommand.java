@@ -54,9 +54,9 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Unmeasured runs per level first, for the JIT (default: ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "batch", converter = EngineConverter.class,
-      description = "Engine to time: batch (Checker) or online (OnlineChecker.check, the incremental engine "
-          + "replaying the history in its canonical order) (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "online", converter = EngineConverter.class,
+      description = "Engine to time: online, the one engine of check, the agent and the topology, replaying the "
+          + "history in its canonical order; batch was removed and is a usage error (default: ${DEFAULT-VALUE}).")
   BenchEngine engine;
 
   @Option(names = "--json", description = "Print one JSON document instead of the table.")

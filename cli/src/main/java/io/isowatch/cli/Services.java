@@ -2,7 +2,6 @@ package io.isowatch.cli;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
@@ -21,8 +20,8 @@ import java.util.function.Supplier;
  * @param reader reads a history from a stream ({@link HistoryIO#read(InputStream, HistoryFormat)})
  * @param writer writes a history and reports what the format could not carry ({@link
  *     HistoryIO#writeWithReport})
- * @param engine checks a history ({@link OnlineChecker#check}; the batch {@link Checker} gives the
- *     same verdicts and is kept as a cross-check in tests)
+ * @param engine checks a history ({@link OnlineChecker#check}, the one engine; tests swap in a
+ *     stub to reach the exit codes)
  * @param stdin the stream a FILE of {@code -} stands for
  * @param colour whether the text report may use ANSI colours
  */
@@ -53,7 +52,7 @@ public record Services(
         HistoryIO::read,
         HistoryIO::writeWithReport,
         // The online engine in canonical order, then flushed: the same anomalies the streaming
-        // checker publishes for this history (docs/streaming-design.md), and the faster engine.
+        // checker publishes for this history (docs/streaming-design.md).
         OnlineChecker::check,
         () -> System.in,
         System.console() != null && System.getenv("NO_COLOR") == null);

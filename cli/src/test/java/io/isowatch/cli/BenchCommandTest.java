@@ -21,7 +21,7 @@ class BenchCommandTest {
     assertEquals(0, run.exit(), run.err());
     final JsonNode doc = new ObjectMapper().readTree(run.out());
     assertEquals("generated", doc.at("/input/source").asText());
-    assertEquals("batch", doc.get("engine").asText());
+    assertEquals("online", doc.get("engine").asText());
     assertEquals(3000, doc.at("/input/transactions").asLong());
     assertEquals(2, doc.at("/input/injected").asLong());
     assertTrue(doc.at("/input/retainedBytesPerTxn").asDouble() > 50, doc.at("/input").toString());
@@ -64,7 +64,19 @@ class BenchCommandTest {
 
     // Then
     assertEquals(2, run.exit());
-    assertTrue(run.err().contains("unknown engine 'fast' (expected batch or online)"), run.err());
+    assertTrue(run.err().contains("unknown engine 'fast' (expected online)"), run.err());
+  }
+
+  @Test
+  void shouldExitTwoSayingTheBatchEngineWasRemovedWhenAskedForIt() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--engine", "batch", "--txns", "10");
+
+    // Then: a script comparing the two engines fails rather than timing the online engine twice
+    assertEquals(2, run.exit());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("the batch engine was removed: check, the agent and the topology run the online "
+        + "engine, and bench times it (use --engine online, or leave --engine out)"), run.err());
   }
 
   @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
@@ -16,6 +15,7 @@ import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.gen.SimulatedLevel;
 import io.isowatch.core.history.History;
+import io.isowatch.core.online.OnlineChecker;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,8 +50,8 @@ class GenerateCommandTest {
     assertTrue(run.out().contains("injected LostUpdate at #1800: inj1-a-0,inj1-b-0 on inj1-x"), run.out());
     assertTrue(run.out().contains("injected WriteSkew at #1804: inj3-a-0,inj3-b-0 on inj3-x,inj3-y"), run.out());
     // SI allows write skew (and the SI background has some of its own): only the lost updates count.
-    final CheckResult r = new Checker(CheckOptions.defaults().withLevels(Set.of(Level.SI)))
-        .check(HistoryIO.read(out, HistoryFormat.JSONL));
+    final CheckResult r = OnlineChecker.check(HistoryIO.read(out, HistoryFormat.JSONL),
+        CheckOptions.defaults().withLevels(Set.of(Level.SI)));
     assertEquals(Map.of("LostUpdate", 2L), r.stats().anomaliesByName(), r.anomalies()::toString);
   }
 

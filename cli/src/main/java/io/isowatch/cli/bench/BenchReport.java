@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param machine where it ran
  * @param date when it ran (ISO-8601, UTC)
- * @param engine the engine timed: {@code batch} or {@code online}
+ * @param engine the engine timed: {@code online}
  * @param input the history checked and what loading it cost
  * @param levels one result per level, each checked on its own
  */

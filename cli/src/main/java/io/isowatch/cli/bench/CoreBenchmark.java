@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 /**
  * Measures the checker core on one in-memory history: load it (generate or parse, timed), measure
  * the heap it retains, then for each level on its own run warmups and timed repeats of the
- * engine's check ({@code new Checker(opts).check(history)} or {@code OnlineChecker.check(history,
- * opts)}), with heap peaks per run. Progress goes to the given writer.
+ * engine's check ({@code OnlineChecker.check(history, opts)}, the engine {@code isowatch check}
+ * runs), with heap peaks per run. Progress goes to the given writer.
  */
 public final class CoreBenchmark {
   private final BenchEngine engine;
@@ -36,7 +36,7 @@ public final class CoreBenchmark {
   private final PrintWriter progress;
 
   public CoreBenchmark(final List<Level> levels, final int warmup, final int repeat, final PrintWriter progress) {
-    this(BenchEngine.BATCH, levels, warmup, repeat, progress);
+    this(BenchEngine.ONLINE, levels, warmup, repeat, progress);
   }
 
   public CoreBenchmark(final BenchEngine engine, final List<Level> levels, final int warmup, final int repeat,

@@ -35,10 +35,7 @@ public record Anomaly(
   }
 
   public Anomaly {
-    // Ordered strongest level first (SSER, SER, SI), for stable output.
-    final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);
-    ordered.addAll(violates);
-    violates = java.util.Collections.unmodifiableSet(ordered);
+    violates = Level.strongestFirst(violates);
     transactions = List.copyOf(transactions);
     cycle = List.copyOf(cycle);
   }

@@ -4,9 +4,9 @@ import io.isowatch.core.history.Transaction;
 
 /**
  * What classifying and explaining an anomaly reads about the checked history: transactions, keys,
- * versions and dependency edges by dense integer id. Both engines' state implements it (the batch
- * {@link Checker}'s dependency graph and the incremental engine of {@code io.isowatch.core.online}),
- * so that both name and explain anomalies with the same code ({@link AnomalyFactory}).
+ * versions and dependency edges by dense integer id. The engine's state implements it ({@code
+ * io.isowatch.core.online}), and so does the batch checker kept in test scope as a differential
+ * oracle, so that both name and explain anomalies with the same code ({@link AnomalyFactory}).
  *
  * <p>Ids: transaction {@link #INIT} is the implicit initial transaction; a version is one written
  * (key, value) pair or a key's initial value; an edge is one SO, WR, WW or RW dependency (real-time

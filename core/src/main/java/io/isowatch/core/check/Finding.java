@@ -23,10 +23,7 @@ public record Finding(
     List<Integer> lines,
     String message) {
   public Finding {
-    // Ordered strongest level first (SSER, SER, SI), for stable output.
-    final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);
-    ordered.addAll(levels);
-    levels = java.util.Collections.unmodifiableSet(ordered);
+    levels = Level.strongestFirst(levels);
     txns = List.copyOf(txns);
     lines = List.copyOf(lines);
   }

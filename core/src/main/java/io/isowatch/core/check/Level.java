@@ -19,6 +19,16 @@ public enum Level {
   SER,
   SI;
 
+  /**
+   * The levels as an unmodifiable set that iterates strongest first (SSER, SER, SI), whatever the
+   * order of {@code levels}: what anomalies and findings hold, for stable output.
+   */
+  public static java.util.Set<Level> strongestFirst(final java.util.Collection<Level> levels) {
+    final java.util.EnumSet<Level> ordered = java.util.EnumSet.noneOf(Level.class);
+    ordered.addAll(levels);
+    return java.util.Collections.unmodifiableSet(ordered);
+  }
+
   public static Level parse(final String s) {
     return switch (s.trim().toUpperCase(java.util.Locale.ROOT)) {
       case "SSER", "STRICT-SERIALIZABLE", "STRICT_SERIALIZABLE" -> SSER;

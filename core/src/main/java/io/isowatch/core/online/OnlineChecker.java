@@ -3,6 +3,7 @@ package io.isowatch.core.online;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.List;
@@ -290,8 +291,7 @@ public final class OnlineChecker {
   void reportDuplicateId(final Transaction t) {
     segments.changed();
     segments.state().counters.countInput();
-    segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t,
-        "transaction id '" + t.id() + "' appears more than once; ids must be unique in a history");
+    segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, FindingMessages.duplicateTxnId(t.id()));
   }
 
   private List<OnlineEvent> finish(final long started) {

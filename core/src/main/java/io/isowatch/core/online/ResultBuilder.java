@@ -3,8 +3,10 @@ package io.isowatch.core.online;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.UnknownReasons;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
@@ -13,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the current state as a {@link CheckResult}, with the batch checker's semantics: a level is
+ * Reads the current state as a {@link CheckResult}: a level is
  * VIOLATED when a non-cycle anomaly or a lost update was found, or its graph refused an edge;
  * otherwise UNKNOWN when some key's version order is open (or, for SSER, some counted transaction
  * lacks usable times), else SATISFIED. Findings that are only known at the end of a stream (seq
@@ -67,23 +69,18 @@ final class ResultBuilder {
           + "is certain";
     }
     if (s.keys.undeterminedCount() == 0) {
-      return "real-time order needs start and end times, and some transactions have none; "
-          + "no violation is certain without them";
+      return UnknownReasons.MISSING_TIMES;
     }
     final List<String> reasons = new ArrayList<>(3);
     for (int k = 0; k < s.keys.count() && reasons.size() < 3; k++) {
       final String name = s.keys.name(k);
       if (s.keys.isAmbiguous(k)) {
-        reasons.add("values written to " + name + " are not unique, so its reads cannot be attributed");
+        reasons.add(UnknownReasons.valuesNotUnique(name));
       } else if (s.keys.heads(k) > 0) {
-        reasons.add(s.keys.heads(k) + " version(s) of " + name
-            + " were written without a read of the key first (blind writes or unattributable reads), so "
-            + "their place in its version order is open");
+        reasons.add(UnknownReasons.versionsWithoutRead(s.keys.heads(k), name));
       }
     }
-    final int all = s.keys.undeterminedCount();
-    return "the version order is not determined by the history: " + String.join("; ", reasons)
-        + (all > reasons.size() ? " (" + all + " keys in all)" : "") + "; no violation is certain";
+    return UnknownReasons.versionOrderOpen(reasons, s.keys.undeterminedCount());
   }
 
   private boolean cyclic(final Level level) {
@@ -112,8 +109,7 @@ final class ResultBuilder {
       unknown++;
       if (!s.txns.isCounted(slot)) {
         final Transaction t = s.txns.txn(slot);
-        findings.add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(),
-            "indeterminate transaction " + t.id() + " was ignored: no committed transaction read its writes");
+        findings.add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(), FindingMessages.unknownIgnored(t.id()));
       }
     }
     if (h != null && h.pruned > 0) {

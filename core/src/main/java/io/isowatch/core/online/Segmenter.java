@@ -1,6 +1,7 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.RealTime;
 import io.isowatch.core.check.SessionSeqs;
@@ -220,8 +221,7 @@ final class Segmenter {
       sum.unknowns++;
       if (!old.txns.isCounted(slot)) {
         final Transaction t = old.txns.txn(slot);
-        old.findings().add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(),
-            "indeterminate transaction " + t.id() + " was ignored: no committed transaction read its writes");
+        old.findings().add(FindingKind.UNKNOWN_IGNORED, null, t.id(), t.line(), FindingMessages.unknownIgnored(t.id()));
       }
     }
   }

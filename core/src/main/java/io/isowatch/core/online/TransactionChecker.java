@@ -3,6 +3,7 @@ package io.isowatch.core.online;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.RealTime;
 import io.isowatch.core.check.ReadAnomaly;
@@ -172,8 +173,8 @@ final class TransactionChecker {
       final int k = opKeys[j];
       final long v = op.value();
       if (initial != null && v == initial) {
-        out.finding(FindingKind.INITIAL_VALUE_WRITE, op.key(), t, "transaction " + t.id() + " writes " + op.key()
-            + "=" + v + ", the initial value; every written value must differ from it");
+        out.finding(FindingKind.INITIAL_VALUE_WRITE, op.key(), t,
+            FindingMessages.initialValueWrite(t.id(), op.key(), v));
       }
       final int version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
       if (version < 0) {
@@ -190,8 +191,7 @@ final class TransactionChecker {
       } else {
         s.repeats.markSeen();
         s.versions.markRepeated(version);
-        out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, "value " + v + " is written to " + op.key()
-            + " more than once (again by " + t.id() + "); reads of it cannot be attributed");
+        out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, FindingMessages.nonUniqueWrite(t.id(), op.key(), v));
         final int w = s.versions.writer(version);
         if (s.txns.isCounted(w) && s.versions.isFinal(version)) {
           s.keys.markAmbiguous(k);
@@ -266,8 +266,8 @@ final class TransactionChecker {
         if (analysis.blind(i)) {
           s.keys.addHead(k);
           final String name = s.keys.name(k);
-          out.finding(FindingKind.BLIND_WRITE, name, t, "transaction " + t.id() + " writes " + name
-              + " without reading it first, so the version order of " + name + " is open", EnumSet.allOf(Level.class));
+          out.finding(FindingKind.BLIND_WRITE, name, t, FindingMessages.blindWrite(t.id(), name, true),
+              EnumSet.allOf(Level.class));
         }
       }
       if (analysis.readsBefore(i)) {
@@ -278,8 +278,7 @@ final class TransactionChecker {
 
   private void timingFindings(final int slot, final Transaction t) {
     if (t.hasTimes() && t.end() < t.start()) {
-      out.finding(FindingKind.END_BEFORE_START, null, t, "transaction " + t.id() + " ends (" + t.end()
-          + ") before it starts (" + t.start() + "); its times are not used");
+      out.finding(FindingKind.END_BEFORE_START, null, t, FindingMessages.endBeforeStart(t));
     }
     if (!RealTime.known(t)) {
       if (s.takeFutureEventTime(t.id())) {
@@ -288,8 +287,7 @@ final class TransactionChecker {
       }
       if (s.requested(Level.SSER)) {
         s.counters.markMissingTimes();
-        out.finding(FindingKind.MISSING_TIMESTAMPS, null, t, "transaction " + t.id()
-            + " has no usable start/end time, so SSER cannot be decided from real time");
+        out.finding(FindingKind.MISSING_TIMESTAMPS, null, t, FindingMessages.missingTimestamps(t.id()));
       }
       return;
     }
@@ -297,8 +295,7 @@ final class TransactionChecker {
     if (pred > 0) {
       final Transaction p = s.txns.txn(pred);
       if (RealTime.endUsable(p) && t.start() + s.options.rtSkewMicros() < p.end()) {
-        out.finding(FindingKind.SESSION_TIME_OVERLAP, null, t, "transaction " + t.id() + " starts before "
-            + p.id() + ", its predecessor in session " + t.session() + ", ended");
+        out.finding(FindingKind.SESSION_TIME_OVERLAP, null, t, FindingMessages.sessionTimeOverlap(t, p.id()));
       }
     }
   }

@@ -5,30 +5,8 @@ package io.isowatch.core.online;
  * wrote its key (read-modify-write successors). One successor gives WW(writer → successor); a
  * second makes a divergence, a lost update (MTC Definition 10).
  */
-final class VersionSuccessors {
-  private final IntMultimap lists;
-
+final class VersionSuccessors extends VersionSlots {
   VersionSuccessors(final int expected) {
-    lists = new IntMultimap(expected);
-  }
-
-  void add(final int version, final int slot) {
-    lists.add(version, slot);
-  }
-
-  int first(final int version) {
-    return lists.first(version);
-  }
-
-  int next(final int entry) {
-    return lists.next(entry);
-  }
-
-  int slot(final int entry) {
-    return lists.value(entry);
-  }
-
-  boolean contains(final int version, final int slot) {
-    return lists.contains(version, slot);
+    super(expected);
   }
 }

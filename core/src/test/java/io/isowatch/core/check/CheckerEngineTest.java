@@ -14,11 +14,19 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Engine-level behaviour: graph encodings, blind chains, caps. Table I lives in its own test. */
+/**
+ * Engine-level behaviour: graph encodings, blind chains, caps. Table I lives in its own test. Here on
+ * the batch {@link Checker}, the differential oracle; {@link CheckerEngineOnlineTest} runs every case
+ * on the engine in main.
+ */
 class CheckerEngineTest {
 
-  private static CheckResult check(final String dsl) {
-    return new Checker(CheckOptions.defaults()).check(history(dsl));
+  CheckResult engine(final History history, final CheckOptions options) {
+    return new Checker(options).check(history);
+  }
+
+  private CheckResult check(final String dsl) {
+    return engine(history(dsl), CheckOptions.defaults());
   }
 
   private static List<String> names(final CheckResult r) {
@@ -59,10 +67,10 @@ class CheckerEngineTest {
   @Test
   void shouldDropRealTimeEdgeWhenWithinSkewTolerance() {
     // Given: the same stale read, but only 3 µs apart
-    final CheckResult r = new Checker(CheckOptions.defaults().withRtSkewMicros(5)).check(history("""
+    final CheckResult r = engine(history("""
         T1 s1 r(x,0) w(x,1) @1..2
         T2 s2 r(x,0) @5..6
-        """));
+        """), CheckOptions.defaults().withRtSkewMicros(5));
     // Then
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SSER));
   }
@@ -126,7 +134,7 @@ class CheckerEngineTest {
       sb.append("A").append(i).append(" a").append(i).append(" r(k").append(i).append(",0) w(k").append(i).append(",1)\n");
       sb.append("B").append(i).append(" b").append(i).append(" r(k").append(i).append(",0) w(k").append(i).append(",2)\n");
     }
-    final CheckResult r = new Checker(CheckOptions.defaults().withMaxAnomalies(2)).check(history(sb.toString()));
+    final CheckResult r = engine(history(sb.toString()), CheckOptions.defaults().withMaxAnomalies(2));
     assertEquals(2, r.anomalies().size());
     assertEquals(5L, r.stats().anomaliesByName().get("LostUpdate"));
     assertTrue(r.stats().anomaliesTruncated());
@@ -168,7 +176,7 @@ class CheckerEngineTest {
     final Transaction t3 = new Transaction("T3", "s3", Transaction.NO_SEQ, TxnStatus.COMMITTED, 5, 6,
         List.of(Op.read("x", 0L)), null, null, 3);
     // When
-    final CheckResult r = new Checker(CheckOptions.defaults()).check(new History(List.of(t1, t2, t3)));
+    final CheckResult r = engine(new History(List.of(t1, t2, t3)), CheckOptions.defaults());
     // Then: no MISSING_TIMESTAMPS, and the stale read by T3 is a real-time violation
     assertTrue(r.findings().stream().noneMatch(f -> f.kind() == FindingKind.MISSING_TIMESTAMPS));
     assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SSER));
@@ -179,7 +187,7 @@ class CheckerEngineTest {
   void shouldLeaveSserUnknownWhenCommittedTransactionHasNoEnd() {
     final Transaction t1 = new Transaction("T1", "s1", Transaction.NO_SEQ, TxnStatus.COMMITTED, 1, Transaction.NO_TIME,
         List.of(Op.read("x", 0L), Op.write("x", 1)), null, null, 1);
-    final CheckResult r = new Checker(CheckOptions.defaults()).check(new History(List.of(t1)));
+    final CheckResult r = engine(new History(List.of(t1)), CheckOptions.defaults());
     assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SSER));
   }
 }

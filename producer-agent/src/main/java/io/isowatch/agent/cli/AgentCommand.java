@@ -21,8 +21,8 @@ import io.isowatch.agent.workload.ShapeMix;
 import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.gen.KeyDistribution;
+import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.streams.KafkaClientConfig;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import java.io.IOException;
@@ -142,7 +142,8 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Progress line on stderr this often; 0 for none (default: ${DEFAULT-VALUE}).")
   private String progress;
 
-  @Option(names = "--check", description = "Also check the recorded history in-process and print the verdicts (keeps it in memory).")
+  @Option(names = "--check", description = "Also check the recorded history in-process, with the engine of isowatch "
+      + "check, and print the verdicts (keeps it in memory).")
   private boolean check;
 
   @Option(names = "--tenant", paramLabel = "T",
@@ -285,8 +286,9 @@ public final class AgentCommand implements Callable<Integer> {
         text.injections(f.injections(), report);
       }
       if (memory != null) {
+        // The engine isowatch check and the topology run, so the summary and they agree on a history.
         final CheckResult result =
-            new Checker(CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES)).check(memory.history());
+            OnlineChecker.check(memory.history(), CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES));
         text.check(result, t instanceof FaultyTarget f ? f.injections() : null, report);
       }
       report.flush();

@@ -13,8 +13,8 @@ import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.history.History;
+import io.isowatch.core.online.OnlineChecker;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -48,7 +48,7 @@ public final class AgentRuns {
   }
 
   public static CheckResult check(final History history) {
-    return new Checker(CheckOptions.defaults().withMaxAnomalies(MAX_ANOMALIES)).check(history);
+    return OnlineChecker.check(history, CheckOptions.defaults().withMaxAnomalies(MAX_ANOMALIES));
   }
 
   /** Names of the listed anomalies (the type when there is no name). */

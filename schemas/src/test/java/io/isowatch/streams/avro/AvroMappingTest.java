@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckOptions;
-import io.isowatch.core.check.Checker;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
+import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.schemas.EdgeKind;
 import io.isowatch.schemas.Level;
 import io.isowatch.schemas.OpType;
@@ -67,7 +67,7 @@ class AvroMappingTest {
   void shouldMapLostUpdateWithItsCycleLevelsAndLatency() throws Exception {
     // Given
     final History h = HistoryIO.read(SAMPLE, HistoryFormat.JSONL);
-    final Anomaly a = new Checker(CheckOptions.defaults()).check(h).anomalies().get(0);
+    final Anomaly a = OnlineChecker.check(h, CheckOptions.defaults()).anomalies().get(0);
     final long detected = 1732180000005000L;
     // When
     final io.isowatch.schemas.Anomaly r = AnomalyRecords.toAvro("acme", a, detected,

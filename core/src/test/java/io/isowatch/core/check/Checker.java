@@ -68,15 +68,10 @@ public final class Checker {
         verdicts.put(level, Verdict.VIOLATED);
       } else if (!dg.undeterminedReasons.isEmpty()) {
         verdicts.put(level, Verdict.UNKNOWN);
-        reasons.put(level, "the version order is not determined by the history: "
-            + String.join("; ", dg.undeterminedReasons)
-            + (dg.undeterminedKeys > dg.undeterminedReasons.size()
-                ? " (" + dg.undeterminedKeys + " keys in all)" : "")
-            + "; no violation is certain");
+        reasons.put(level, UnknownReasons.versionOrderOpen(dg.undeterminedReasons, dg.undeterminedKeys));
       } else if (level == Level.SSER && missingTimes) {
         verdicts.put(level, Verdict.UNKNOWN);
-        reasons.put(level, "real-time order needs start and end times, and some transactions have none; "
-            + "no violation is certain without them");
+        reasons.put(level, UnknownReasons.MISSING_TIMES);
       } else {
         verdicts.put(level, Verdict.SATISFIED);
       }
@@ -120,20 +115,17 @@ public final class Checker {
       }
       final Transaction txn = h.txns[t];
       if (txn.hasTimes() && txn.end() < txn.start()) {
-        findings.add(FindingKind.END_BEFORE_START, null, txn.id(), txn.line(),
-            "transaction " + txn.id() + " ends (" + txn.end() + ") before it starts (" + txn.start()
-                + "); its times are not used");
+        findings.add(FindingKind.END_BEFORE_START, null, txn.id(), txn.line(), FindingMessages.endBeforeStart(txn));
       }
       if (!RealTime.known(txn)) {
         if (options.levels().contains(Level.SSER)) {
           findings.add(FindingKind.MISSING_TIMESTAMPS, null, txn.id(), txn.line(),
-              "transaction " + txn.id() + " has no usable start/end time, so SSER cannot be decided from real time");
+              FindingMessages.missingTimestamps(txn.id()));
         }
       } else if (prev != null && prevSession == h.sessionOf[t] && RealTime.endUsable(prev)
           && txn.start() + options.rtSkewMicros() < prev.end()) {
         findings.add(FindingKind.SESSION_TIME_OVERLAP, null, txn.id(), txn.line(),
-            "transaction " + txn.id() + " starts before " + prev.id() + ", its predecessor in session "
-                + txn.session() + ", ended");
+            FindingMessages.sessionTimeOverlap(txn, prev.id()));
       }
       prev = txn;
       prevSession = h.sessionOf[t];
@@ -141,7 +133,7 @@ public final class Checker {
     for (int t = 1; t < h.size(); t++) {
       if (h.txns[t].status() == TxnStatus.UNKNOWN && !res.counted[t]) {
         findings.add(FindingKind.UNKNOWN_IGNORED, null, h.txns[t].id(), h.txns[t].line(),
-            "indeterminate transaction " + h.txns[t].id() + " was ignored: no committed transaction read its writes");
+            FindingMessages.unknownIgnored(h.txns[t].id()));
       }
     }
   }
@@ -157,9 +149,7 @@ public final class Checker {
         final int key = res.instKey.get(row);
         final boolean open = dg.undeterminedKey[key];
         findings.add(FindingKind.BLIND_WRITE, dg.h.keyNames[key], t.id(), t.line(),
-            "transaction " + t.id() + " writes " + dg.h.keyNames[key] + " without reading it first"
-                + (open ? ", so the version order of " + dg.h.keyNames[key] + " is open" : ""),
-            open ? Set.of(Level.values()) : Set.of());
+            FindingMessages.blindWrite(t.id(), dg.h.keyNames[key], open), open ? Set.of(Level.values()) : Set.of());
       }
     }
   }

@@ -178,11 +178,9 @@ final class DependencyGraph implements DependencyView {
     }
     for (int k = 0; k < keys; k++) {
       if (ambiguous[k]) {
-        undetermined(k, "values written to " + h.keyNames[k] + " are not unique, so its reads cannot be attributed");
+        undetermined(k, UnknownReasons.valuesNotUnique(h.keyNames[k]));
       } else if (heads[k] > 0) {
-        undetermined(k, heads[k] + " version(s) of " + h.keyNames[k]
-            + " were written without a read of the key first (blind writes or unattributable reads), so "
-            + "their place in its version order is open");
+        undetermined(k, UnknownReasons.versionsWithoutRead(heads[k], h.keyNames[k]));
       }
     }
   }

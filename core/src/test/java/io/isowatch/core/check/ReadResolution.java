@@ -104,13 +104,11 @@ final class ReadResolution {
         final long v = op.value();
         if (initialValue != null && v == initialValue) {
           h.findings.add(FindingKind.INITIAL_VALUE_WRITE, op.key(), txn.id(), txn.line(),
-              "transaction " + txn.id() + " writes " + op.key() + "=" + v
-                  + ", the initial value; every written value must differ from it");
+              FindingMessages.initialValueWrite(txn.id(), op.key(), v));
         }
         if (index.recordIsRepeat(keys[j], v, t, isLastWriteOf(ops, keys, j))) {
           h.findings.add(FindingKind.NON_UNIQUE_WRITE, op.key(), txn.id(), txn.line(),
-              "value " + v + " is written to " + op.key() + " more than once (again by " + txn.id()
-                  + "); reads of it cannot be attributed");
+              FindingMessages.nonUniqueWrite(txn.id(), op.key(), v));
         }
       }
     }

@@ -106,8 +106,7 @@ final class IndexedHistory {
       if (seen.add(t.id())) {
         unique.add(t);
       } else {
-        findings.add(FindingKind.DUPLICATE_TXN_ID, null, t.id(), t.line(),
-            "transaction id '" + t.id() + "' appears more than once; ids must be unique in a history");
+        findings.add(FindingKind.DUPLICATE_TXN_ID, null, t.id(), t.line(), FindingMessages.duplicateTxnId(t.id()));
       }
     }
     return unique;
