@@ -6,7 +6,7 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
-import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.replay.FileReplay;
 import io.isowatch.streams.replay.Progress;
@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.KafkaException;
@@ -58,8 +57,9 @@ import picocli.CommandLine.Spec;
           + " the report of 'isowatch check'.",
       "  --file F: a local broker and registry are started for the run;",
       "    verdicts equal 'isowatch check F'.",
-      "  --topic T --from-beginning: re-check a recorded topic on a configured",
-      "    broker (one report per tenant); the check options not given come",
+      "  --topic T --from-beginning: re-check a recorded topic on a broker",
+      "    configured as for 'isowatch run' (--config, --bootstrap, --registry;",
+      "    one report per tenant); the check options not given come",
       "    from its configuration (check.levels, check.initial.value,",
       "    check.rt.skew.us, check.max.anomalies)."
     },
@@ -121,9 +121,7 @@ public final class ReplayCommand implements Callable<Integer> {
       + " (default: schema.registry.url).")
   private String registry;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "With --topic: properties file, as for 'isowatch"
-      + " run' (defaults < FILE < ISOWATCH_* environment < flags).")
-  private Path configFile;
+  @Mixin private ConfigFileOption configFile;
 
   @Option(names = "--keep", description = "Keep what the replay created: with --topic its topics, group, subjects"
       + " and state; with both its work directory (logs).")
@@ -161,7 +159,7 @@ public final class ReplayCommand implements Callable<Integer> {
   }
 
   private int replayFile(final Path workDir, final Progress progress, final PrintWriter err) throws Exception {
-    if (fromBeginning || bootstrap != null || registry != null || configFile != null) {
+    if (fromBeginning || bootstrap != null || registry != null || configFile.given()) {
       throw new ParameterException(spec.commandLine(),
           "--from-beginning, --bootstrap, --registry and --config go with --topic, not --file");
     }
@@ -210,7 +208,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     final IsoWatchStreamsConfig base;
     try {
-      base = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), flags);
+      base = configFile.load(flags);
     } catch (final ConfigException | IOException e) {
       throw new CliFailure("invalid configuration: " + e.getMessage());
     }
