@@ -8,7 +8,6 @@ import io.isowatch.cli.bench.BenchReport;
 import io.isowatch.cli.bench.CoreBenchmark;
 import io.isowatch.cli.bench.HistorySource;
 import io.isowatch.core.check.Level;
-import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.SimulatedLevel;
@@ -42,7 +41,7 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Transactions to generate (default: ${DEFAULT-VALUE}).")
   long transactions;
 
-  @Option(names = "--levels", paramLabel = "LEVELS", split = ",", defaultValue = "SSER,SER,SI",
+  @Option(names = "--levels", paramLabel = "LEVELS", split = ",", defaultValue = CheckFlags.DEFAULT_LEVELS,
       converter = Converters.LevelConverter.class, description = "Levels to time, each on its own (default: ${DEFAULT-VALUE}).")
   List<Level> levels;
 
@@ -66,9 +65,8 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Check this history file instead of generating one; its parsing is timed too.")
   Path file;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "AUTO", converter = Converters.FormatConverter.class,
-      description = "Format of --file: AUTO, JSONL, TEXT, ELLE or AION (default: ${DEFAULT-VALUE}).")
-  HistoryFormat format;
+  @Mixin
+  HistoryFormatOption format;
 
   @Option(names = "--sim-level", paramLabel = "LEVEL", defaultValue = "ser",
       converter = GeneratorOptions.SimulatedLevelConverter.class,
@@ -122,7 +120,7 @@ public final class BenchCommand implements Callable<Integer> {
         throw new IllegalArgumentException(generatorOnly + " applies to generated histories, not to --file");
       }
     }
-    return new HistorySource.File(file, format);
+    return new HistorySource.File(file, format.format());
   }
 
   static String toJson(final BenchReport report) {

@@ -4,7 +4,6 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.FindingKind;
-import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
@@ -14,11 +13,11 @@ import io.isowatch.core.report.TextReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -47,34 +46,15 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--levels", split = ",", paramLabel = "LEVEL", defaultValue = "SSER,SER,SI",
-      converter = Converters.LevelConverter.class,
-      description = "Levels to decide, comma-separated (default: ${DEFAULT-VALUE}).")
-  private List<Level> levels;
+  @Mixin private CheckFlags checkFlags;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
-      converter = Converters.FormatConverter.class,
-      description = "auto|jsonl|text|elle|aion (default: ${DEFAULT-VALUE}, sniffs the content).")
-  private HistoryFormat format;
+  @Mixin private HistoryFormatOption historyFormat;
 
   @Option(names = "--json", description = "Print one JSON document instead of the text report.")
   private boolean json;
 
   @Option(names = "--dot", paramLabel = "DIR", description = "Also write one Graphviz file per anomaly into DIR.")
   private Path dotDir;
-
-  @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",
-      converter = Converters.InitialValueConverter.class,
-      description = "Value every key holds before the history; null: keys start absent (default: ${DEFAULT-VALUE}).")
-  private Long initialValue;
-
-  @Option(names = "--rt-skew-us", paramLabel = "N", defaultValue = "0",
-      description = "Clock-skew tolerance in microseconds for real-time order (SSER) (default: ${DEFAULT-VALUE}).")
-  private long rtSkewMicros;
-
-  @Option(names = "--max-anomalies", paramLabel = "N", defaultValue = "" + CheckOptions.DEFAULT_MAX_ANOMALIES,
-      description = "List at most N anomalies; counts stay exact (default: ${DEFAULT-VALUE}).")
-  private int maxAnomalies;
 
   @Option(names = "--horizon-txns", paramLabel = "N",
       description = "Segmented check (docs/segmentation.md): retain only the last N processed transactions; "
@@ -118,7 +98,8 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    final CheckOptions options = options();
+    final CheckOptions options = checkFlags.options();
+    final HistoryFormat format = historyFormat.format();
     final Horizon horizon = horizon();
     if (!horizon.enabled()) {
       // Kept through an OutOfMemoryError's unwinding (see Fatal), cleared once the check is done.
@@ -180,16 +161,6 @@ public final class CheckCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--segment-on-snapshots needs --horizon-txns or --horizon");
     }
     return h.withSnapshots(segmentOnSnapshots).withCutFactor(horizonCutFactor);
-  }
-
-  private CheckOptions options() {
-    if (rtSkewMicros < 0) {
-      throw new ParameterException(spec.commandLine(), "--rt-skew-us must be >= 0, got " + rtSkewMicros);
-    }
-    if (maxAnomalies < 1) {
-      throw new ParameterException(spec.commandLine(), "--max-anomalies must be >= 1, got " + maxAnomalies);
-    }
-    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies);
   }
 
   /** One line per contract-breaking finding: {@code FILE: line 12: DUPLICATE_TXN_ID: … (txns …)}. */

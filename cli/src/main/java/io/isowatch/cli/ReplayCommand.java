@@ -1,12 +1,12 @@
 package io.isowatch.cli;
 
+import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
-import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.replay.FileReplay;
 import io.isowatch.streams.replay.Progress;
@@ -20,15 +20,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -58,8 +57,11 @@ import picocli.CommandLine.Spec;
           + " the report of 'isowatch check'.",
       "  --file F: a local broker and registry are started for the run;",
       "    verdicts equal 'isowatch check F'.",
-      "  --topic T --from-beginning: re-check a recorded topic on a configured",
-      "    broker (one report per tenant)."
+      "  --topic T --from-beginning: re-check a recorded topic on a broker",
+      "    configured as for 'isowatch run' (--config, --bootstrap, --registry;",
+      "    one report per tenant); the check options not given come",
+      "    from its configuration (check.levels, check.initial.value,",
+      "    check.rt.skew.us, check.max.anomalies)."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -93,31 +95,13 @@ public final class ReplayCommand implements Callable<Integer> {
       + " (the only mode; required, so that the range is explicit).")
   private boolean fromBeginning;
 
-  @Option(names = "--levels", split = ",", paramLabel = "LEVEL", converter = Converters.LevelConverter.class,
-      description = "Levels to decide, comma-separated (default: SSER,SER,SI; with --topic: check.levels).")
-  private List<io.isowatch.core.check.Level> levels;
+  @Mixin private CheckFlags checkFlags;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
-      converter = Converters.FormatConverter.class,
-      description = "With --file: auto|jsonl|text|elle|aion (default: ${DEFAULT-VALUE}).")
-  private HistoryFormat format;
+  @Mixin private HistoryFormatOption historyFormat;
 
   @Option(names = "--json", description = "Print JSON instead of the text report (--file: the document of"
       + " 'check --json'; --topic: {\"tenants\": {TENANT: that document}}).")
   private boolean json;
-
-  @Option(names = "--initial-value", paramLabel = "N|null",
-      description = "Value every key holds before the history (default: 0; with --topic: check.initial.value).")
-  private String initialValue;
-
-  @Option(names = "--rt-skew-us", paramLabel = "N",
-      description = "Clock-skew tolerance in µs for real-time order (default: 0; with --topic: check.rt.skew.us).")
-  private Long rtSkewMicros;
-
-  @Option(names = "--max-anomalies", paramLabel = "N",
-      description = "List at most N anomalies per tenant; counts stay exact (default: "
-          + io.isowatch.core.check.CheckOptions.DEFAULT_MAX_ANOMALIES + "; with --topic: check.max.anomalies).")
-  private Integer maxAnomalies;
 
   @Option(names = "--grace-ms", paramLabel = "MS",
       description = "Bounded lateness of the checker. Default with --file: longer than the file's span of end"
@@ -137,9 +121,7 @@ public final class ReplayCommand implements Callable<Integer> {
       + " (default: schema.registry.url).")
   private String registry;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "With --topic: properties file, as for 'isowatch"
-      + " run' (defaults < FILE < ISOWATCH_* environment < flags).")
-  private Path configFile;
+  @Mixin private ConfigFileOption configFile;
 
   @Option(names = "--keep", description = "Keep what the replay created: with --topic its topics, group, subjects"
       + " and state; with both its work directory (logs).")
@@ -177,11 +159,11 @@ public final class ReplayCommand implements Callable<Integer> {
   }
 
   private int replayFile(final Path workDir, final Progress progress, final PrintWriter err) throws Exception {
-    if (fromBeginning || bootstrap != null || registry != null || configFile != null) {
+    if (fromBeginning || bootstrap != null || registry != null || configFile.given()) {
       throw new ParameterException(spec.commandLine(),
           "--from-beginning, --bootstrap, --registry and --config go with --topic, not --file");
     }
-    final History history = HistoryInput.read(source.file, format, services);
+    final History history = HistoryInput.read(source.file, historyFormat.format(), services);
     if (history.size() == 0) {
       throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
     }
@@ -226,7 +208,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     final IsoWatchStreamsConfig base;
     try {
-      base = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), flags);
+      base = configFile.load(flags);
     } catch (final ConfigException | IOException e) {
       throw new CliFailure("invalid configuration: " + e.getMessage());
     }
@@ -274,28 +256,25 @@ public final class ReplayCommand implements Callable<Integer> {
     return exit;
   }
 
-  /** The check settings given as flags (with --file, check's defaults for the others). */
+  /**
+   * The check settings as configuration: with --file all of them (check's defaults for those not
+   * given), with --topic only those given (the configuration has the others).
+   */
   private Map<String, String> checkSettings(final boolean withDefaults) {
+    final CheckOptions options = checkFlags.options();
     final Map<String, String> s = new HashMap<>();
-    if (levels != null) {
+    if (withDefaults || checkFlags.given("--levels")) {
       s.put(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
-          levels.stream().map(Enum::name).distinct().collect(Collectors.joining(",")));
+          options.levels().stream().map(Enum::name).collect(Collectors.joining(",")));
     }
-    if (initialValue != null) {
-      s.put(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, initialValue.trim().toLowerCase(Locale.ROOT));
+    if (withDefaults || checkFlags.given("--initial-value")) {
+      s.put(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, String.valueOf(options.initialValue()));
     }
-    if (rtSkewMicros != null) {
-      s.put(IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, Long.toString(rtSkewMicros));
+    if (withDefaults || checkFlags.given("--rt-skew-us")) {
+      s.put(IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, Long.toString(options.rtSkewMicros()));
     }
-    if (maxAnomalies != null) {
-      s.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, Integer.toString(maxAnomalies));
-    }
-    if (withDefaults) {
-      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SSER,SER,SI");
-      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, "0");
-      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, "0");
-      s.putIfAbsent(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG,
-          Integer.toString(io.isowatch.core.check.CheckOptions.DEFAULT_MAX_ANOMALIES));
+    if (withDefaults || checkFlags.given("--max-anomalies")) {
+      s.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, Integer.toString(options.maxAnomalies()));
     }
     return s;
   }

@@ -1,15 +1,14 @@
 package io.isowatch.streams;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -49,8 +48,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec private CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "Properties file (java.util.Properties syntax).")
-  private Path configFile;
+  @Mixin private ConfigFileOption configFile;
 
   @Option(names = "--dev", description = "Development: register schemas and create topics at startup.")
   private boolean dev;
@@ -69,7 +67,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     final IsoWatchStreamsConfig config;
     try {
-      config = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), flags());
+      config = configFile.load(flags());
       config.requireSafeHttpExposure();
     } catch (final ConfigException | java.io.IOException e) {
       err.println("isowatch run: invalid configuration: " + e.getMessage());

@@ -1,12 +1,11 @@
 package io.isowatch.streams.ops;
 
 import io.isowatch.schemas.DeadLetter;
-import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.serde.AvroSerdes;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -15,6 +14,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -49,8 +49,7 @@ public final class DlqCommand implements Runnable {
   public static final class Replay implements Callable<Integer> {
     @Spec private CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "The checker's properties file (as for isowatch run).")
-    private Path configFile;
+    @Mixin private ConfigFileOption configFile;
 
     @Option(names = "--dry-run", description = "List what would be replayed; publish nothing.")
     private boolean dryRun;
@@ -74,7 +73,7 @@ public final class DlqCommand implements Runnable {
       }
       final IsoWatchStreamsConfig config;
       try {
-        config = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), Map.of());
+        config = configFile.load(Map.of());
       } catch (final ConfigException | IOException e) {
         return fail(err, 2, "invalid configuration: " + e.getMessage());
       }

@@ -1,13 +1,12 @@
 package io.isowatch.streams.ops;
 
-import io.isowatch.streams.ConfigSources;
+import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -16,6 +15,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -45,8 +45,7 @@ public final class ResetCommand implements Callable<Integer> {
 
   @Spec private CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "The checker's properties file (as for isowatch run).")
-  private Path configFile;
+  @Mixin private ConfigFileOption configFile;
 
   @Option(names = "--yes", description = "Really reset (otherwise only print what would be deleted).")
   private boolean yes;
@@ -57,7 +56,7 @@ public final class ResetCommand implements Callable<Integer> {
     final PrintWriter err = spec.commandLine().getErr();
     final IsoWatchStreamsConfig config;
     try {
-      config = ConfigSources.load(Optional.ofNullable(configFile), System.getenv(), Map.of());
+      config = configFile.load(Map.of());
     } catch (final ConfigException | IOException e) {
       return fail(err, EXIT_INVALID, "invalid configuration: " + e.getMessage());
     }

@@ -119,10 +119,10 @@ class EnginePrunerTest {
     assertEquals(1, m.generation());
     assertEquals(30, m.firstInput());
     assertEquals(0, m.deletedBelow());
-    assertEquals(LongStream.range(2 * CheckTransactionsProcessor.DELETES_PER_INPUT, 32).boxed().toList(),
+    assertEquals(LongStream.range(2 * EngineFeed.DELETES_PER_INPUT, 32).boxed().toList(),
         storedInputIndexes("acme"));
-    assertEquals(32.0 - 2 * CheckTransactionsProcessor.DELETES_PER_INPUT, sample(MetricNames.STATE_TRANSACTIONS));
-    assertEquals(2.0 * CheckTransactionsProcessor.DELETES_PER_INPUT, sample(MetricNames.INPUTS_DELETED_TOTAL));
+    assertEquals(32.0 - 2 * EngineFeed.DELETES_PER_INPUT, sample(MetricNames.STATE_TRANSACTIONS));
+    assertEquals(2.0 * EngineFeed.DELETES_PER_INPUT, sample(MetricNames.INPUTS_DELETED_TOTAL));
     assertEquals((double) m.bytes(), sample(MetricNames.CHECKPOINT_BYTES));
 
     // When: the punctuator fires again, before the arrivals deleted the rest
