@@ -182,7 +182,10 @@ final class CycleDetector {
       return false;
     }
     for (int e = s.edges.first(g); e < s.edges.first(g) + n; e++) {
-      if (s.edges.kind(e) != EdgeKind.RW || !s.successors.contains(s.edges.version(e), s.edges.from(g))) {
+      final int version = s.edges.version(e);
+      // A reader of the initial version also has an RW to every blind writer: not a sibling.
+      if (s.edges.kind(e) != EdgeKind.RW || !s.successors.contains(version, s.edges.from(g))
+          || !s.successors.contains(version, s.edges.to(g))) {
         return false;
       }
     }

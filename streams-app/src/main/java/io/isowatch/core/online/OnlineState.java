@@ -27,6 +27,7 @@ final class OnlineState implements DependencyView {
   final Versions versions;
   final VersionSuccessors successors;
   final VersionReaders readers;
+  final ChainHeads heads;
   final PendingReads pending = new PendingReads();
   final DependencyEdges edges;
   /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
@@ -93,6 +94,7 @@ final class OnlineState implements DependencyView {
     this.txns = new TxnIndex(expectedTransactions);
     this.successors = new VersionSuccessors(expectedTransactions);
     this.readers = new VersionReaders(2 * expectedTransactions);
+    this.heads = new ChainHeads(1 << 10);
     this.edges = new DependencyEdges(expectedTransactions);
     if (options.levels().contains(Level.SI)) {
       graphs.add(new SiGraph(edges, expectedTransactions));

@@ -272,6 +272,7 @@ final class Processor {
         }
         if (analysis.blind(i)) {
           s.keys.addHead(k);
+          chainHead(k, slot);
           final String name = s.keys.name(k);
           out.finding(FindingKind.BLIND_WRITE, name, t, "transaction " + t.id() + " writes " + name
               + " without reading it first, so the version order of " + name + " is open", EnumSet.allOf(Level.class));
@@ -358,6 +359,7 @@ final class Processor {
       s.keys.markAmbiguous(k);
       if (writesKey) {
         s.keys.addHead(k);
+        chainHead(k, reader);
       }
       return;
     }
@@ -421,6 +423,43 @@ final class Processor {
         step.add(reader, succ, EdgeKind.RW, version);
       }
     }
+    final int k = s.versions.key(version);
+    if (version == s.keys.initVersion(k) && initialIsFirst(k)) {
+      for (int e = s.heads.first(k); e >= 0; e = s.heads.next(e)) {
+        if (s.heads.slot(e) != reader) {
+          step.add(reader, s.heads.slot(e), EdgeKind.RW, version);
+        }
+      }
+    }
     s.readers.add(version, reader);
+  }
+
+  /**
+   * {@code head} wrote k without a read of another version of k first (blindly, or after a read
+   * that cannot be attributed). Its version follows the initial version in every version order,
+   * so every reader of the initial version gets RW(reader → head); the other writers of k follow
+   * the initial version through their chain (RW to its first writer, then WW), which already
+   * orders them (docs/anomalies.md, "Certain edges").
+   */
+  private void chainHead(final int k, final int head) {
+    final int init = s.keys.initVersion(k);
+    if (initialIsFirst(k)) {
+      for (int e = s.readers.first(init); e >= 0; e = s.readers.next(e)) {
+        if (s.readers.slot(e) != head) {
+          step.add(s.readers.slot(e), head, EdgeKind.RW, init);
+        }
+      }
+    }
+    s.heads.add(k, head);
+  }
+
+  /**
+   * Whether k's initial version is the history's initial value, which every version order puts
+   * first, and not a frontier value a cut seeded from a pruned writer, whose place among the
+   * retained blind writes is open. The initial value is never written (INITIAL_VALUE_WRITE), so
+   * the value tells them apart.
+   */
+  private boolean initialIsFirst(final int k) {
+    return Objects.equals(s.versions.value(s.keys.initVersion(k)), s.options.initialValue());
   }
 }
