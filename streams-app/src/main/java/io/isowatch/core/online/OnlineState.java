@@ -27,7 +27,13 @@ final class OnlineState implements DependencyView {
   final Versions versions;
   final VersionSuccessors successors;
   final VersionReaders readers;
-  final ChainHeads heads;
+  /**
+   * Per key: the counted transactions whose version of it starts a chain of its own (a blind
+   * write, or a write after a read of a value written twice). Each reader of the key's initial
+   * version gets RW(reader → head) (docs/anomalies.md, "Certain edges"). Rebuilt by the replay of
+   * a cut or a restore, like the readers and successors, so not checkpointed.
+   */
+  final IntMultimap chainHeads;
   final PendingReads pending = new PendingReads();
   final DependencyEdges edges;
   /** The requested levels' graphs, weakest level first (SI, SER, SSER): the order cycles are searched in. */
@@ -94,7 +100,7 @@ final class OnlineState implements DependencyView {
     this.txns = new TxnIndex(expectedTransactions);
     this.successors = new VersionSuccessors(expectedTransactions);
     this.readers = new VersionReaders(2 * expectedTransactions);
-    this.heads = new ChainHeads(1 << 10);
+    this.chainHeads = new IntMultimap(1 << 10);
     this.edges = new DependencyEdges(expectedTransactions);
     if (options.levels().contains(Level.SI)) {
       graphs.add(new SiGraph(edges, expectedTransactions));

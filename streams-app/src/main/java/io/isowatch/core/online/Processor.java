@@ -425,9 +425,9 @@ final class Processor {
     }
     final int k = s.versions.key(version);
     if (version == s.keys.initVersion(k) && initialIsFirst(k)) {
-      for (int e = s.heads.first(k); e >= 0; e = s.heads.next(e)) {
-        if (s.heads.slot(e) != reader) {
-          step.add(reader, s.heads.slot(e), EdgeKind.RW, version);
+      for (int e = s.chainHeads.first(k); e >= 0; e = s.chainHeads.next(e)) {
+        if (s.chainHeads.value(e) != reader) {
+          step.add(reader, s.chainHeads.value(e), EdgeKind.RW, version);
         }
       }
     }
@@ -450,7 +450,7 @@ final class Processor {
         }
       }
     }
-    s.heads.add(k, head);
+    s.chainHeads.add(k, head);
   }
 
   /**

@@ -119,20 +119,15 @@ public final class BruteForceOracle {
     final Map<String, List<int[]>> versionOrders = new LinkedHashMap<>();
     writersByKey(counted).forEach((key, ws) -> versionOrders.put(key, permutationsAfterT0(ws)));
     final List<String> keys = new ArrayList<>(versionOrders.keySet());
-    final int dims = keys.size() + reads.size();
-    final int[] radix = new int[dims];
-    long total = 1;
-    for (int d = 0; d < dims; d++) {
-      radix[d] = d < keys.size() ? versionOrders.get(keys.get(d)).size() : reads.get(d - keys.size()).candidates().length;
-      total = Math.multiplyExact(total, radix[d]);
-    }
+    final int[] radix = radix(keys, versionOrders, reads);
+    final long total = total(radix);
     if (total > MAX_CHOICES) {
       throw new IllegalArgumentException("too many choices for the oracle: " + total);
     }
     final long[] wr = full(nodes);
     final long[] ww = full(nodes);
     final long[] rw = full(nodes);
-    final int[] digit = new int[dims];
+    final int[] digit = new int[radix.length];
     for (long c = 0; c < total; c++, increment(digit, radix)) {
       final Graph g = graph(nodes, keys, versionOrders, reads, digit);
       for (int i = 0; i < nodes; i++) {
@@ -327,15 +322,9 @@ public final class BruteForceOracle {
     final boolean allTimed = counted.stream().allMatch(BruteForceOracle::realTimeKnown);
 
     final List<String> keys = new ArrayList<>(versionOrders.keySet());
-    final int dims = keys.size() + reads.size();
-    final int[] radix = new int[dims];
-    long total = 1;
-    for (int d = 0; d < dims; d++) {
-      radix[d] = d < keys.size()
-          ? versionOrders.get(keys.get(d)).size()
-          : reads.get(d - keys.size()).candidates().length;
-      total *= radix[d];
-    }
+    final int[] radix = radix(keys, versionOrders, reads);
+    final long total = total(radix);
+    final int dims = radix.length;
 
     boolean sserOk = false;
     boolean serOk = false;
@@ -361,6 +350,26 @@ public final class BruteForceOracle {
     }
     final Boolean sser = allTimed ? Boolean.valueOf(sserOk) : (serOk ? null : Boolean.FALSE);
     return new OracleVerdict(sser, serOk, siOk, sserOk, counted.size(), tried);
+  }
+
+  /** One digit per key (its version orders) and per external read (its candidate writers). */
+  private static int[] radix(
+      final List<String> keys, final Map<String, List<int[]>> versionOrders, final List<ExternalRead> reads) {
+    final int[] radix = new int[keys.size() + reads.size()];
+    for (int d = 0; d < radix.length; d++) {
+      radix[d] = d < keys.size()
+          ? versionOrders.get(keys.get(d)).size()
+          : reads.get(d - keys.size()).candidates().length;
+    }
+    return radix;
+  }
+
+  private static long total(final int[] radix) {
+    long total = 1;
+    for (final int r : radix) {
+      total = Math.multiplyExact(total, r);
+    }
+    return total;
   }
 
   private static void increment(final int[] digit, final int[] radix) {
