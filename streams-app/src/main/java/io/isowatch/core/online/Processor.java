@@ -424,7 +424,8 @@ final class Processor {
       }
     }
     final int k = s.versions.key(version);
-    if (version == s.keys.initVersion(k) && initialIsFirst(k)) {
+    // Keys without blind writes (every mini-transaction history) have no chain heads: no cost there.
+    if (s.chainHeads.first(k) >= 0 && version == s.keys.initVersion(k) && initialIsFirst(k)) {
       for (int e = s.chainHeads.first(k); e >= 0; e = s.chainHeads.next(e)) {
         if (s.chainHeads.value(e) != reader) {
           step.add(reader, s.chainHeads.value(e), EdgeKind.RW, version);
