@@ -66,6 +66,39 @@ class RealFormatsTest {
   }
 
   @Test
+  void shouldFindTheCertainCyclesThroughInitialReadsWhenBlindWriteHistoriesAreChecked() throws Exception {
+    // Given: Elle's initial-state G-single in EDN, and a session that reads x=0 after writing x=1 blindly
+    final Path edn = Files.writeString(tmp.resolve("g-single.edn"), String.join("\n",
+        "{:index 0, :time 1000, :type :invoke, :process 0, :f :txn, :value [[:r :x nil] [:r :y nil]]}",
+        "{:index 1, :time 2000, :type :invoke, :process 1, :f :txn, :value [[:w :y 1] [:w :x 2]]}",
+        "{:index 2, :time 3000, :type :ok, :process 1, :f :txn, :value [[:w :y 1] [:w :x 2]]}",
+        "{:index 3, :time 4000, :type :ok, :process 0, :f :txn, :value [[:r :x nil] [:r :y 1]]}", ""));
+    final Path jsonl = Files.writeString(tmp.resolve("session.jsonl"), String.join("\n",
+        "{\"session\":\"a\",\"txn\":\"a-0\",\"status\":\"committed\",\"ops\":[{\"t\":\"w\",\"k\":\"x\",\"v\":1}]}",
+        "{\"session\":\"a\",\"txn\":\"a-1\",\"status\":\"committed\",\"ops\":[{\"t\":\"r\",\"k\":\"x\",\"v\":0}]}", ""));
+
+    // When
+    final CliRun elle = run("check", "--json", "--initial-value", "null", edn.toString());
+    final CliRun session = run("check", "--json", jsonl.toString());
+    final CliRun sessionSegmented = run("check", "--json", "--horizon-txns", "10", jsonl.toString());
+
+    // Then
+    assertEquals(1, elle.exit(), elle.err());
+    final JsonNode g = MAPPER.readTree(elle.out());
+    assertEquals(List.of("FracturedRead"), names(g));
+    assertEquals("G-single", g.get("anomalies").get(0).get("type").asText());
+    for (final CliRun run : List.of(session, sessionSegmented)) {
+      assertEquals(1, run.exit(), run.err());
+      final JsonNode j = MAPPER.readTree(run.out());
+      assertEquals(List.of("SessionGuaranteeViolation"), names(j));
+      for (final String level : List.of("SSER", "SER", "SI")) {
+        assertEquals("VIOLATED", j.get("verdicts").get(level).asText(), level);
+        assertEquals("VIOLATED", g.get("verdicts").get(level).asText(), level);
+      }
+    }
+  }
+
+  @Test
   void shouldExitAsTheQuickStartSaysWhenCheckingTheJsonlSamples() {
     // When
     final CliRun lost = run("check", SAMPLES.resolve("lost-update.jsonl").toString());

@@ -89,8 +89,10 @@ final class Explainer {
           ? b + " read " + kv + " from " + a + " and then overwrote it with " + key + "=" + lastWrite(s.to(), key)
           : b + " wrote " + key + " without reading it, and the only place left for its version is right after "
               + a + "'s " + kv;
-      case RW -> a + " read " + kv + ", and " + b + " overwrote that version with " + key + "="
-          + lastWrite(s.to(), key);
+      case RW -> view.versionWriter(ver) == DependencyView.INIT && !readOf(s.to(), key, ver)
+          ? a + " read " + kv + ", the initial value of " + key + "; every version order puts the initial version "
+              + "first, so it precedes the version " + key + "=" + lastWrite(s.to(), key) + " that " + b + " wrote"
+          : a + " read " + kv + ", and " + b + " overwrote that version with " + key + "=" + lastWrite(s.to(), key);
       case SO -> "both ran in session " + view.txn(s.from()).session() + " and " + a + " came first";
       case RT -> a + " ended before " + b + " started";
     };

@@ -182,7 +182,10 @@ final class CycleDetector {
       return false;
     }
     for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + n; e++) {
-      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.successors.contains(s.graph.edges.version(e), s.graph.edges.from(g))) {
+      final int version = s.graph.edges.version(e);
+      // A reader of the initial version also has an RW to every blind writer: not a sibling.
+      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.successors.contains(version, s.graph.edges.from(g))
+          || !s.successors.contains(version, s.graph.edges.to(g))) {
         return false;
       }
     }

@@ -34,6 +34,13 @@ final class OnlineState implements DependencyView {
   final Versions versions;
   final VersionSuccessors successors;
   final VersionReaders readers;
+  /**
+   * Per key: the counted transactions whose version of it starts a chain of its own (a blind
+   * write, or a write after a read of a value written twice). Each reader of the key's initial
+   * version gets RW(reader → head) (docs/anomalies.md, "Certain edges"). Rebuilt by the replay of
+   * a cut or a restore, like the readers and successors, so not checkpointed.
+   */
+  final IntMultimap chainHeads;
   final PendingReads pending = new PendingReads();
 
   /** The edges and the requested levels' graphs. */
@@ -77,6 +84,7 @@ final class OnlineState implements DependencyView {
     this.txns = new TxnIndex(expectedTransactions);
     this.successors = new VersionSuccessors(expectedTransactions);
     this.readers = new VersionReaders(2 * expectedTransactions);
+    this.chainHeads = new IntMultimap(1 << 10);
     this.graph = new DependencyGraph(options.levels(), txns, options.rtSkewMicros(), expectedTransactions);
     final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
       final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());

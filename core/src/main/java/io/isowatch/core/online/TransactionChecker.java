@@ -265,6 +265,7 @@ final class TransactionChecker {
         }
         if (analysis.blind(i)) {
           s.keys.addHead(k);
+          chainHead(k, slot);
           final String name = s.keys.name(k);
           out.finding(FindingKind.BLIND_WRITE, name, t, FindingMessages.blindWrite(t.id(), name, true),
               EnumSet.allOf(Level.class));
@@ -348,6 +349,7 @@ final class TransactionChecker {
       s.keys.markAmbiguous(k);
       if (writesKey) {
         s.keys.addHead(k);
+        chainHead(k, reader);
       }
       return;
     }
@@ -411,6 +413,44 @@ final class TransactionChecker {
         step.add(reader, succ, EdgeKind.RW, version);
       }
     }
+    final int k = s.versions.key(version);
+    // Keys without blind writes (every mini-transaction history) have no chain heads: no cost there.
+    if (s.chainHeads.first(k) >= 0 && version == s.keys.initVersion(k) && initialIsFirst(k)) {
+      for (int e = s.chainHeads.first(k); e >= 0; e = s.chainHeads.next(e)) {
+        if (s.chainHeads.value(e) != reader) {
+          step.add(reader, s.chainHeads.value(e), EdgeKind.RW, version);
+        }
+      }
+    }
     s.readers.add(version, reader);
+  }
+
+  /**
+   * {@code head} wrote k without a read of another version of k first (blindly, or after a read
+   * that cannot be attributed). Its version follows the initial version in every version order,
+   * so every reader of the initial version gets RW(reader → head); the other writers of k follow
+   * the initial version through their chain (RW to its first writer, then WW), which already
+   * orders them (docs/anomalies.md, "Certain edges").
+   */
+  private void chainHead(final int k, final int head) {
+    final int init = s.keys.initVersion(k);
+    if (initialIsFirst(k)) {
+      for (int e = s.readers.first(init); e >= 0; e = s.readers.next(e)) {
+        if (s.readers.slot(e) != head) {
+          step.add(s.readers.slot(e), head, EdgeKind.RW, init);
+        }
+      }
+    }
+    s.chainHeads.add(k, head);
+  }
+
+  /**
+   * Whether k's initial version is the history's initial value, which every version order puts
+   * first, and not a frontier value a cut seeded from a pruned writer, whose place among the
+   * retained blind writes is open. The initial value is never written (INITIAL_VALUE_WRITE), so
+   * the value tells them apart.
+   */
+  private boolean initialIsFirst(final int k) {
+    return Objects.equals(s.versions.value(s.keys.initVersion(k)), s.options.initialValue());
   }
 }

@@ -17,7 +17,9 @@ import java.util.List;
  * <p>Blind writes (no earlier read of the key in the transaction) start a new chain whose place in
  * the version order the history does not fix, and so do reads of a value written more than once:
  * such keys are undetermined and levels with no certain violation become UNKNOWN. Only edges that
- * hold in every candidate graph are built, so every cycle found is a certain violation. (A key's
+ * hold in every candidate graph are built, so every cycle found is a certain violation; among them
+ * RW from each reader of a key's initial version to each chain head of the key, since every
+ * version order puts the initial version first. (A key's
  * single blind chain must follow its initial chain, but inferring that needs to know no other
  * blind write will come, which an online checker never knows; both engines leave it open.)
  */
@@ -60,6 +62,7 @@ final class DependencyGraph implements DependencyView {
     g.linkSuccessors();
     g.markUndeterminedKeys();
     g.addWriteWriteAndReadWrite();
+    g.addReadWriteFromInitial();
     return g;
   }
 
@@ -216,6 +219,42 @@ final class DependencyGraph implements DependencyView {
         for (int i = 0; i < succ.size(); i++) {
           if (succ.get(i) != reader) {
             edges.add(reader, succ.get(i), EdgeKind.RW, ver);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Every version order puts the initial version first, so a reader of a key's initial version
+   * precedes every other writer of the key: RW(reader → head) for each head of a chain of its own
+   * (a blind write, or a write after a read that cannot be attributed); the other writers follow
+   * through their chain (RW to its first writer, then WW). Writers after an anomalous read get
+   * none: that read already violates every level. Same edges as the online engine's
+   * {@code Processor#chainHead} (docs/anomalies.md, "Certain edges").
+   */
+  private void addReadWriteFromInitial() {
+    final IntList[] heads = new IntList[h.keys()];
+    for (int row = 0; row < res.instTxn.size(); row++) {
+      if (res.instBlind.get(row) == 1 || res.instPred.get(row) == ReadResolution.AMBIGUOUS) {
+        final int k = res.instKey.get(row);
+        if (heads[k] == null) {
+          heads[k] = new IntList(2);
+        }
+        heads[k].add(res.instTxn.get(row));
+      }
+    }
+    for (int k = 0; k < heads.length; k++) {
+      if (heads[k] == null) {
+        continue;
+      }
+      sortAscending(heads[k]);
+      final int init = res.initVersion(k);
+      for (int r = readHead[init]; r >= 0; r = readNext[r]) {
+        final int reader = res.readTxn.get(r);
+        for (int i = 0; i < heads[k].size(); i++) {
+          if (heads[k].get(i) != reader) {
+            edges.add(reader, heads[k].get(i), EdgeKind.RW, init);
           }
         }
       }

@@ -417,6 +417,98 @@ class TableOneAnomaliesTest {
     assertFinding(r, FindingKind.BLIND_WRITE, ALL, 2);
   }
 
+  // ---- certain edges from the initial version (issue 14, item 1) ----
+
+  @Test
+  void shouldViolateSessionOrderWhenASessionReadsTheInitialValueAfterItsOwnBlindWrite() {
+    // Given: every version order puts x=0 first, so T2's read of it precedes T1's x=1
+    final String h = """
+        T1 s1 w(x,1)
+        T2 s1 r(x,0)
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    final Anomaly a = assertOnlyAnomaly(r, "G-single-process", "SessionGuaranteeViolation", ALL, List.of("T1", "T2"));
+    assertCycleKinds(a, List.of(EdgeKind.SO, EdgeKind.RW));
+    assertTrue(a.explanation().contains("T2 read x=0, the initial value of x; every version order puts the initial"
+        + " version first, so it precedes the version x=1 that T1 wrote"), a::explanation);
+    assertFinding(r, FindingKind.BLIND_WRITE, ALL, 1);
+  }
+
+  @Test
+  void shouldFindGSingleWhenAReadOfTheInitialStateMissesAWriteWhoseOtherWriteItSaw() {
+    // Given: Elle's initial-state G-single, keys start absent: p0 [r x nil][r y 1], p1 [w y 1][w x 2]
+    final String h = """
+        T0 p0 r(x,null) r(y,1)
+        T1 p1 w(y,1) w(x,2)
+        """;
+
+    // When
+    final CheckResult r = check(h, CheckOptions.defaults().withInitialValue(null));
+
+    // Then
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    final Anomaly a = assertOnlyAnomaly(r, "G-single", "FracturedRead", ALL, List.of("T0", "T1"));
+    assertCycleKinds(a, List.of(EdgeKind.RW, EdgeKind.WR));
+    assertTrue(a.explanation().contains("T0 read x=null, the initial value of x; every version order puts the"
+        + " initial version first"), a::explanation);
+  }
+
+  @Test
+  void shouldFindG2ItemWhenTwoTransactionsEachReadTheInitialValueTheOtherBlindlyWrites() {
+    // Given: Elle's initial-state G2-item (write skew): each read nil where the other wrote
+    final String h = """
+        T1 p1 r(x,null) w(y,1)
+        T2 p2 r(y,null) w(x,1)
+        """;
+
+    // When
+    final CheckResult r = check(h, CheckOptions.defaults().withInitialValue(null));
+
+    // Then: write skew is allowed by SI
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.UNKNOWN);
+    final Anomaly a = assertOnlyAnomaly(r, "G2-item", "WriteSkew", SSER_SER, List.of("T1", "T2"));
+    assertCycleKinds(a, List.of(EdgeKind.RW, EdgeKind.RW));
+  }
+
+  @Test
+  void shouldStayUnknownWhenAReadOfTheInitialValueOnlyPrecedesABlindWriter() {
+    // Given: T2 read x=0 in another session: it precedes T1, and nothing orders T1 before T2
+    final String h = """
+        T1 s1 w(x,1)
+        T2 s2 r(x,0)
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then: no cycle; the single blind chain's place is still not inferred
+    assertVerdicts(r, Verdict.UNKNOWN, Verdict.UNKNOWN, Verdict.UNKNOWN);
+    assertEquals(List.of(), r.anomalies());
+  }
+
+  @Test
+  void shouldOrderAReadOfTheInitialValueBeforeEveryWriterOfABlindChain() {
+    // Given: T3 (read-modify-write) follows the blind T1; T4 read x=0 and then T3's y
+    final String h = """
+        T1 s1 w(x,1)
+        T3 s3 r(x,1) w(x,2) w(y,1)
+        T4 s4 r(x,0) r(y,1)
+        """;
+
+    // When
+    final CheckResult r = check(h);
+
+    // Then: T4 -RW-> T1 -WR/WW-> T3 -WR-> T4 (a step is shown by its lowest kind), certain in every version order
+    assertVerdicts(r, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED);
+    final Anomaly a = assertOnlyAnomaly(r, "G-single", "CausalityViolation", ALL, List.of("T1", "T3", "T4"));
+    assertCycleKinds(a, List.of(EdgeKind.WR, EdgeKind.WR, EdgeKind.RW));
+  }
+
   @Test
   void shouldReportNonUniqueWriteWhenAValueIsWrittenTwiceToAKey() {
     // Given: 5 is written to x by T1 and T3, so T2's read of 5 has two candidate writers

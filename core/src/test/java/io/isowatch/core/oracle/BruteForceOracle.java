@@ -1,6 +1,7 @@
 package io.isowatch.core.oracle;
 
 import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.Level;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
@@ -82,6 +83,81 @@ public final class BruteForceOracle {
     final Map<String, List<int[]>> versionOrders = new LinkedHashMap<>();
     writers.forEach((key, ws) -> versionOrders.put(key, permutationsAfterT0(ws)));
     return enumerate(counted, reads, versionOrders, options.rtSkewMicros());
+  }
+
+  /**
+   * The levels whose graph is cyclic already when built only from the edges common to every
+   * candidate (every version order, every choice of writer): SO, RT, the WR of reads with a
+   * single possible writer and the RW of reads of T0 to every writer of the key. A checker that
+   * uses every certain edge must report these levels VIOLATED. Every level when some transaction
+   * is internally inconsistent or some read has no possible writer.
+   */
+  public static Set<Level> cyclicInEveryCandidate(final History history, final CheckOptions options) {
+    return cyclicInEveryCandidate(history, options, true);
+  }
+
+  /**
+   * As {@link #cyclicInEveryCandidate(History, CheckOptions)}; without {@code readsOfInitial}
+   * the common RW edges (which are exactly those from reads of T0) are left out, to tell which
+   * certain cycles need them.
+   */
+  public static Set<Level> cyclicInEveryCandidate(
+      final History history, final CheckOptions options, final boolean readsOfInitial) {
+    final List<Transaction> counted = countedTransactions(history);
+    final int nodes = counted.size() + 1;
+    if (nodes > Long.SIZE) {
+      throw new IllegalArgumentException("too many transactions for the oracle: " + counted.size());
+    }
+    final Set<Level> all = java.util.EnumSet.allOf(Level.class);
+    if (!counted.stream().allMatch(BruteForceOracle::internallyConsistent)) {
+      return all;
+    }
+    final List<ExternalRead> reads = externalReads(counted, options.initialValue());
+    if (reads.stream().anyMatch(r -> r.candidates().length == 0)) {
+      return all;
+    }
+    final Map<String, List<int[]>> versionOrders = new LinkedHashMap<>();
+    writersByKey(counted).forEach((key, ws) -> versionOrders.put(key, permutationsAfterT0(ws)));
+    final List<String> keys = new ArrayList<>(versionOrders.keySet());
+    final int[] radix = radix(keys, versionOrders, reads);
+    final long total = total(radix);
+    if (total > MAX_CHOICES) {
+      throw new IllegalArgumentException("too many choices for the oracle: " + total);
+    }
+    final long[] wr = full(nodes);
+    final long[] ww = full(nodes);
+    final long[] rw = full(nodes);
+    final int[] digit = new int[radix.length];
+    for (long c = 0; c < total; c++, increment(digit, radix)) {
+      final Graph g = graph(nodes, keys, versionOrders, reads, digit);
+      for (int i = 0; i < nodes; i++) {
+        wr[i] &= g.wr()[i];
+        ww[i] &= g.ww()[i];
+        rw[i] &= g.rw()[i];
+      }
+    }
+    if (!readsOfInitial) {
+      java.util.Arrays.fill(rw, 0L);
+    }
+    final long[] so = sessionOrder(counted);
+    final long[] ser = union(so, wr, ww, rw);
+    final Set<Level> cyclic = java.util.EnumSet.noneOf(Level.class);
+    if (!isAcyclic(siRelation(union(so, wr, ww), rw))) {
+      cyclic.add(Level.SI);
+    }
+    if (!isAcyclic(ser)) {
+      cyclic.add(Level.SER);
+    }
+    if (!isAcyclic(union(ser, realTimeOrder(counted, options.rtSkewMicros())))) {
+      cyclic.add(Level.SSER);
+    }
+    return cyclic;
+  }
+
+  private static long[] full(final int nodes) {
+    final long[] out = new long[nodes];
+    java.util.Arrays.fill(out, -1L);
+    return out;
   }
 
   // ---- which transactions count ----
@@ -246,15 +322,9 @@ public final class BruteForceOracle {
     final boolean allTimed = counted.stream().allMatch(BruteForceOracle::realTimeKnown);
 
     final List<String> keys = new ArrayList<>(versionOrders.keySet());
-    final int dims = keys.size() + reads.size();
-    final int[] radix = new int[dims];
-    long total = 1;
-    for (int d = 0; d < dims; d++) {
-      radix[d] = d < keys.size()
-          ? versionOrders.get(keys.get(d)).size()
-          : reads.get(d - keys.size()).candidates().length;
-      total *= radix[d];
-    }
+    final int[] radix = radix(keys, versionOrders, reads);
+    final long total = total(radix);
+    final int dims = radix.length;
 
     boolean sserOk = false;
     boolean serOk = false;
@@ -280,6 +350,26 @@ public final class BruteForceOracle {
     }
     final Boolean sser = allTimed ? Boolean.valueOf(sserOk) : (serOk ? null : Boolean.FALSE);
     return new OracleVerdict(sser, serOk, siOk, sserOk, counted.size(), tried);
+  }
+
+  /** One digit per key (its version orders) and per external read (its candidate writers). */
+  private static int[] radix(
+      final List<String> keys, final Map<String, List<int[]>> versionOrders, final List<ExternalRead> reads) {
+    final int[] radix = new int[keys.size() + reads.size()];
+    for (int d = 0; d < radix.length; d++) {
+      radix[d] = d < keys.size()
+          ? versionOrders.get(keys.get(d)).size()
+          : reads.get(d - keys.size()).candidates().length;
+    }
+    return radix;
+  }
+
+  private static long total(final int[] radix) {
+    long total = 1;
+    for (final int r : radix) {
+      total = Math.multiplyExact(total, r);
+    }
+    return total;
   }
 
   private static void increment(final int[] digit, final int[] radix) {

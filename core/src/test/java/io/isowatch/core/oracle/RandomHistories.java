@@ -113,23 +113,33 @@ public final class RandomHistories {
   private RandomHistories() {}
 
   public static Generated generate(final long seed) {
+    return generate(seed, false);
+  }
+
+  /** Like {@link #generate(long)}, but every history has the blind-writes trait. */
+  public static Generated generateWithBlindWrites(final long seed) {
+    return generate(seed, true);
+  }
+
+  private static Generated generate(final long seed, final boolean forceBlind) {
     final Random rnd = new Random(seed);
     while (true) {
-      final Generated g = attempt(seed, rnd);
+      final Generated g = attempt(seed, rnd, forceBlind);
       if (oracleChoices(g.history()) <= MAX_ORACLE_CHOICES) {
         return g;
       }
     }
   }
 
-  private static Generated attempt(final long seed, final Random rnd) {
+  private static Generated attempt(final long seed, final Random rnd, final boolean forceBlind) {
     final Mode mode = pickMode(rnd);
     final List<String> traits = new ArrayList<>();
     final Long initial = pickInitialValue(rnd);
     final long skew = rnd.nextDouble() < 0.8 ? 0L : new long[] {5L, 10L, 25L}[rnd.nextInt(3)];
     final CheckOptions options = CheckOptions.defaults().withInitialValue(initial).withRtSkewMicros(skew);
 
-    final boolean blind = rnd.nextDouble() < 0.12;
+    // The draw comes first so that generate(seed) gives the same histories as before.
+    final boolean blind = rnd.nextDouble() < 0.12 || forceBlind;
     if (blind) {
       traits.add("blind-writes");
     }
