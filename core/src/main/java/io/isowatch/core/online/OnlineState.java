@@ -29,18 +29,8 @@ final class OnlineState implements DependencyView {
   final IntList unknowns = new IntList(64);
   final Sessions sessions = new Sessions();
 
-  // Keys and their version chains, and the reads that wait for a version.
-  final Keys keys = new Keys();
-  final Versions versions;
-  final VersionSuccessors successors;
-  final VersionReaders readers;
-  /**
-   * Per key: the counted transactions whose version of it starts a chain of its own (a blind
-   * write, or a write after a read of a value written twice). Each reader of the key's initial
-   * version gets RW(reader → head) (docs/anomalies.md, "Certain edges"). Rebuilt by the replay of
-   * a cut or a restore, like the readers and successors, so not checkpointed.
-   */
-  final IntMultimap chainHeads;
+  /** Keys, their version chains and the edges those imply. */
+  final VersionChains chains;
   final PendingReads pending = new PendingReads();
 
   /** The edges and the requested levels' graphs. */
@@ -79,12 +69,8 @@ final class OnlineState implements DependencyView {
     this.options = options;
     this.online = online;
     this.summary = summary;
-    // Mini-transactions write about 1.6 values each; sizing the table up front avoids rehashing.
-    this.versions = new Versions(Math.max(1 << 10, 2 * expectedTransactions));
+    this.chains = new VersionChains(options.initialValue(), expectedTransactions);
     this.txns = new TxnIndex(expectedTransactions);
-    this.successors = new VersionSuccessors(expectedTransactions);
-    this.readers = new VersionReaders(2 * expectedTransactions);
-    this.chainHeads = new IntMultimap(1 << 10);
     this.graph = new DependencyGraph(options.levels(), txns, options.rtSkewMicros(), expectedTransactions);
     final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
       final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
@@ -148,7 +134,7 @@ final class OnlineState implements DependencyView {
 
   @Override
   public String keyName(final int key) {
-    return keys.name(key);
+    return chains.keyName(key);
   }
 
   @Override
@@ -158,17 +144,17 @@ final class OnlineState implements DependencyView {
 
   @Override
   public int versionKey(final int version) {
-    return versions.key(version);
+    return chains.versionKey(version);
   }
 
   @Override
   public int versionWriter(final int version) {
-    return versions.writer(version);
+    return chains.writer(version);
   }
 
   @Override
   public Long versionValue(final int version) {
-    return versions.value(version);
+    return chains.value(version);
   }
 
   @Override
