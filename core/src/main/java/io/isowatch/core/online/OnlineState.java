@@ -5,7 +5,6 @@ import io.isowatch.core.check.DependencyView;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
-import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -15,18 +14,16 @@ import java.util.Set;
  * Everything the incremental engine keeps for one tenant's segment, part by part as in the table
  * of docs/streaming-design.md (each part a store in the topology). Each part is an object that
  * keeps its own invariants; this class only holds them together, seeds them and says what a cut
- * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}, so
- * anomalies are named and explained by the same code as the batch checker's.
+ * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}: what
+ * names and explains its anomalies (edges, versions, keys) reads the state through it.
  */
 final class OnlineState implements DependencyView {
   final CheckOptions options;
   final OnlineOptions online;
 
-  // Transactions: every one taken (by slot), those waiting for release, the indeterminate ones, sessions.
+  // Transactions: every one taken (by slot, with the indeterminate ones), those waiting for release, sessions.
   final TxnIndex txns;
   final ReorderBuffer buffer;
-  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
-  final IntList unknowns = new IntList(64);
   final Sessions sessions = new Sessions();
 
   /** Keys, their version chains and the edges those imply. */

@@ -104,8 +104,8 @@ final class ResultBuilder {
     seqs.addTo(findings);
     final HorizonSummary h = s.summary;
     long unknown = h == null ? 0 : h.unknowns;
-    for (int i = 0; i < s.unknowns.size(); i++) {
-      final int slot = s.unknowns.get(i);
+    for (int i = 0; i < s.txns.indeterminateCount(); i++) {
+      final int slot = s.txns.indeterminateAt(i);
       unknown++;
       if (!s.txns.isCounted(slot)) {
         final Transaction t = s.txns.txn(slot);

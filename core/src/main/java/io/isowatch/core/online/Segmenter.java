@@ -213,8 +213,8 @@ final class Segmenter {
 
   /** Pruned indeterminate transactions: ignored ones are reported now, all are counted. */
   private static void unknowns(final OnlineState old, final CutReplay r, final HorizonSummary sum) {
-    for (int i = 0; i < old.unknowns.size(); i++) {
-      final int slot = old.unknowns.get(i);
+    for (int i = 0; i < old.txns.indeterminateCount(); i++) {
+      final int slot = old.txns.indeterminateAt(i);
       if (!r.pruned(slot)) {
         continue;
       }

@@ -20,7 +20,7 @@ import java.util.List;
  * {@link CycleDetector}): analyses each alone, registers its writes, counts it (committed), holds
  * it dormant (indeterminate) or keeps it only as a writer (aborted), resolves reads to the
  * versions they read, builds WR, WW, RW, SO and real-time edges, and reports the non-cycle
- * anomalies and lost updates exactly as the batch checker defines them.
+ * anomalies and lost updates (docs/anomalies.md).
  */
 final class TransactionChecker {
   private final OnlineState s;
@@ -64,7 +64,7 @@ final class TransactionChecker {
     registerWrites(slot, t);
     switch (t.status()) {
       case ABORTED -> s.counters.countAborted();
-      case UNKNOWN -> s.unknowns.add(slot);
+      case UNKNOWN -> s.txns.markIndeterminate(slot);
       case COMMITTED -> {
         s.txns.markCounted(slot);
         work.add(slot);
