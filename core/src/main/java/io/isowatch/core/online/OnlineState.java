@@ -33,9 +33,11 @@ final class OnlineState implements DependencyView {
   /** The edges and the requested levels' graphs. */
   final DependencyGraph graph;
 
-  // What it reported, and what it must remember of it.
+  // What it reported, and what it must remember of it. The Publisher records findings and
+  // anomalies (a cut adds its own findings), the ResultBuilder reads them.
   /** Carried from state to state by a cut. */
   private Findings findings = new Findings();
+  /** Not carried: a cut folds what it can list into the summary. */
   final AnomalyLog anomalies;
   /** Values reported as read from thin air, and the ThinAirReads published (only the values are carried). */
   private ThinAir thinAir = new ThinAir();
