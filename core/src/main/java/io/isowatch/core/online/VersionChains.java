@@ -10,8 +10,8 @@ import java.util.Objects;
  * version starts a chain of its own (chain heads: a blind write, or a write after a read of a value
  * written twice). It owns the edges these imply: a read of a version is WR from its writer, a
  * read-modify-write of it WW; its readers get RW to its successors, two successors are a lost
- * update, and a reader of the key's initial version gets RW to every chain head (docs/anomalies.md,
- * "Certain edges").
+ * update, and a reader of the key's initial version, when that is the history's initial value,
+ * gets RW to every chain head (docs/anomalies.md, "Certain edges").
  *
  * <p>It also keeps whether each key's version order is open (heads, repeated values: {@link Keys}).
  * Readers, successors and chain heads are rebuilt by the replay of a cut or a restore, so they are
