@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * Store {@code anomalies}: exact counts per name, and just the anomalies the capped report can
- * list, in the batch checker's canonical order: read anomalies by reader (session, rank) and op,
+ * list, in canonical order (one that depends on the history only): read anomalies by reader (session, rank) and op,
  * then lost updates by their pair, then cycles in the order they were found. Per category it
  * keeps the first {@code cap} and the first of each name, which is all that {@link AnomalyList}'s
  * selection (the first of every name, then the earliest) can pick, so the state stays bounded

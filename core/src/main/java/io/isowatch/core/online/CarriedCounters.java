@@ -13,13 +13,13 @@ record CarriedCounters(long input, long committed, long aborted, long promoted, 
   static CarriedCounters of(final OnlineState s) {
     final Counters c = s.counters;
     return new CarriedCounters(c.input(), c.committed(), c.aborted(), c.promoted(), c.operations(), c.longRmw(),
-        c.largeReadOnly(), c.duplicates(), c.late(), c.missingTimes(), s.repeats.seen(), s.keys.headCounts(),
-        s.keys.ambiguousFlags());
+        c.largeReadOnly(), c.duplicates(), c.late(), c.missingTimes(), s.repeats.seen(), s.chains.headCounts(),
+        s.chains.ambiguousFlags());
   }
 
   void applyTo(final OnlineState s) {
     s.counters.restore(this);
     s.repeats.restoreSeen(repeatSeen);
-    s.keys.setFlags(heads, ambiguous);
+    s.chains.setOrderFlags(heads, ambiguous);
   }
 }

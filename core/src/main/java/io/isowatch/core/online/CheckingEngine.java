@@ -28,7 +28,7 @@ final class CheckingEngine {
   void process(final int slot) {
     checker.release(slot);
     final OnlineState s = state;
-    final boolean snapshot = s.online.horizon().onSnapshots() && Segmenter.isSnapshot(s.txns.txn(slot), s.keys.count());
+    final boolean snapshot = s.online.horizon().onSnapshots() && Segmenter.isSnapshot(s.txns.txn(slot), s.chains.keyCount());
     s.cutPoints.processed(s.txns.endKey(slot), snapshot, snapshot ? s.txns.piPos(slot) : -1);
   }
 

@@ -123,12 +123,12 @@ final class CheckpointWriter {
   }
 
   private void keysAndSessions() {
-    out.arrayStart(s.keys.count());
-    for (int k = 0; k < s.keys.count(); k++) {
-      out.name(s.keys.name(k));
-      out.nullableLong(s.versions.value(s.keys.initVersion(k)));
-      out.intValue(s.keys.heads(k));
-      out.bool(s.keys.isAmbiguous(k));
+    out.arrayStart(s.chains.keyCount());
+    for (int k = 0; k < s.chains.keyCount(); k++) {
+      out.name(s.chains.keyName(k));
+      out.nullableLong(s.chains.initialValueOf(k));
+      out.intValue(s.chains.headCount(k));
+      out.bool(s.chains.isAmbiguous(k));
     }
     out.arrayEnd();
     out.arrayStart(s.sessions.count());

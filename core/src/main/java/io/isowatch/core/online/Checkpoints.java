@@ -37,7 +37,7 @@ final class Checkpoints {
       next.sessions.seed(c.sessionNames().get(i), c.sessionArrivals()[i]);
     }
     for (int k = 0; k < c.keyNames().size(); k++) {
-      next.keys.seed(c.keyNames().get(k), next.versions, c.keyInitials().get(k));
+      next.chains.seedKey(c.keyNames().get(k), c.keyInitials().get(k));
     }
     // FUTURE_EVENT_TIME ids are not checkpointed (docs/segmentation.md): a restore starts without any.
     next.carry(c.findings(), c.thinAir(), new java.util.HashSet<>(), c.repeated(), c.repeatsDeclared());

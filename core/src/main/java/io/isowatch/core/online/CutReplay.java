@@ -18,17 +18,16 @@ record CutReplay(OnlineState old, int cut) implements ReplayOracle {
   /** Whether the old state resolved a read of (k, v) to a version written by a pruned transaction. */
   @Override
   public boolean alreadyChecked(final int k, final Long v) {
-    if (k >= old.keys.count()) {
+    if (k >= old.chains.keyCount()) {
       return false;
     }
-    final int init = old.keys.initVersion(k);
-    if (java.util.Objects.equals(old.versions.value(init), v)) {
+    if (old.chains.readsInitial(k, v)) {
       return true;
     }
     if (v == null) {
       return false;
     }
-    final int version = old.versions.find(k, v);
-    return version >= 0 && pruned(old.versions.writer(version));
+    final int version = old.chains.find(k, v);
+    return version >= 0 && pruned(old.chains.writer(version));
   }
 }

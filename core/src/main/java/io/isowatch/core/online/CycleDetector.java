@@ -13,7 +13,7 @@ import java.util.List;
  * order, by their lowest edge kind (SO, RT, WR, WW, RW), then by the π positions of their
  * endpoints, so the result depends on the history only. A group that closes a cycle is refused
  * in that level's graph; it is reported once, in the weakest level where it closes one (searched
- * SI, SER, SSER, as the batch checker does), with every level the cycle violates, and refused
+ * SI, then SER, then SSER), with every level the cycle violates, and refused
  * silently in the stronger levels, whose cycles through it that report already covers.
  */
 final class CycleDetector {
@@ -103,7 +103,7 @@ final class CycleDetector {
 
   private void insert(final int g) {
     // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
-    // refused like any edge, never reported again (as the batch checker never searches from them).
+    // refused like any edge where they close a cycle, but that cycle is not reported again.
     boolean reported = siblingAntiDependencies(g);
     for (final LevelGraph graph : s.graph.levels()) {
       final LevelGraph.Cycle c = graph.insert(g);
@@ -184,8 +184,8 @@ final class CycleDetector {
     for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + n; e++) {
       final int version = s.graph.edges.version(e);
       // A reader of the initial version also has an RW to every blind writer: not a sibling.
-      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.successors.contains(version, s.graph.edges.from(g))
-          || !s.successors.contains(version, s.graph.edges.to(g))) {
+      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.chains.isSuccessor(version, s.graph.edges.from(g))
+          || !s.chains.isSuccessor(version, s.graph.edges.to(g))) {
         return false;
       }
     }

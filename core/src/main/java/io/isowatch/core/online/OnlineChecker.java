@@ -2,8 +2,6 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
-import io.isowatch.core.check.FindingKind;
-import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.List;
@@ -19,13 +17,14 @@ import java.util.Map;
  * <p>{@link #accept} and {@link #flush} return what they published: anomalies (each certain under
  * the declared bounds and in every later {@link #result}; a ThinAirRead whose writer still arrives
  * is retracted, {@link OnlineEvent.AnomalyRetracted}), findings and verdict changes. {@link
- * #result} reads the current state with the batch checker's semantics; after a flush, and when no
+ * #result} reads the current state as a whole history's result; after a flush, and when no
  * transaction came later than the grace period allows, it equals {@link #check} on the same
  * history. Not thread-safe: one instance per tenant, fed by one thread.
  *
  * <p>A facade over four parts, each with one job: the {@link Sequencer} (reorder buffer, watermark,
  * lateness), the {@link SegmentedEngine} (horizon, cuts), the {@link CheckingEngine} of the current
- * segment (state, per-transaction checking, publication, results) and {@link Checkpoints}.
+ * segment (state, per-transaction checking, publication, results) and {@link Checkpoints}. A
+ * whole history goes through the same parts by {@link WholeHistoryCheck}.
  */
 public final class OnlineChecker {
   private final Sequencer sequencer;
@@ -34,23 +33,18 @@ public final class OnlineChecker {
   private long nanos;
 
   public OnlineChecker(final CheckOptions options, final OnlineOptions online) {
-    this(options, online, 0);
-  }
-
-  /** A checker expecting about that many transactions (sizes its tables up front). */
-  OnlineChecker(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this.sequencer = new Sequencer();
-    this.segments = new SegmentedEngine(sequencer, new OnlineState(options, online, expectedTransactions));
+    this.segments = new SegmentedEngine(sequencer, new OnlineState(options, online, 0));
     this.published = new PublishedVerdicts(options.levels(), Map.of());
   }
 
   /**
-   * Checks a whole history as {@code isowatch check} will: in π order (the same engine, every
-   * transaction accepted, then a flush), so that the result equals what a stream of the same
-   * history reports.
+   * Checks a whole history as {@code isowatch check} does: {@link WholeHistoryCheck#check}, the
+   * same engine with every transaction given in π order, then a flush, so that the result equals
+   * what a stream of the same history reports.
    */
   public static CheckResult check(final History history, final CheckOptions options) {
-    return BatchAdapter.check(history, options);
+    return WholeHistoryCheck.check(history, options);
   }
 
   /**
@@ -60,7 +54,9 @@ public final class OnlineChecker {
    * otherwise. Then releases, in π order, every buffered transaction the watermark has passed.
    */
   public List<OnlineEvent> accept(final Transaction t) {
-    return accept(t, Long.MIN_VALUE);
+    final long started = System.nanoTime();
+    segments.admit(t, Long.MIN_VALUE);
+    return finish(started);
   }
 
   /**
@@ -88,26 +84,12 @@ public final class OnlineChecker {
   }
 
   /**
-   * As {@link #accept(Transaction)}, with the rank in its session given: the batch adapter's,
-   * whose transactions have unique ids already (so they are not indexed for idempotence).
-   */
-  List<OnlineEvent> accept(final Transaction t, final long rankGiven) {
-    final long started = System.nanoTime();
-    if (sequencer.admit(t, rankGiven, true)) {
-      segments.maybePrune();
-    }
-    return finish(started);
-  }
-
-  /**
    * Releases everything buffered in π order and reports every read still waiting for a writer as
    * a ThinAirRead, as a check of the whole history does at its end.
    */
   public List<OnlineEvent> flush() {
     final long started = System.nanoTime();
-    sequencer.releaseAll();
-    segments.engine().expireAll();
-    segments.maybePrune();
+    segments.flush();
     return finish(started);
   }
 
@@ -247,10 +229,6 @@ public final class OnlineChecker {
     return segments.engine().result(nanos / 1e9);
   }
 
-  CheckResult result(final double seconds) {
-    return segments.engine().result(seconds);
-  }
-
   /** Transactions buffered, not yet processed. */
   public int buffered() {
     return segments.state().buffer.size();
@@ -279,19 +257,6 @@ public final class OnlineChecker {
   /** Whether some value was written twice so far. */
   boolean repeatSeen() {
     return segments.state().repeats.seen();
-  }
-
-  /** Tells the engine the values the whole history repeats (batch adapter only). */
-  void declareRepeated(final RepeatedValues repeated) {
-    segments.changed();
-    segments.state().repeats.declareWholeHistory(repeated);
-  }
-
-  /** A transaction the batch adapter dropped because its id repeats an earlier one in the file. */
-  void reportDuplicateId(final Transaction t) {
-    segments.changed();
-    segments.state().counters.countInput();
-    segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, FindingMessages.duplicateTxnId(t.id()));
   }
 
   private List<OnlineEvent> finish(final long started) {

@@ -5,7 +5,6 @@ import io.isowatch.core.check.DependencyView;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
-import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -15,40 +14,30 @@ import java.util.Set;
  * Everything the incremental engine keeps for one tenant's segment, part by part as in the table
  * of docs/streaming-design.md (each part a store in the topology). Each part is an object that
  * keeps its own invariants; this class only holds them together, seeds them and says what a cut
- * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}, so
- * anomalies are named and explained by the same code as the batch checker's.
+ * carries into the next state ({@link #carryInto}). It is the engine's {@link DependencyView}: what
+ * names and explains its anomalies (edges, versions, keys) reads the state through it.
  */
 final class OnlineState implements DependencyView {
   final CheckOptions options;
   final OnlineOptions online;
 
-  // Transactions: every one taken (by slot), those waiting for release, the indeterminate ones, sessions.
+  // Transactions: every one taken (by slot, with the indeterminate ones), those waiting for release, sessions.
   final TxnIndex txns;
   final ReorderBuffer buffer;
-  /** Indeterminate transactions, in processing order (those never promoted are ignored). */
-  final IntList unknowns = new IntList(64);
   final Sessions sessions = new Sessions();
 
-  // Keys and their version chains, and the reads that wait for a version.
-  final Keys keys = new Keys();
-  final Versions versions;
-  final VersionSuccessors successors;
-  final VersionReaders readers;
-  /**
-   * Per key: the counted transactions whose version of it starts a chain of its own (a blind
-   * write, or a write after a read of a value written twice). Each reader of the key's initial
-   * version gets RW(reader → head) (docs/anomalies.md, "Certain edges"). Rebuilt by the replay of
-   * a cut or a restore, like the readers and successors, so not checkpointed.
-   */
-  final IntMultimap chainHeads;
+  /** Keys, their version chains and the edges those imply. */
+  final VersionChains chains;
   final PendingReads pending = new PendingReads();
 
   /** The edges and the requested levels' graphs. */
   final DependencyGraph graph;
 
-  // What it reported, and what it must remember of it.
+  // What it reported, and what it must remember of it. The Publisher records findings and
+  // anomalies (a cut adds its own findings), the ResultBuilder reads them.
   /** Carried from state to state by a cut. */
   private Findings findings = new Findings();
+  /** Not carried: a cut folds what it can list into the summary. */
   final AnomalyLog anomalies;
   /** Values reported as read from thin air, and the ThinAirReads published (only the values are carried). */
   private ThinAir thinAir = new ThinAir();
@@ -79,12 +68,8 @@ final class OnlineState implements DependencyView {
     this.options = options;
     this.online = online;
     this.summary = summary;
-    // Mini-transactions write about 1.6 values each; sizing the table up front avoids rehashing.
-    this.versions = new Versions(Math.max(1 << 10, 2 * expectedTransactions));
+    this.chains = new VersionChains(options.initialValue(), expectedTransactions);
     this.txns = new TxnIndex(expectedTransactions);
-    this.successors = new VersionSuccessors(expectedTransactions);
-    this.readers = new VersionReaders(2 * expectedTransactions);
-    this.chainHeads = new IntMultimap(1 << 10);
     this.graph = new DependencyGraph(options.levels(), txns, options.rtSkewMicros(), expectedTransactions);
     final Comparator<AnomalyLog.Entry> canonical = (a, b) -> {
       final int c = PiOrder.compareCanonical(txns, sessions, a.first(), b.first());
@@ -148,7 +133,7 @@ final class OnlineState implements DependencyView {
 
   @Override
   public String keyName(final int key) {
-    return keys.name(key);
+    return chains.keyName(key);
   }
 
   @Override
@@ -158,17 +143,17 @@ final class OnlineState implements DependencyView {
 
   @Override
   public int versionKey(final int version) {
-    return versions.key(version);
+    return chains.versionKey(version);
   }
 
   @Override
   public int versionWriter(final int version) {
-    return versions.writer(version);
+    return chains.writer(version);
   }
 
   @Override
   public Long versionValue(final int version) {
-    return versions.value(version);
+    return chains.value(version);
   }
 
   @Override

@@ -29,7 +29,7 @@ final class PiOrder {
     return index.txn(a).id().compareTo(index.txn(b).id());
   }
 
-  /** Canonical order of the batch checker: session name, then rank (for stable anomaly lists). */
+  /** Canonical order of reports: session name, then rank (anomaly lists that depend on the history only). */
   static int compareCanonical(final TxnIndex index, final Sessions sessions, final int a, final int b) {
     if (a == b) {
       return 0;

@@ -4,7 +4,7 @@ import io.isowatch.core.graph.IntList;
 
 /**
  * The reorder buffer: transactions that arrived but were not yet released, smallest in π first.
- * Arrivals in π order (the common case, and always for the batch adapter) append to a sorted run
+ * Arrivals in π order (the common case, and always for a {@link WholeHistoryCheck}) append to a sorted run
  * in O(1); others go to a binary heap.
  */
 final class ReorderBuffer {

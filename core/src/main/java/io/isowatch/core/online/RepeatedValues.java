@@ -10,9 +10,9 @@ import java.util.Set;
 
 /**
  * The (key, value) pairs that transactions not yet processed write more than once: the whole
- * history's for the batch adapter, the reorder buffer's at a flush. Reads of such values are then
- * never attributed, as in the batch checker (a stream learns of any other repeat only when its
- * writer is processed).
+ * history's for a {@link WholeHistoryCheck}, the reorder buffer's at a flush. Reads of such values
+ * are then never attributed to a writer (a stream learns of any other repeat only when its writer
+ * is processed).
  */
 final class RepeatedValues {
   private final Set<String> repeated;

@@ -2,14 +2,14 @@ package io.isowatch.core.online;
 
 /**
  * What a state knows of values written more than once: the repeats declared ahead of their
- * writers ({@link RepeatedValues}: the whole history's from the batch adapter, the buffer's at a
- * flush), whether the batch adapter declared the whole history's (then a flush need not look),
+ * writers ({@link RepeatedValues}: the whole history's from a {@link WholeHistoryCheck}, the
+ * buffer's at a flush), whether the whole history's were declared (then a flush need not look),
  * and whether a repeat was seen among processed writes. Carried from state to state by a cut.
  */
 final class RepeatedWrites {
   /** Written values declared repeated ahead of their writers, or null. */
   private RepeatedValues declared;
-  /** The batch adapter declared the repeated values of the whole history. */
+  /** A {@link WholeHistoryCheck} declared the repeated values of the whole history. */
   private boolean wholeHistory;
   /** Some processed write repeated a value. */
   private boolean seen;
@@ -24,7 +24,7 @@ final class RepeatedWrites {
     return declared;
   }
 
-  /** Whether the whole history's repeats were declared (batch adapter only). */
+  /** Whether the whole history's repeats were declared (a {@link WholeHistoryCheck} only). */
   boolean wholeHistoryDeclared() {
     return wholeHistory;
   }
@@ -37,7 +37,7 @@ final class RepeatedWrites {
     seen = true;
   }
 
-  /** The batch adapter's declaration: the repeats of the whole history. */
+  /** A {@link WholeHistoryCheck}'s declaration: the repeats of the whole history (null: none). */
   void declareWholeHistory(final RepeatedValues repeated) {
     declared = repeated;
     wholeHistory = true;

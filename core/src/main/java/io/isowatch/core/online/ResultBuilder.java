@@ -51,7 +51,7 @@ final class ResultBuilder {
         || (level == Level.SSER && h.staleViolatesSser)))) {
       return Verdict.VIOLATED;
     }
-    if (s.keys.undeterminedCount() > 0 || (level == Level.SSER && s.counters.missingTimes())
+    if (s.chains.undeterminedKeys() > 0 || (level == Level.SSER && s.counters.missingTimes())
         || (h != null && h.staleUndecided.contains(level))) {
       return Verdict.UNKNOWN;
     }
@@ -68,19 +68,19 @@ final class ResultBuilder {
           + "); whether they are allowed at " + level + " depends on transactions that were pruned; no violation "
           + "is certain";
     }
-    if (s.keys.undeterminedCount() == 0) {
+    if (s.chains.undeterminedKeys() == 0) {
       return UnknownReasons.MISSING_TIMES;
     }
     final List<String> reasons = new ArrayList<>(3);
-    for (int k = 0; k < s.keys.count() && reasons.size() < 3; k++) {
-      final String name = s.keys.name(k);
-      if (s.keys.isAmbiguous(k)) {
+    for (int k = 0; k < s.chains.keyCount() && reasons.size() < 3; k++) {
+      final String name = s.chains.keyName(k);
+      if (s.chains.isAmbiguous(k)) {
         reasons.add(UnknownReasons.valuesNotUnique(name));
-      } else if (s.keys.heads(k) > 0) {
-        reasons.add(UnknownReasons.versionsWithoutRead(s.keys.heads(k), name));
+      } else if (s.chains.headCount(k) > 0) {
+        reasons.add(UnknownReasons.versionsWithoutRead(s.chains.headCount(k), name));
       }
     }
-    return UnknownReasons.versionOrderOpen(reasons, s.keys.undeterminedCount());
+    return UnknownReasons.versionOrderOpen(reasons, s.chains.undeterminedKeys());
   }
 
   private boolean cyclic(final Level level) {
@@ -104,8 +104,8 @@ final class ResultBuilder {
     seqs.addTo(findings);
     final HorizonSummary h = s.summary;
     long unknown = h == null ? 0 : h.unknowns;
-    for (int i = 0; i < s.unknowns.size(); i++) {
-      final int slot = s.unknowns.get(i);
+    for (int i = 0; i < s.txns.indeterminateCount(); i++) {
+      final int slot = s.txns.indeterminateAt(i);
       unknown++;
       if (!s.txns.isCounted(slot)) {
         final Transaction t = s.txns.txn(slot);
@@ -130,7 +130,7 @@ final class ResultBuilder {
     }
     final Counters c = s.counters;
     final CheckStats stats = new CheckStats(c.input(), c.committed(), c.aborted(), c.promoted(), unknown - c.promoted(),
-        s.sessions.count(), s.keys.count(), c.operations(), c.longRmw(), c.largeReadOnly(),
+        s.sessions.count(), s.chains.keyCount(), c.operations(), c.longRmw(), c.largeReadOnly(),
         s.graph.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
         h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
             h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));

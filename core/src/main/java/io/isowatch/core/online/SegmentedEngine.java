@@ -1,5 +1,6 @@
 package io.isowatch.core.online;
 
+import io.isowatch.core.history.Transaction;
 import java.util.List;
 import java.util.Set;
 
@@ -45,7 +46,27 @@ final class SegmentedEngine {
     return engine.state;
   }
 
-  /** The engine changed since the latest cut (an accept, a flush, a batch hook): no checkpoint now. */
+  /**
+   * Gives one transaction to the sequencer (see {@link OnlineChecker#accept}), with the rank in
+   * its session given or {@code Long.MIN_VALUE}, and cuts if one is due.
+   */
+  void admit(final Transaction t, final long rankGiven) {
+    if (sequencer.admit(t, rankGiven, true)) {
+      maybePrune();
+    }
+  }
+
+  /**
+   * Releases everything buffered in π order, reports every read still waiting for a writer as a
+   * ThinAirRead and cuts if one is due (see {@link OnlineChecker#flush}).
+   */
+  void flush() {
+    sequencer.releaseAll();
+    engine.expireAll();
+    maybePrune();
+  }
+
+  /** The engine changed since the latest cut (an accept, a flush): no checkpoint now. */
   void changed() {
     lastCut = null;
   }

@@ -93,31 +93,31 @@ final class Segmenter {
     final int retained = old.txns.released() - cut + old.buffer.size();
     final OnlineState next = new OnlineState(old.options, old.online, Math.max(1 << 10, 2 * retained), sum);
     next.sessions.seed(old.sessions);
-    for (int k = 0; k < old.keys.count(); k++) {
-      next.keys.seed(old.keys.name(k), next.versions, frontier[k]);
+    for (int k = 0; k < old.chains.keyCount(); k++) {
+      next.chains.seedKey(old.chains.keyName(k), frontier[k]);
     }
     return next;
   }
 
   /** Sorts the pruned versions into frontier and filters; returns each key's frontier value. */
   private static Long[] retire(final OnlineState old, final CutReplay r, final HorizonSummary sum) {
-    final int keys = old.keys.count();
+    final int keys = old.chains.keyCount();
     final int[] frontier = new int[keys];
     final int[] frontierPos = new int[keys];
     Arrays.fill(frontier, -1);
-    final Versions versions = old.versions;
-    for (int ver = 0; ver <= versions.last(); ver++) {
-      final int w = versions.writer(ver);
+    final VersionChains chains = old.chains;
+    for (int ver = 0; ver <= chains.lastVersion(); ver++) {
+      final int w = chains.writer(ver);
       if (!r.pruned(w)) {
         continue;
       }
-      final int k = versions.key(ver);
-      final boolean absent = versions.value(ver) == null;
-      final long raw = versions.rawValue(ver);
+      final int k = chains.versionKey(ver);
+      final boolean absent = chains.value(ver) == null;
+      final long raw = chains.rawValue(ver);
       final boolean counted = old.txns.isCounted(w);
-      if (!versions.isFinal(ver) || !counted || versions.isRepeated(ver)) {
-        final boolean dormant = !counted && old.txns.status(w) == TxnStatus.UNKNOWN && versions.isFinal(ver);
-        if (dormant || versions.isRepeated(ver)) {
+      if (!chains.isFinal(ver) || !counted || chains.isRepeated(ver)) {
+        final boolean dormant = !counted && old.txns.status(w) == TxnStatus.UNKNOWN && chains.isFinal(ver);
+        if (dormant || chains.isRepeated(ver)) {
           sum.other.add(k, raw, absent);
         } else {
           // Aborted or intermediate: any later read of it is G1a/G1b, which violates every level.
@@ -128,8 +128,8 @@ final class Segmenter {
       boolean prunedSuccessor = false;
       boolean endsKnown = true;
       long successorEnd = Long.MIN_VALUE;
-      for (int e = old.successors.first(ver); e >= 0; e = old.successors.next(e)) {
-        final int succ = old.successors.slot(e);
+      for (int e = chains.firstSuccessor(ver); e >= 0; e = chains.nextSuccessor(e)) {
+        final int succ = chains.successor(e);
         if (r.pruned(succ)) {
           prunedSuccessor = true;
           final Transaction st = old.txns.txn(succ);
@@ -152,7 +152,7 @@ final class Segmenter {
       final int pos = w == TxnIndex.INIT ? -1 : old.txns.piPos(w);
       if (frontier[k] < 0 || pos > frontierPos[k]) {
         if (frontier[k] >= 0) {
-          sum.other.add(k, versions.rawValue(frontier[k]), versions.value(frontier[k]) == null);
+          sum.other.add(k, chains.rawValue(frontier[k]), chains.value(frontier[k]) == null);
         }
         frontier[k] = ver;
         frontierPos[k] = pos;
@@ -162,7 +162,7 @@ final class Segmenter {
     }
     final Long[] values = new Long[keys];
     for (int k = 0; k < keys; k++) {
-      values[k] = versions.value(frontier[k] >= 0 ? frontier[k] : old.keys.initVersion(k));
+      values[k] = frontier[k] >= 0 ? chains.value(frontier[k]) : chains.initialValueOf(k);
     }
     return values;
   }
@@ -213,8 +213,8 @@ final class Segmenter {
 
   /** Pruned indeterminate transactions: ignored ones are reported now, all are counted. */
   private static void unknowns(final OnlineState old, final CutReplay r, final HorizonSummary sum) {
-    for (int i = 0; i < old.unknowns.size(); i++) {
-      final int slot = old.unknowns.get(i);
+    for (int i = 0; i < old.txns.indeterminateCount(); i++) {
+      final int slot = old.txns.indeterminateAt(i);
       if (!r.pruned(slot)) {
         continue;
       }

@@ -53,8 +53,8 @@ final class Sequencer {
 
   /**
    * Takes one transaction, with the rank in its session given ({@code Long.MIN_VALUE}: from its
-   * seq or its arrival; given only by the batch adapter, whose ids are unique already, so they are
-   * not indexed for idempotence); with {@code timed}, its time moves the watermark. Returns false
+   * seq or its arrival; given only by a {@link WholeHistoryCheck}, whose ids are unique already, so
+   * they are not indexed for idempotence); with {@code timed}, its time moves the watermark. Returns false
    * when it was a retry or a reused id (nothing was released then).
    */
   boolean admit(final Transaction t, final long rankGiven, final boolean timed) {
@@ -147,8 +147,8 @@ final class Sequencer {
   }
 
   /**
-   * Releases everything buffered, in π order (a flush). Unless the batch adapter declared the
-   * whole history's repeated values, the values the buffer writes twice are declared first, so
+   * Releases everything buffered, in π order (a flush). Unless a {@link WholeHistoryCheck} declared
+   * the whole history's repeated values, the values the buffer writes twice are declared first, so
    * that reads of them are never attributed, as check does.
    */
   void releaseAll() {

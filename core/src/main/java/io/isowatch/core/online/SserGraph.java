@@ -11,7 +11,7 @@ import io.isowatch.core.history.Transaction;
  * is node 2t, time point p node 2p+1. A counted transaction with a usable end gets a point at its
  * end and an edge t → point (weight 1); one with a usable start an edge from the latest point
  * before its start minus the skew (weight 0); chain edges weigh 0, so a real-time step counts
- * once in a cycle's length, as in the batch engine.
+ * once in a cycle's length, however many points it passes.
  */
 final class SserGraph extends LevelGraph {
   private final DependencyEdges edges;

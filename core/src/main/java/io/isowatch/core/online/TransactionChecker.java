@@ -14,14 +14,13 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Checks released transactions one at a time, in π order (design steps 2-7; step 8 is the
  * {@link CycleDetector}): analyses each alone, registers its writes, counts it (committed), holds
  * it dormant (indeterminate) or keeps it only as a writer (aborted), resolves reads to the
  * versions they read, builds WR, WW, RW, SO and real-time edges, and reports the non-cycle
- * anomalies and lost updates exactly as the batch checker defines them.
+ * anomalies and lost updates (docs/anomalies.md).
  */
 final class TransactionChecker {
   private final OnlineState s;
@@ -36,11 +35,13 @@ final class TransactionChecker {
   private final IntList resolved = new IntList(16);
   private int[] opKeys = new int[16];
   private final IndexSort.IntComparator byReader;
+  private final VersionChains.LostUpdates lostUpdates;
 
   TransactionChecker(final OnlineState s, final Publisher out) {
     this.s = s;
     this.out = out;
     this.cycles = new CycleDetector(s, out);
+    this.lostUpdates = out::lostUpdate;
     this.byReader = (a, b) -> {
       final int c = Integer.compare(s.txns.piPos(s.pending.reader(a)), s.txns.piPos(s.pending.reader(b)));
       return c != 0 ? c : Integer.compare(s.pending.op(a), s.pending.op(b));
@@ -63,7 +64,7 @@ final class TransactionChecker {
     registerWrites(slot, t);
     switch (t.status()) {
       case ABORTED -> s.counters.countAborted();
-      case UNKNOWN -> s.unknowns.add(slot);
+      case UNKNOWN -> s.txns.markIndeterminate(slot);
       case COMMITTED -> {
         s.txns.markCounted(slot);
         work.add(slot);
@@ -105,7 +106,7 @@ final class TransactionChecker {
             s.pending.writesKey(e), published));
       }
       if (s.pending.writesKey(e)) {
-        s.keys.addHead(k);
+        s.chains.addOpenHead(k);
       }
       s.thinAir().reported(k, v);
     }
@@ -128,9 +129,9 @@ final class TransactionChecker {
     final Transaction t = s.txns.txn(reader);
     final boolean sser = which == 1 && s.requested(Level.SSER) && h.bound != Long.MIN_VALUE
         && RealTime.startUsable(t) && t.start() > h.bound + s.options.rtSkewMicros();
-    out.staleRead(reader, op, s.keys.name(k), v, which == 1, h.falsePositiveProbability(), sser);
+    out.staleRead(reader, op, s.chains.keyName(k), v, which == 1, h.falsePositiveProbability(), sser);
     if (writesKey) {
-      s.keys.addHead(k);
+      s.chains.addOpenHead(k);
     }
     return true;
   }
@@ -154,7 +155,7 @@ final class TransactionChecker {
       opKeys = new int[Math.max(ops.size(), 2 * opKeys.length)];
     }
     for (int j = 0; j < ops.size(); j++) {
-      opKeys[j] = s.keys.intern(ops.get(j).key(), s.versions, s.options.initialValue());
+      opKeys[j] = s.chains.key(ops.get(j).key());
     }
     analysis.analyze(slot, ops, opKeys);
     analyzed = slot;
@@ -176,11 +177,11 @@ final class TransactionChecker {
         out.finding(FindingKind.INITIAL_VALUE_WRITE, op.key(), t,
             FindingMessages.initialValueWrite(t.id(), op.key(), v));
       }
-      final int version = s.versions.addWritten(k, v, slot, analysis.isLastWriteOp(j));
+      final int version = s.chains.addWritten(k, v, slot, analysis.isLastWriteOp(j));
       if (version < 0) {
-        final int added = s.versions.last();
+        final int added = s.chains.lastVersion();
         if (s.repeats.declared(op.key(), v)) {
-          s.versions.markRepeated(added);
+          s.chains.markRepeated(added);
         }
         if (s.thinAir().wasReported(k, v)) {
           late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
@@ -190,11 +191,11 @@ final class TransactionChecker {
         newVersions.add(added);
       } else {
         s.repeats.markSeen();
-        s.versions.markRepeated(version);
+        s.chains.markRepeated(version);
         out.finding(FindingKind.NON_UNIQUE_WRITE, op.key(), t, FindingMessages.nonUniqueWrite(t.id(), op.key(), v));
-        final int w = s.versions.writer(version);
-        if (s.txns.isCounted(w) && s.versions.isFinal(version)) {
-          s.keys.markAmbiguous(k);
+        final int w = s.chains.writer(version);
+        if (s.txns.isCounted(w) && s.chains.isFinal(version)) {
+          s.chains.markAmbiguous(k);
         }
       }
     }
@@ -213,11 +214,11 @@ final class TransactionChecker {
       if (reader <= 0 || !s.anomalies.removeRead(ReadAnomaly.Kind.ThinAirRead.name(), reader, r.op())) {
         continue;
       }
-      out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.keys.name(k) + "=" + v
+      out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.chains.keyName(k) + "=" + v
           + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer came,"
           + " later than every lateness bound; the read is checked against this writer instead");
       if (r.writesKey()) {
-        s.keys.removeHead(k);
+        s.chains.removeOpenHead(k);
       }
       s.pending.add(k, v, reader, r.op(), r.writesKey(), s.txns.endKey(reader));
     }
@@ -259,14 +260,13 @@ final class TransactionChecker {
       final int k = analysis.key(i);
       final boolean writes = analysis.writes(i);
       if (writes) {
-        final int version = s.versions.find(k, analysis.lastWrite(i));
-        if (s.versions.isRepeated(version)) {
-          s.keys.markAmbiguous(k);
+        final int version = s.chains.find(k, analysis.lastWrite(i));
+        if (s.chains.isRepeated(version)) {
+          s.chains.markAmbiguous(k);
         }
         if (analysis.blind(i)) {
-          s.keys.addHead(k);
-          chainHead(k, slot);
-          final String name = s.keys.name(k);
+          s.chains.startChain(k, slot, step);
+          final String name = s.chains.keyName(k);
           out.finding(FindingKind.BLIND_WRITE, name, t, FindingMessages.blindWrite(t.id(), name, true),
               EnumSet.allOf(Level.class));
         }
@@ -318,9 +318,8 @@ final class TransactionChecker {
   /** Design step 5: resolves one external read of a counted transaction. */
   private void resolve(final int reader, final int k, final Long v, final int op, final boolean writesKey) {
     // The key's initial version: the initial value, or after a cut the key's frontier value.
-    final int init = s.keys.initVersion(k);
-    if (Objects.equals(v, s.versions.value(init))) {
-      link(reader, init, writesKey);
+    if (s.chains.readsInitial(k, v)) {
+      link(reader, s.chains.initialVersion(k), writesKey);
       return;
     }
     if (s.replay != null && s.replay.alreadyChecked(k, v)) {
@@ -334,7 +333,7 @@ final class TransactionChecker {
       }
       return;
     }
-    final int version = s.versions.find(k, v);
+    final int version = s.chains.find(k, v);
     if (version < 0) {
       s.pending.add(k, v, reader, op, writesKey, s.txns.endKey(reader));
       return;
@@ -343,23 +342,22 @@ final class TransactionChecker {
   }
 
   private void resolveTo(final int reader, final int version, final int op, final boolean writesKey) {
-    final int k = s.versions.key(version);
-    if (s.versions.isRepeated(version)) {
+    final int k = s.chains.versionKey(version);
+    if (s.chains.isRepeated(version)) {
       // Reported as NON_UNIQUE_WRITE; guessing the writer would be unsound.
-      s.keys.markAmbiguous(k);
+      s.chains.markAmbiguous(k);
       if (writesKey) {
-        s.keys.addHead(k);
-        chainHead(k, reader);
+        s.chains.startChain(k, reader, step);
       }
       return;
     }
-    final int w = s.versions.writer(version);
+    final int w = s.chains.writer(version);
     final ReadAnomaly.Kind kind;
     if (w == reader) {
       kind = ReadAnomaly.Kind.FutureRead;
     } else if (s.txns.status(w) == TxnStatus.ABORTED) {
       kind = ReadAnomaly.Kind.AbortedRead;
-    } else if (!s.versions.isFinal(version)) {
+    } else if (!s.chains.isFinal(version)) {
       kind = ReadAnomaly.Kind.IntermediateRead;
     } else {
       if (!s.txns.isCounted(w)) {
@@ -370,21 +368,21 @@ final class TransactionChecker {
       link(reader, version, writesKey);
       return;
     }
-    readAnomaly(kind, reader, w, k, s.versions.value(version), op, writesKey);
+    readAnomaly(kind, reader, w, k, s.chains.value(version), op, writesKey);
   }
 
   private void readAnomaly(final ReadAnomaly.Kind kind, final int reader, final int writer, final int k,
       final Long v, final int op, final boolean writesKey) {
     out.read(new ReadAnomaly(kind, reader, writer, k, v, null, op));
     if (writesKey) {
-      s.keys.addHead(k);
+      s.chains.addOpenHead(k);
     }
   }
 
   /** Design step 4 (end): the reads that waited for this version get their writer now. */
   private void resolvePending(final int version) {
     resolved.clear();
-    s.pending.take(s.versions.key(version), s.versions.rawValue(version), resolved);
+    s.pending.take(s.chains.versionKey(version), s.chains.rawValue(version), resolved);
     sortByReader(resolved);
     for (int i = 0; i < resolved.size(); i++) {
       final int e = resolved.get(i);
@@ -395,62 +393,6 @@ final class TransactionChecker {
 
   /** The read of {@code version} by {@code reader} is WR; design step 6 for it. */
   private void link(final int reader, final int version, final boolean writesKey) {
-    final int w = s.versions.writer(version);
-    step.add(w, reader, EdgeKind.WR, version);
-    if (writesKey) {
-      step.add(w, reader, EdgeKind.WW, version);
-      for (int e = s.successors.first(version); e >= 0; e = s.successors.next(e)) {
-        out.lostUpdate(version, s.successors.slot(e), reader);
-      }
-      for (int e = s.readers.first(version); e >= 0; e = s.readers.next(e)) {
-        step.add(s.readers.slot(e), reader, EdgeKind.RW, version);
-      }
-      s.successors.add(version, reader);
-    }
-    for (int e = s.successors.first(version); e >= 0; e = s.successors.next(e)) {
-      final int succ = s.successors.slot(e);
-      if (succ != reader) {
-        step.add(reader, succ, EdgeKind.RW, version);
-      }
-    }
-    final int k = s.versions.key(version);
-    // Keys without blind writes (every mini-transaction history) have no chain heads: no cost there.
-    if (s.chainHeads.first(k) >= 0 && version == s.keys.initVersion(k) && initialIsFirst(k)) {
-      for (int e = s.chainHeads.first(k); e >= 0; e = s.chainHeads.next(e)) {
-        if (s.chainHeads.value(e) != reader) {
-          step.add(reader, s.chainHeads.value(e), EdgeKind.RW, version);
-        }
-      }
-    }
-    s.readers.add(version, reader);
-  }
-
-  /**
-   * {@code head} wrote k without a read of another version of k first (blindly, or after a read
-   * that cannot be attributed). Its version follows the initial version in every version order,
-   * so every reader of the initial version gets RW(reader → head); the other writers of k follow
-   * the initial version through their chain (RW to its first writer, then WW), which already
-   * orders them (docs/anomalies.md, "Certain edges").
-   */
-  private void chainHead(final int k, final int head) {
-    final int init = s.keys.initVersion(k);
-    if (initialIsFirst(k)) {
-      for (int e = s.readers.first(init); e >= 0; e = s.readers.next(e)) {
-        if (s.readers.slot(e) != head) {
-          step.add(s.readers.slot(e), head, EdgeKind.RW, init);
-        }
-      }
-    }
-    s.chainHeads.add(k, head);
-  }
-
-  /**
-   * Whether k's initial version is the history's initial value, which every version order puts
-   * first, and not a frontier value a cut seeded from a pruned writer, whose place among the
-   * retained blind writes is open. The initial value is never written (INITIAL_VALUE_WRITE), so
-   * the value tells them apart.
-   */
-  private boolean initialIsFirst(final int k) {
-    return Objects.equals(s.versions.value(s.keys.initVersion(k)), s.options.initialValue());
+    s.chains.addRead(reader, version, writesKey, step, lostUpdates);
   }
 }

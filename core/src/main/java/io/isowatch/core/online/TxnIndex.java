@@ -29,6 +29,8 @@ final class TxnIndex {
   private int released;
   /** Released slots by π position (release order), for a cut (docs/segmentation.md). */
   private final IntList order;
+  /** Released indeterminate slots, in processing order (those never promoted are ignored). */
+  private final IntList indeterminate = new IntList(64);
 
   TxnIndex(final int expected) {
     final int n = Math.max(1 << 10, expected + 1);
@@ -51,7 +53,7 @@ final class TxnIndex {
 
   /**
    * Adds a transaction; with {@code indexId} false its id is not indexed (the caller guarantees
-   * ids are unique, as the batch adapter does), and {@link #slotOf} will not find it.
+   * ids are unique, as a {@link WholeHistoryCheck} does), and {@link #slotOf} will not find it.
    */
   int add(final Transaction t, final long rankInSession, final int sessionId, final boolean indexId) {
     if (size == txns.length) {
@@ -131,6 +133,21 @@ final class TxnIndex {
   /** The slot released at π position {@code pos}. */
   int releasedAt(final int pos) {
     return order.get(pos);
+  }
+
+  /** A released indeterminate transaction: dormant until a read of one of its writes promotes it. */
+  void markIndeterminate(final int slot) {
+    indeterminate.add(slot);
+  }
+
+  /** Indeterminate transactions released so far ({@link #indeterminateAt}). */
+  int indeterminateCount() {
+    return indeterminate.size();
+  }
+
+  /** The {@code i}-th indeterminate transaction released (promoted ones are counted as well). */
+  int indeterminateAt(final int i) {
+    return indeterminate.get(i);
   }
 
   void markCounted(final int slot) {

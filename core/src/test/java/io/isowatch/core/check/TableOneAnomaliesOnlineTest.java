@@ -5,7 +5,7 @@ import io.isowatch.core.online.OnlineChecker;
 
 /**
  * The Table I fixtures and their neighbours ({@link TableOneAnomaliesTest}, every case and every
- * assertion) on the incremental engine's batch adapter, {@link OnlineChecker#check}.
+ * assertion) on the engine's whole-history check, {@link OnlineChecker#check}.
  */
 class TableOneAnomaliesOnlineTest extends TableOneAnomaliesTest {
   @Override

@@ -120,12 +120,12 @@ final class LegacyCheckpointWriter {
   }
 
   private void keysAndSessions() {
-    out.unsigned(s.keys.count());
-    for (int k = 0; k < s.keys.count(); k++) {
-      out.name(s.keys.name(k));
-      out.nullableSigned(s.versions.value(s.keys.initVersion(k)));
-      out.unsigned(s.keys.heads(k));
-      out.bool(s.keys.isAmbiguous(k));
+    out.unsigned(s.chains.keyCount());
+    for (int k = 0; k < s.chains.keyCount(); k++) {
+      out.name(s.chains.keyName(k));
+      out.nullableSigned(s.chains.initialValueOf(k));
+      out.unsigned(s.chains.headCount(k));
+      out.bool(s.chains.isAmbiguous(k));
     }
     out.unsigned(s.sessions.count());
     for (int i = 0; i < s.sessions.count(); i++) {

@@ -2,6 +2,8 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
@@ -9,22 +11,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link OnlineChecker#check}: a whole history through the incremental engine. As the batch
- * checker, it keeps the first of transactions sharing an id (the others become DUPLICATE_TXN_ID
- * findings) and takes session order from seq when every transaction of the session has one, from
- * the source order otherwise. Then it sorts by π, accepts everything with an unbounded grace
- * period and flushes.
+ * A whole history through the streaming engine ({@code isowatch check}, {@code bench}, the
+ * agent's end-of-run summary; {@link OnlineChecker#check} is the same entry point). It keeps the
+ * first of transactions sharing an id (the others become DUPLICATE_TXN_ID findings) and takes
+ * session order from seq when every transaction of the session has one, from the source order
+ * otherwise. Then it sorts by π, gives every transaction to the engine's parts (the {@link
+ * Sequencer} and the {@link SegmentedEngine}) with an unbounded grace period and no events, and
+ * flushes: the result equals what a stream of the same history reports after its flush.
  *
  * <p>Knowing the whole history, it makes reads of values written more than once unattributed
- * from the start, as the batch checker does and as a flush does for what is buffered (see
- * docs/streaming-design.md). Values are unique in valid histories, so it first runs declaring
- * none and runs again declaring them only if the engine saw a value written twice: the result is
- * the same as always declaring them, and the usual case pays nothing.
+ * from the start, as a flush does for what is buffered (see docs/streaming-design.md). Values are
+ * unique in valid histories, so it first runs declaring none and runs again declaring them only
+ * if the engine saw a value written twice: the result is the same as always declaring them, and
+ * the usual case pays nothing.
  */
-final class BatchAdapter {
-  private BatchAdapter() {}
+public final class WholeHistoryCheck {
+  private WholeHistoryCheck() {}
 
-  static CheckResult check(final History history, final CheckOptions options) {
+  /** The result of checking the whole history (seconds: the time this call took). */
+  public static CheckResult check(final History history, final CheckOptions options) {
     final long started = System.nanoTime();
     final List<Transaction> unique = new ArrayList<>(history.size());
     final List<Transaction> duplicates = new ArrayList<>();
@@ -38,23 +43,27 @@ final class BatchAdapter {
     }
     final long[] rank = ranks(unique);
     final int[] order = piOrder(unique, rank);
-    OnlineChecker checker = run(unique, duplicates, rank, order, options, null);
-    if (checker.repeatSeen()) {
-      checker = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
+    SegmentedEngine run = run(unique, duplicates, rank, order, options, null);
+    if (run.state().repeats.seen()) {
+      run = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
     }
-    return checker.result((System.nanoTime() - started) / 1e9);
+    return run.engine().result((System.nanoTime() - started) / 1e9);
   }
 
-  private static OnlineChecker run(final List<Transaction> unique, final List<Transaction> duplicates,
+  private static SegmentedEngine run(final List<Transaction> unique, final List<Transaction> duplicates,
       final long[] rank, final int[] order, final CheckOptions options, final RepeatedValues repeated) {
-    final OnlineChecker checker = new OnlineChecker(options, OnlineOptions.batch(), unique.size());
-    duplicates.forEach(checker::reportDuplicateId);
-    checker.declareRepeated(repeated);
-    for (final int i : order) {
-      checker.accept(unique.get(i), rank[i]);
+    final SegmentedEngine segments =
+        new SegmentedEngine(new Sequencer(), new OnlineState(options, OnlineOptions.batch(), unique.size()));
+    for (final Transaction t : duplicates) {
+      segments.state().counters.countInput();
+      segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, FindingMessages.duplicateTxnId(t.id()));
     }
-    checker.flush();
-    return checker;
+    segments.state().repeats.declareWholeHistory(repeated);
+    for (final int i : order) {
+      segments.admit(unique.get(i), rank[i]);
+    }
+    segments.flush();
+    return segments;
   }
 
   private static int[] piOrder(final List<Transaction> unique, final long[] rank) {
@@ -113,7 +122,7 @@ final class BatchAdapter {
     return order;
   }
 
-  /** Each transaction's position in its session's order, as the batch checker orders sessions. */
+  /** Each transaction's position in its session's order: by seq when all of the session's have one, else by source order. */
   private static long[] ranks(final List<Transaction> txns) {
     final StringIntMap sessionIds = new StringIntMap(64);
     final List<IntList> members = new ArrayList<>();
