@@ -2,15 +2,19 @@ package io.isowatch.streams;
 
 import static org.awaitility.Awaitility.await;
 
+import io.isowatch.core.gen.GeneratorConfig;
+import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.streams.avro.TransactionEvents;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.serde.AvroSerdes;
-import io.isowatch.streams.testkit.BenchmarkEvents;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +58,13 @@ class StreamingThroughputBenchmarkIT {
     // Given
     KAFKA.createTopics(TOPICS.all());
     final AvroSerdes serdes = new AvroSerdes(AvroSerdeConfig.development(REGISTRY.url()));
-    final List<TransactionEvent> events = BenchmarkEvents.generate(TENANTS, PER_TENANT, "LostUpdate:3");
+    final List<TransactionEvent> events = new ArrayList<>();
+    for (int i = 0; i < TENANTS; i++) {
+      final String tenant = "bench-" + i;
+      MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(7 + i).withTransactions(PER_TENANT)
+              .withSessions(20).withKeys(1_000).withInjections(Injection.parseList("LostUpdate:3")))
+          .transactions().forEach(t -> events.add(TransactionEvents.fromCore(tenant, t)));
+    }
     final Map<String, Object> producerConfig = new HashMap<>();
     producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
     producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 20);
