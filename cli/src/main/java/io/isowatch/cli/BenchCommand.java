@@ -18,12 +18,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code isowatch bench}: throughput and memory of the checker core, one level at a time, on a
@@ -134,14 +132,9 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** Reads an engine name, any case. */
-  static final class EngineConverter implements ITypeConverter<BenchEngine> {
-    @Override
-    public BenchEngine convert(final String value) {
-      try {
-        return BenchEngine.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class EngineConverter extends Converters.Parsing<BenchEngine> {
+    EngineConverter() {
+      super(BenchEngine::parse);
     }
   }
 }

@@ -4,6 +4,7 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -12,15 +13,31 @@ import picocli.CommandLine.TypeConversionException;
 final class Converters {
   private Converters() {}
 
-  /** {@code SSER}, {@code ser}, {@code snapshot}, … as accepted by {@link Level#parse}. */
-  static final class LevelConverter implements ITypeConverter<Level> {
+  /**
+   * A value read by a {@code parse} method whose {@link IllegalArgumentException} says what is wrong:
+   * its message becomes the usage error.
+   */
+  abstract static class Parsing<T> implements ITypeConverter<T> {
+    private final Function<String, T> parse;
+
+    Parsing(final Function<String, T> parse) {
+      this.parse = parse;
+    }
+
     @Override
-    public Level convert(final String value) {
+    public final T convert(final String value) {
       try {
-        return Level.parse(value);
+        return parse.apply(value);
       } catch (final IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  /** {@code SSER}, {@code ser}, {@code snapshot}, … as accepted by {@link Level#parse}. */
+  static final class LevelConverter extends Parsing<Level> {
+    LevelConverter() {
+      super(Level::parse);
     }
   }
 

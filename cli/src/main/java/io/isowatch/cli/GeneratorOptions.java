@@ -7,9 +7,7 @@ import io.isowatch.core.gen.MtShape;
 import io.isowatch.core.gen.SimulatedLevel;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /** Workload options shared by {@code generate} and {@code bench} (MTC Section V-A1 parameters). */
 public final class GeneratorOptions {
@@ -63,38 +61,23 @@ public final class GeneratorOptions {
   }
 
   /** Reads a key distribution spelling. */
-  static final class DistributionConverter implements ITypeConverter<KeyDistribution> {
-    @Override
-    public KeyDistribution convert(final String value) {
-      try {
-        return KeyDistribution.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class DistributionConverter extends Converters.Parsing<KeyDistribution> {
+    DistributionConverter() {
+      super(KeyDistribution::parse);
     }
   }
 
   /** Reads one injection, {@code Name[:count]}. */
-  static final class InjectionConverter implements ITypeConverter<Injection> {
-    @Override
-    public Injection convert(final String value) {
-      try {
-        return Injection.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class InjectionConverter extends Converters.Parsing<Injection> {
+    InjectionConverter() {
+      super(Injection::parse);
     }
   }
 
   /** Reads {@code ser} or {@code si}. */
-  static final class SimulatedLevelConverter implements ITypeConverter<SimulatedLevel> {
-    @Override
-    public SimulatedLevel convert(final String value) {
-      try {
-        return SimulatedLevel.parse(value);
-      } catch (final IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
+  static final class SimulatedLevelConverter extends Converters.Parsing<SimulatedLevel> {
+    SimulatedLevelConverter() {
+      super(SimulatedLevel::parse);
     }
   }
 }

@@ -7,8 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class BenchCommandTest {
   @Test
@@ -55,16 +60,6 @@ class BenchCommandTest {
     assertEquals("VIOLATED", doc.at("/levels/0/verdict").asText());
     assertEquals(2, doc.at("/levels/0/anomaliesByName/WriteSkew").asLong(), doc.at("/levels/0").toString());
     assertEquals("SATISFIED", doc.at("/levels/1/verdict").asText());
-  }
-
-  @Test
-  void shouldExitTwoWhenTheEngineIsUnknown() {
-    // When
-    final CliRun run = CliRun.of(new BenchCommand(), "--engine", "fast");
-
-    // Then
-    assertEquals(2, run.exit());
-    assertTrue(run.err().contains("unknown engine 'fast' (expected online)"), run.err());
   }
 
   @Test
@@ -141,23 +136,22 @@ class BenchCommandTest {
     assertEquals("error: --inject applies to generated histories, not to --file", run.err().strip());
   }
 
-  @Test
-  void shouldExitTwoWhenALevelIsUnknown() {
-    // When
-    final CliRun run = CliRun.of(new BenchCommand(), "--levels", "SER,RC");
-
-    // Then
-    assertEquals(2, run.exit());
-    assertTrue(run.err().contains("unknown level 'RC'"), run.err());
+  /** Invalid option values, each with what the error must say. */
+  static Stream<Arguments> invalidOptions() {
+    return Stream.of(
+        Arguments.of("unknown engine 'fast' (expected online)", List.of("--engine", "fast")),
+        Arguments.of("unknown level 'RC'", List.of("--levels", "SER,RC")),
+        Arguments.of("repeat >= 1", List.of("--txns", "10", "--repeat", "0")));
   }
 
-  @Test
-  void shouldExitTwoWhenRepeatIsZero() {
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("invalidOptions")
+  void shouldExitTwoSayingWhyWhenAnOptionIsInvalid(final String why, final List<String> args) {
     // When
-    final CliRun run = CliRun.of(new BenchCommand(), "--txns", "10", "--repeat", "0");
+    final CliRun run = CliRun.of(new BenchCommand(), args.toArray(String[]::new));
 
     // Then
     assertEquals(2, run.exit());
-    assertTrue(run.err().contains("repeat >= 1"), run.err());
+    assertTrue(run.err().contains(why), run.err());
   }
 }

@@ -20,20 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CheckCommandTest {
+class CheckCommandTest extends LostUpdateFixture {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-
-  @TempDir Path tmp;
-  private Path history;
-
-  @BeforeEach
-  void writeHistory() throws Exception {
-    history = Files.writeString(tmp.resolve("h.txt"), ResultFixtures.LOST_UPDATE_DSL);
-  }
 
   @Test
   void shouldPrintTheTextReportAndExit1WhenALevelIsViolated() {

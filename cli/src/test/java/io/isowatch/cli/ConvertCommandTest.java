@@ -8,23 +8,12 @@ import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.format.UnwritableHistoryException;
 import io.isowatch.core.format.WriteReport;
-import io.isowatch.core.testkit.ResultFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class ConvertCommandTest {
-  @TempDir Path tmp;
-  private Path history;
-
-  @BeforeEach
-  void writeHistory() throws Exception {
-    history = Files.writeString(tmp.resolve("h.txt"), ResultFixtures.LOST_UPDATE_DSL);
-  }
-
+class ConvertCommandTest extends LostUpdateFixture {
   @Test
   void shouldWriteToStdoutInTheTargetFormatWhenNoOutIsGiven() {
     // Given

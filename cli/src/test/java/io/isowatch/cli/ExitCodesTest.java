@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import io.isowatch.core.online.Horizon;
-import io.isowatch.core.testkit.ResultFixtures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,7 +18,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,18 +29,14 @@ import picocli.CommandLine.Command;
  * line saying what happened, never 0, 1 or 2 (picocli lets errors through its exception handler,
  * which used to end the JVM with exit 1, "VIOLATED or UNKNOWN").
  */
-class ExitCodesTest {
+class ExitCodesTest extends LostUpdateFixture {
   private static final String OOM_LINE = Fatal.oomLine(Runtime.getRuntime().maxMemory(), "", "");
   /** What a check without a horizon says: it holds the whole history. */
   private static final String OOM_WHOLE_HISTORY = Fatal.oomLine(Runtime.getRuntime().maxMemory(),
       "check without a horizon holds the whole history", "or bound it with --horizon-txns N");
 
-  @TempDir Path tmp;
-  private Path history;
-
   @BeforeEach
-  void writeHistory() throws Exception {
-    history = Files.writeString(tmp.resolve("h.txt"), ResultFixtures.LOST_UPDATE_DSL);
+  void forgetEarlierFailedThreads() {
     Fatal.reset();
   }
 

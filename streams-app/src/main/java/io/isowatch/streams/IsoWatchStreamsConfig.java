@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -317,7 +318,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
       .define(TOPICS_DLQ_NAME_CONFIG, Type.STRING, Topics.defaults().deadLetters().name(),
           new ConfigDef.NonEmptyString(), Importance.LOW, TOPICS_DLQ_NAME_DOC)
       .define(REPLAY_END_OFFSETS_CONFIG, Type.STRING, REPLAY_END_OFFSETS_DEFAULT,
-          new ReplayEndValidator(), Importance.LOW, REPLAY_END_OFFSETS_DOC)
+          parsedBy(v -> ReplayEnd.parse(v == null ? "" : v.toString()),
+              "partition:offset[,partition:offset...], or empty"), Importance.LOW, REPLAY_END_OFFSETS_DOC)
       .define(CHECK_LEVELS_CONFIG, Type.LIST, CHECK_LEVELS_DEFAULT,
           ConfigDef.ValidList.in("SSER", "SER", "SI"), Importance.HIGH, CHECK_LEVELS_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
@@ -343,11 +345,14 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
       .define(CHECK_RT_SKEW_US_CONFIG, Type.LONG, CHECK_RT_SKEW_US_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.MEDIUM, CHECK_RT_SKEW_US_DOC)
       .define(CHECK_INITIAL_VALUE_CONFIG, Type.STRING, CHECK_INITIAL_VALUE_DEFAULT,
-          new InitialValueValidator(), Importance.LOW, CHECK_INITIAL_VALUE_DOC)
+          parsedBy(IsoWatchStreamsConfig::parseInitialValue,
+              "an integer, or null"), Importance.LOW, CHECK_INITIAL_VALUE_DOC)
       .define(CHECK_MAX_ANOMALIES_CONFIG, Type.INT, CHECK_MAX_ANOMALIES_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, CHECK_MAX_ANOMALIES_DOC)
       .define(TENANT_PROMISED_LEVELS_CONFIG, Type.LIST, TENANT_PROMISED_LEVELS_DEFAULT,
-          new PromisedLevelsValidator(), Importance.MEDIUM, TENANT_PROMISED_LEVELS_DOC)
+          parsedBy(IsoWatchStreamsConfig::parsePromisedLevels,
+              "TENANT:LEVEL entries (LEVEL: SSER, SER, SI or NONE; TENANT * for the others)"),
+          Importance.MEDIUM, TENANT_PROMISED_LEVELS_DOC)
       .define(VERDICT_INTERVAL_MS_CONFIG, Type.LONG, VERDICT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.MEDIUM, VERDICT_INTERVAL_MS_DOC)
       .define(HTTP_PORT_CONFIG, Type.INT, HTTP_PORT_DEFAULT, ConfigDef.Range.between(-1, 65_535),
@@ -526,25 +531,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   }
 
   private Long initialValue() {
-    final String v = getString(CHECK_INITIAL_VALUE_CONFIG).trim();
-    return "null".equalsIgnoreCase(v) ? null : Long.valueOf(v);
-  }
-
-  /** partition:offset pairs, comma-separated, or empty. */
-  private static final class ReplayEndValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      try {
-        ReplayEnd.parse(value == null ? "" : value.toString());
-      } catch (final IllegalArgumentException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "partition:offset[,partition:offset...], or empty";
-    }
+    return parseInitialValue(getString(CHECK_INITIAL_VALUE_CONFIG));
   }
 
   /** -1 (no limit) or a positive number. */
@@ -563,42 +550,35 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
     }
   }
 
-  /** Entries TENANT:LEVEL. */
-  private static final class PromisedLevelsValidator implements ConfigDef.Validator {
-    @Override
-    @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.
-    public void ensureValid(final String name, final Object value) {
+  /**
+   * A value {@code parse} accepts; the message of the {@link IllegalArgumentException} it throws
+   * otherwise says why not. {@code validValues} is what the configuration reference shows.
+   */
+  private static ConfigDef.Validator parsedBy(final Consumer<Object> parse, final String validValues) {
+    return ConfigDef.LambdaValidator.with((name, value) -> {
       try {
-        PromisedLevels.parse(value == null ? List.of() : (List<String>) value);
+        parse.accept(value);
       } catch (final IllegalArgumentException | ClassCastException e) {
         throw new ConfigException(name, value, e.getMessage());
       }
-    }
-
-    @Override
-    public String toString() {
-      return "TENANT:LEVEL entries (LEVEL: SSER, SER, SI or NONE; TENANT * for the others)";
-    }
+    }, () -> validValues);
   }
 
-  /** A long or the word null. */
-  private static final class InitialValueValidator implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(final String name, final Object value) {
-      final String s = value == null ? "" : value.toString().trim();
-      if ("null".equalsIgnoreCase(s)) {
-        return;
-      }
-      try {
-        Long.parseLong(s);
-      } catch (final NumberFormatException e) {
-        throw new ConfigException(name, value, "must be an integer or null");
-      }
-    }
+  @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.
+  private static void parsePromisedLevels(final Object value) {
+    PromisedLevels.parse(value == null ? List.of() : (List<String>) value);
+  }
 
-    @Override
-    public String toString() {
-      return "an integer, or null";
+  /** A long, or null for the word null (keys start absent). */
+  private static Long parseInitialValue(final Object value) {
+    final String v = value == null ? "" : value.toString().trim();
+    if ("null".equalsIgnoreCase(v)) {
+      return null;
+    }
+    try {
+      return Long.valueOf(v);
+    } catch (final NumberFormatException e) {
+      throw new IllegalArgumentException("must be an integer or null", e);
     }
   }
 }

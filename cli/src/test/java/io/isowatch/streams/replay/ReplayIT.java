@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.isowatch.cli.Main;
 import io.isowatch.cli.Services;
 import io.isowatch.core.format.HistoryFormat;
@@ -19,6 +17,7 @@ import io.isowatch.streams.Topics;
 import io.isowatch.streams.serde.AvroSerdeConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
+import io.isowatch.streams.testkit.JsonTrees;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -220,18 +219,7 @@ class ReplayIT {
 
   /** The report without the fields that differ by nature ({@link #NOT_COMPARED}). */
   private static JsonNode comparable(final JsonNode report) {
-    final JsonNode copy = report.deepCopy();
-    strip(copy);
-    return copy;
-  }
-
-  private static void strip(final JsonNode node) {
-    if (node instanceof ObjectNode o) {
-      o.remove(NOT_COMPARED);
-      o.forEach(ReplayIT::strip);
-    } else if (node instanceof ArrayNode a) {
-      a.forEach(ReplayIT::strip);
-    }
+    return JsonTrees.without(report, NOT_COMPARED);
   }
 
   private static String withoutSeconds(final String text) {

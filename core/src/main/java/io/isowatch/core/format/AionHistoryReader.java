@@ -3,7 +3,6 @@ package io.isowatch.core.format;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
@@ -80,11 +79,8 @@ public final class AionHistoryReader {
       if (p.nextToken() != null) {
         throw new InvalidHistoryException(p.currentLocation().getLineNr(), "unexpected content after the JSON array");
       }
-    } catch (final StreamConstraintsException e) {
-      throw limits.exceeded(e.getLocation() != null ? e.getLocation().getLineNr() : line, e);
     } catch (final JsonProcessingException e) {
-      final int at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
-      throw new InvalidHistoryException(at, "malformed JSON: " + e.getOriginalMessage(), e);
+      throw limits.jsonFailure(InputLimits.lineOf(e, line), e);
     }
     return acc.build();
   }

@@ -3,7 +3,6 @@ package io.isowatch.core.format;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -126,11 +125,8 @@ public final class ElleHistoryReader {
         line = p.currentLocation().getLineNr();
         throw new InvalidHistoryException(line, t == null ? "the JSON array is not closed" : "unexpected content after the JSON array");
       }
-    } catch (final StreamConstraintsException e) {
-      throw limits.exceeded(e.getLocation() != null ? e.getLocation().getLineNr() : line, e);
     } catch (final JsonProcessingException e) {
-      final int at = e.getLocation() != null ? e.getLocation().getLineNr() : line;
-      throw new InvalidHistoryException(at, "malformed JSON: " + e.getOriginalMessage(), e);
+      throw limits.jsonFailure(InputLimits.lineOf(e, line), e);
     }
     return assembler.build();
   }

@@ -39,28 +39,17 @@ final class FormatDetector {
     final int eol = rest.indexOf('\n');
     final String first = (eol < 0 ? rest : rest.substring(0, eol)).strip();
     final char c = first.charAt(0);
-    if (c == '{') {
-      final Set<String> names = firstObjectFields(rest, false);
-      if (names != null) {
-        if (names.contains("ops") || names.contains("txn") || names.contains("session")) {
-          return HistoryFormat.JSONL;
-        }
-        if (isElleOp(names)) {
+    if (c == '{' || c == '[') {
+      // An object starts JSON lines (native or Elle), an array a JSON history (Aion or Elle).
+      final boolean array = c == '[';
+      final Set<String> names = firstObjectFields(rest, array);
+      if (names == null) {
+        if (EDN_TYPE.matcher(rest).find()) {
           return HistoryFormat.ELLE;
         }
-      } else if (EDN_TYPE.matcher(rest).find()) {
-        return HistoryFormat.ELLE;
-      }
-    } else if (c == '[') {
-      final Set<String> names = firstObjectFields(rest, true);
-      if (names != null) {
-        if (names.contains("tid") || names.contains("sts") || names.contains("cts")) {
-          return HistoryFormat.AION;
-        }
-        if (isElleOp(names)) {
-          return HistoryFormat.ELLE;
-        }
-      } else if (EDN_TYPE.matcher(rest).find()) {
+      } else if (array ? isAionTxn(names) : isJsonlTxn(names)) {
+        return array ? HistoryFormat.AION : HistoryFormat.JSONL;
+      } else if (isElleOp(names)) {
         return HistoryFormat.ELLE;
       }
     } else if (c == '#' && EDN_TYPE.matcher(rest).find()) {
@@ -72,6 +61,14 @@ final class FormatDetector {
         + shorten(first) + "': expected JSONL ({\"session\":..,\"txn\":..,\"ops\":[..]}), TEXT (r(key,value,session,txn)),"
         + " Elle EDN or JSON ({:type :ok, :process 0, :value [..]}) or Aion ([{\"tid\":..,\"sts\":..}]);"
         + " name the format explicitly if it is one of these");
+  }
+
+  private static boolean isJsonlTxn(final Set<String> names) {
+    return names.contains("ops") || names.contains("txn") || names.contains("session");
+  }
+
+  private static boolean isAionTxn(final Set<String> names) {
+    return names.contains("tid") || names.contains("sts") || names.contains("cts");
   }
 
   private static boolean isElleOp(final Set<String> names) {

@@ -1,6 +1,7 @@
 package io.isowatch.core.format;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
@@ -63,6 +64,18 @@ public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, in
             .maxNumberLength(maxNumberChars)
             .build())
         .build();
+  }
+
+  /** A JSON parser's failure at {@code line}: the limit it breaks, or else malformed JSON. */
+  InvalidHistoryException jsonFailure(final int line, final JsonProcessingException e) {
+    return e instanceof StreamConstraintsException c
+        ? exceeded(line, c)
+        : new InvalidHistoryException(line, "malformed JSON: " + e.getOriginalMessage(), e);
+  }
+
+  /** The line Jackson places {@code e} on, or {@code fallback} when it does not say. */
+  static int lineOf(final JsonProcessingException e, final int fallback) {
+    return e.getLocation() != null ? e.getLocation().getLineNr() : fallback;
   }
 
   /** Jackson's constraint failure as the limit it breaks, at {@code line}. */

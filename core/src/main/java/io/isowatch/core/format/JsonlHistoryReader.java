@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
@@ -87,10 +86,8 @@ public final class JsonlHistoryReader {
         throw new InvalidHistoryException(lineNo, "unexpected content after the transaction object");
       }
       return txn;
-    } catch (final StreamConstraintsException e) {
-      throw limits.exceeded(lineNo, e);
     } catch (final JsonProcessingException e) {
-      throw new InvalidHistoryException(lineNo, "malformed JSON: " + e.getOriginalMessage(), e);
+      throw limits.jsonFailure(lineNo, e);
     } catch (final IOException e) {
       // Parsing a String performs no I/O; anything else is a parser failure on this line.
       throw new InvalidHistoryException(lineNo, "unreadable line: " + e.getMessage(), e);

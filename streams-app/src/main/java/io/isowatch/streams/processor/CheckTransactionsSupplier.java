@@ -3,6 +3,7 @@ package io.isowatch.streams.processor;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.streams.Stores;
 import io.isowatch.streams.engine.TenantEngineFactory;
+import io.isowatch.streams.fault.QuarantineRequests;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import java.time.Duration;
 import java.util.Set;
@@ -28,22 +29,7 @@ public record CheckTransactionsSupplier(
     String anomaliesChild,
     String verdictsChild,
     Duration pruneInterval,
-    io.isowatch.streams.fault.QuarantineRequests quarantineRequests) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
-
-  /** Without pruning. */
-  public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
-      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
-      final String verdictsChild) {
-    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, Duration.ofMillis(-1));
-  }
-
-  /** Without quarantine requests from exception handlers. */
-  public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
-      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
-      final String verdictsChild, final Duration pruneInterval) {
-    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
-        new io.isowatch.streams.fault.QuarantineRequests());
-  }
+    QuarantineRequests quarantineRequests) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
 
   @Override
   public Processor<String, TransactionEvent, String, SpecificRecord> get() {

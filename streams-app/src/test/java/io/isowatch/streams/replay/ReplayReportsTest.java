@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
@@ -18,6 +15,7 @@ import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.streams.processor.VerdictRecords;
+import io.isowatch.streams.testkit.JsonTrees;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +26,8 @@ import org.junit.jupiter.api.Test;
 /** A result published as a verdict and anomaly records reads back as the same report. */
 class ReplayReportsTest {
   private static final String TENANT = "acme";
+  /** The source lines, which the published records do not carry. */
+  private static final Set<String> LINES = Set.of("line", "lines");
 
   @Test
   void shouldRebuildTheSameReportWhenReadingBackAPublishedVerdictAndItsAnomalies() {
@@ -47,7 +47,7 @@ class ReplayReportsTest {
     // Then: everything but the source lines, which are not published.
     assertTrue(original.stats().anomaliesTruncated(), "the case lists fewer anomalies than it found");
     assertTrue(!original.findings().isEmpty(), "the case has findings");
-    assertEquals(withoutLines(JsonReport.toTree(original)), withoutLines(JsonReport.toTree(back)));
+    assertEquals(JsonTrees.without(JsonReport.toTree(original), LINES), JsonTrees.without(JsonReport.toTree(back), LINES));
     // The explanations are published verbatim (with the lines they cite); findings lose theirs.
     assertEquals(new TextReport(false).render(original).replaceAll("(?m)^ +lines: [0-9, ]+\n", ""),
         new TextReport(false).render(back));
@@ -107,20 +107,5 @@ class ReplayReportsTest {
       out.put(avro.getUniqueId(), avro);
     }
     return out;
-  }
-
-  private static JsonNode withoutLines(final JsonNode report) {
-    final JsonNode copy = report.deepCopy();
-    strip(copy);
-    return copy;
-  }
-
-  private static void strip(final JsonNode node) {
-    if (node instanceof ObjectNode o) {
-      o.remove(Set.of("line", "lines"));
-      o.forEach(ReplayReportsTest::strip);
-    } else if (node instanceof ArrayNode a) {
-      a.forEach(ReplayReportsTest::strip);
-    }
   }
 }
