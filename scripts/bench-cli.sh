@@ -139,7 +139,7 @@ for c in "${commands[@]}"; do
       "$(echo "$txns / ${wall[$name]}" | bc -l)" "$(echo "$txns / ${cpu[$name]}" | bc -l)"
   fi
 done
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
+ratio() { printf "%.2f" "$(echo "$1 / $2" | bc -l)"; }
 echo "== ratios (refcheck / isowatch: how many times faster isowatch is; nocds / cds: what the archive saves)"
 echo "250k refcheck/isowatch: CPU $(ratio "${cpu[refcheck-250k]}" "${cpu[check-250k]}"), wall $(ratio "${wall[refcheck-250k]}" "${wall[check-250k]}")"
 echo "version nocds/cds: CPU $(ratio "${cpu[version-nocds]}" "${cpu[version]}"), wall $(ratio "${wall[version-nocds]}" "${wall[version]}")"

@@ -104,10 +104,7 @@ class IsowatchScriptTest {
   @Test
   void shouldIgnoreFilesUnderTargetWhenCheckingStaleness() throws Exception {
     // Given
-    fake("mvn", FAKE_MVN);
-    fake("java", FAKE_JAVA);
-    builtAt(Instant.now().minusSeconds(60));
-    setAllSourcesTo(Instant.now().minusSeconds(120));
+    builtAMinuteAfterTheSources(FAKE_JAVA);
     Files.createDirectories(root.resolve("streams-app/target/src/x"));
     Files.writeString(root.resolve("streams-app/target/src/x/pom.xml"), "new");
 
@@ -235,10 +232,7 @@ class IsowatchScriptTest {
   @Test
   void shouldRunWithoutTheArchiveAndNotRetryUntilTheNextBuildWhenMakingItFails() throws Exception {
     // Given
-    fake("mvn", FAKE_MVN);
-    fake("java", FAKE_CDS_JAVA);
-    builtAt(Instant.now().minusSeconds(60));
-    setAllSourcesTo(Instant.now().minusSeconds(120));
+    builtAMinuteAfterTheSources(FAKE_CDS_JAVA);
     final Map<String, String> env = Map.of("FAKE_JAVA_LOG", tmp.resolve("java.log").toString(), "FAKE_DUMP_FAIL", "1");
 
     // When
@@ -263,10 +257,7 @@ class IsowatchScriptTest {
   @Test
   void shouldRemakeTheArchiveWhenTheJarOrALibraryChanges() throws Exception {
     // Given
-    fake("mvn", FAKE_MVN);
-    fake("java", FAKE_CDS_JAVA);
-    builtAt(Instant.now().minusSeconds(60));
-    setAllSourcesTo(Instant.now().minusSeconds(120));
+    builtAMinuteAfterTheSources(FAKE_CDS_JAVA);
     final Path log = tmp.resolve("java.log");
     final Map<String, String> env = Map.of("FAKE_JAVA_LOG", log.toString());
     run(env, "--version");
@@ -362,6 +353,14 @@ class IsowatchScriptTest {
     final Path f = bin.resolve(name);
     Files.writeString(f, body);
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** Fakes mvn and java, with a jar built a minute ago and every source two minutes ago. */
+  private void builtAMinuteAfterTheSources(final String fakeJava) throws IOException {
+    fake("mvn", FAKE_MVN);
+    fake("java", fakeJava);
+    builtAt(Instant.now().minusSeconds(60));
+    setAllSourcesTo(Instant.now().minusSeconds(120));
   }
 
   /** Creates the jar and lib dir with the jar's mtime at {@code when}; sources stay as written. */
