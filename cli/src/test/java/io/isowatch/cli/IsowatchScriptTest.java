@@ -104,10 +104,7 @@ class IsowatchScriptTest {
   @Test
   void shouldIgnoreFilesUnderTargetWhenCheckingStaleness() throws Exception {
     // Given
-    fake("mvn", FAKE_MVN);
-    fake("java", FAKE_JAVA);
-    builtAt(Instant.now().minusSeconds(60));
-    setAllSourcesTo(Instant.now().minusSeconds(120));
+    builtAMinuteAfterTheSources(FAKE_JAVA);
     Files.createDirectories(root.resolve("streams-app/target/src/x"));
     Files.writeString(root.resolve("streams-app/target/src/x/pom.xml"), "new");
 
@@ -193,10 +190,177 @@ class IsowatchScriptTest {
     assertEquals("", r.out());
   }
 
+  // Logs every call; makes the class list and the archive the way the JDK does, unless told to fail.
+  private static final String FAKE_CDS_JAVA = "#!/bin/bash\necho \"$*\" >> \"$FAKE_JAVA_LOG\"\n"
+      + "for a in \"$@\"; do case $a in\n"
+      + "  -XX:DumpLoadedClassList=*) echo TRAINING-STDOUT; echo java/lang/Object > \"${a#*=}\";;\n"
+      + "  -Xshare:dump) [[ -n $FAKE_DUMP_FAIL ]] && { echo DUMP-FAILED; exit 1; };;\n"
+      + "  -XX:SharedArchiveFile=*) [[ \" $* \" == *\" -Xshare:dump \"* ]] && echo archive > \"${a#*=}\";;\n"
+      + "esac; done\nprintf '%s\\n' \"$@\"\n";
+
+  @Test
+  void shouldMakeTheStartUpArchiveOnFirstUseAndMapItOnEveryLaterRun() throws Exception {
+    // Given
+    fake("mvn", FAKE_MVN);
+    fake("java", FAKE_CDS_JAVA);
+    builtAt(Instant.now());
+    final Map<String, String> env = Map.of("FAKE_JAVA_LOG", tmp.resolve("java.log").toString());
+
+    // When
+    final Result first = run(env, "check", "--json", "h.jsonl");
+    final Result second = run(env, "check", "--json", "h.jsonl");
+
+    // Then: the training and dump runs said nothing on stdout or stderr, and ran once.
+    final String cds = root + "/cli/target/isowatch.jsa";
+    final String expected = String.join("\n", "-XX:SharedArchiveFile=" + cds, "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+        "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
+        "io.isowatch.cli.Main", "check", "--json", "h.jsonl", "");
+    assertEquals(0, first.exit(), first.err());
+    assertEquals("", first.err());
+    assertEquals(expected, first.out());
+    assertEquals(expected, second.out());
+    assertEquals("", second.err());
+    final List<String> calls = Files.readAllLines(tmp.resolve("java.log"));
+    assertEquals(4, calls.size(), calls.toString());
+    assertTrue(calls.get(0).startsWith("-Xshare:off -XX:DumpLoadedClassList=" + cds + "."), calls.get(0));
+    assertTrue(calls.get(0).endsWith("io.isowatch.cli.Main check --levels SSER,SER,SI --json "
+        + root + "/samples/valid-ser.jsonl"), calls.get(0));
+    assertTrue(calls.get(1).startsWith("-Xshare:dump -XX:SharedClassListFile=" + cds + "."), calls.get(1));
+    assertEquals(List.of("isowatch.jar", "isowatch.jsa", "isowatch.jsa.java", "lib"), targetFiles());
+  }
+
+  @Test
+  void shouldRunWithoutTheArchiveAndNotRetryUntilTheNextBuildWhenMakingItFails() throws Exception {
+    // Given
+    builtAMinuteAfterTheSources(FAKE_CDS_JAVA);
+    final Map<String, String> env = Map.of("FAKE_JAVA_LOG", tmp.resolve("java.log").toString(), "FAKE_DUMP_FAIL", "1");
+
+    // When
+    final Result first = run(env, "--version");
+    final Result second = run(env, "--version");
+    builtAt(Instant.now().plusSeconds(5));
+    final Result afterBuild = run(env, "--version");
+
+    // Then
+    for (final Result r : List.of(first, second, afterBuild)) {
+      assertEquals(0, r.exit(), r.err());
+      assertEquals("", r.err());
+      assertEquals(String.join("\n", "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
+          "io.isowatch.cli.Main", "--version", ""), r.out());
+    }
+    final List<String> calls = Files.readAllLines(tmp.resolve("java.log"));
+    // Training + failed dump + command, the command alone, then training + failed dump + command again.
+    assertEquals(3 + 1 + 3, calls.size(), calls.toString());
+    assertEquals(List.of("isowatch.jar", "isowatch.jsa.java", "lib"), targetFiles());
+  }
+
+  @Test
+  void shouldRemakeTheArchiveWhenTheJarOrALibraryChanges() throws Exception {
+    // Given
+    builtAMinuteAfterTheSources(FAKE_CDS_JAVA);
+    final Path log = tmp.resolve("java.log");
+    final Map<String, String> env = Map.of("FAKE_JAVA_LOG", log.toString());
+    run(env, "--version");
+    final Path stamp = root.resolve("cli/target/isowatch.jsa.java");
+    Files.setLastModifiedTime(stamp, FileTime.from(Instant.now().minusSeconds(30)));
+
+    // When: the jar is rebuilt, then (later) a library in lib/ is replaced.
+    builtAt(Instant.now().minusSeconds(20));
+    run(env, "--version");
+    Files.setLastModifiedTime(stamp, FileTime.from(Instant.now().minusSeconds(10)));
+    Files.writeString(root.resolve("cli/target/lib/core.jar"), "");
+    run(env, "--version");
+    run(env, "--version");
+
+    // Then: made three times (2 JVMs each), and the command ran four times.
+    assertEquals(3 * 2 + 4, Files.readAllLines(log).size());
+  }
+
+  @Test
+  void shouldNeitherMakeNorMapTheArchiveWhenIsowatchCdsIsOff() throws Exception {
+    // Given
+    fake("mvn", FAKE_MVN);
+    fake("java", FAKE_CDS_JAVA);
+    builtAt(Instant.now());
+
+    // When
+    final Result r = run(Map.of("FAKE_JAVA_LOG", tmp.resolve("java.log").toString(), "ISOWATCH_CDS", "off",
+        "ISOWATCH_JAVA_OPTS", "-Xmx1g"), "--version");
+
+    // Then
+    assertEquals(String.join("\n", "-Xmx1g", "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
+        "io.isowatch.cli.Main", "--version", ""), r.out());
+    assertEquals(1, Files.readAllLines(tmp.resolve("java.log")).size());
+    assertEquals(List.of("isowatch.jar", "lib"), targetFiles());
+  }
+
+  /**
+   * The real JVM on a real (tiny) jar: the archive is made and its classes are loaded from it; then,
+   * with the archive corrupted, the command still runs with a clean stdout and stderr.
+   */
+  @Test
+  void shouldMapARealArchiveAndFallBackSilentlyWhenTheJvmCannotMapIt() throws Exception {
+    // Given: a jar whose io.isowatch.cli.Main prints its arguments.
+    stubJar();
+    final String java = Path.of(System.getProperty("java.home"), "bin").toString();
+    final String path = java + ":/usr/bin:/bin";
+
+    // When
+    final Result made = run(root.resolve("isowatch"), path,
+        Map.of("ISOWATCH_JAVA_OPTS", "-Xlog:class+load=info"), "check", "--json", "h.jsonl");
+    final Path cds = root.resolve("cli/target/isowatch.jsa");
+    final boolean archived = Files.size(cds) > 0;
+    Files.setPosixFilePermissions(cds, PosixFilePermissions.fromString("rw-r--r--"));
+    Files.write(cds, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt, and newer than the jar
+    final Result corrupt = run(root.resolve("isowatch"), path, Map.of(), "check", "--json", "h.jsonl");
+
+    // Then
+    assertEquals(0, made.exit(), made.err());
+    assertTrue(archived);
+    assertTrue(made.out().contains("io.isowatch.cli.Main source: shared objects file"), made.out());
+    assertEquals(0, corrupt.exit(), corrupt.err());
+    assertEquals("", corrupt.err());
+    assertEquals("STUB check --json h.jsonl\n", corrupt.out());
+  }
+
+  /** Compiles a stub io.isowatch.cli.Main into cli/target/isowatch.jar, with one library in lib/. */
+  private void stubJar() throws IOException {
+    final Path src = Files.createDirectories(tmp.resolve("stub/io/isowatch/cli")).resolve("Main.java");
+    Files.writeString(src, "package io.isowatch.cli;\npublic final class Main {\n"
+        + "  public static void main(String[] a) { System.out.println(\"STUB \" + String.join(\" \", a)); }\n}\n");
+    final var javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+    assertEquals(0, javac.run(null, null, null, "-d", tmp.resolve("classes").toString(), src.toString()));
+    Files.createDirectories(root.resolve("cli/target/lib"));
+    try (var jar = new java.util.jar.JarOutputStream(Files.newOutputStream(root.resolve("cli/target/isowatch.jar")))) {
+      jar.putNextEntry(new java.util.jar.JarEntry("io/isowatch/cli/Main.class"));
+      jar.write(Files.readAllBytes(tmp.resolve("classes/io/isowatch/cli/Main.class")));
+      jar.closeEntry();
+    }
+    try (var lib = new java.util.jar.JarOutputStream(Files.newOutputStream(root.resolve("cli/target/lib/empty.jar")))) {
+      lib.putNextEntry(new java.util.jar.JarEntry("x.txt"));
+      lib.closeEntry();
+    }
+    setAllSourcesTo(Instant.now().minusSeconds(120));
+  }
+
+  private List<String> targetFiles() throws IOException {
+    try (var s = Files.list(root.resolve("cli/target"))) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
   private void fake(final String name, final String body) throws IOException {
     final Path f = bin.resolve(name);
     Files.writeString(f, body);
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** Fakes mvn and java, with a jar built a minute ago and every source two minutes ago. */
+  private void builtAMinuteAfterTheSources(final String fakeJava) throws IOException {
+    fake("mvn", FAKE_MVN);
+    fake("java", fakeJava);
+    builtAt(Instant.now().minusSeconds(60));
+    setAllSourcesTo(Instant.now().minusSeconds(120));
   }
 
   /** Creates the jar and lib dir with the jar's mtime at {@code when}; sources stay as written. */
@@ -238,7 +402,8 @@ class IsowatchScriptTest {
     // Small outputs: reading one stream after the other cannot fill the other pipe's buffer.
     final String stdout = new String(out.readAllBytes(), StandardCharsets.UTF_8);
     final String stderr = new String(err.readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the script did not finish");
+    // Long enough for a real JVM to make a class-data archive on a loaded machine.
+    assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the script did not finish");
     return new Result(p.exitValue(), stdout, stderr);
   }
 }
