@@ -2,7 +2,7 @@
 # Benchmarks the streaming checker (`isowatch run`) end to end on this machine (issue 3 item 10):
 # a real Kafka 4.3.1 broker (scripts/kafka.sh) and the real Apicurio registry (scripts/registry.sh)
 # as child processes, the checker in a child JVM with exactly-once v2, and a driver
-# (io.isowatch.streams.bench.StreamingBenchmark, test scope) that produces, measures and prints a
+# (io.isowatch.cli.bench.StreamingBenchmark, test scope) that produces, measures and prints a
 # Markdown table on stdout.
 #
 #   scripts/bench-streaming.sh                         # everything: throughput (1 and 6 tenants), latency (1K, 10K txn/s)
@@ -54,7 +54,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-# The driver (io.isowatch.streams.bench, cli's tests) runs from the test classes that package compiles.
+# The driver (io.isowatch.cli.bench, cli's tests) runs from the test classes that package compiles.
 # shellcheck source=lib/isowatch-jar.sh
 source scripts/lib/isowatch-jar.sh
 ensure_isowatch_jar
@@ -93,7 +93,7 @@ scripts/registry.sh start >&2
 
 java "-Xmx${BENCH_DRIVER_HEAP:-2g}" -Djava.awt.headless=true -cp "$test_classes:$root/$jar:$root/cli/target/lib/*" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-  io.isowatch.streams.bench.StreamingBenchmark \
+  io.isowatch.cli.bench.StreamingBenchmark \
   --bootstrap "127.0.0.1:$KAFKA_PORT" --registry "http://127.0.0.1:$REGISTRY_PORT" --work "$work" \
   --checker-cp "$root/$jar:$root/cli/target/lib/*" "$@"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

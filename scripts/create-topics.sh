@@ -4,7 +4,7 @@
 #   scripts/create-topics.sh            create them on $KAFKA_BOOTSTRAP (default 127.0.0.1:9092)
 #   scripts/create-topics.sh --list     print the topic table without touching a cluster
 #
-# The topics are defined once, in Java (io.isowatch.streams.Topics); this script only runs
+# The topics are defined once, in Java (io.isowatch.schemas.topic.Topics); this script only runs
 # `isowatch topics` (io.isowatch.streams.TopicsCommand), so names, partitions, retention and cleanup policy can never
 # drift between the script, the app and the tests. Existing topics are never altered: one that
 # differs from its definition is reported and the script exits 1.

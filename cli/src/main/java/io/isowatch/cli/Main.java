@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
       io.isowatch.streams.ops.ResetCommand.class,
       io.isowatch.streams.ops.DlqCommand.class,
       io.isowatch.agent.cli.AgentCommand.class,
-      io.isowatch.demo.DemoCommand.class,
+      io.isowatch.cli.demo.DemoCommand.class,
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;

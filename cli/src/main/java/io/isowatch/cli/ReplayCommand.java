@@ -1,5 +1,8 @@
 package io.isowatch.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.isowatch.cli.replay.FileReplay;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.history.History;
@@ -8,12 +11,9 @@ import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
 import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
-import io.isowatch.streams.replay.FileReplay;
 import io.isowatch.streams.replay.Progress;
 import io.isowatch.streams.replay.Replayer;
 import io.isowatch.streams.replay.TopicReplay;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

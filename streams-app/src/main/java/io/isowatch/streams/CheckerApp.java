@@ -1,11 +1,13 @@
 package io.isowatch.streams;
 
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.TopicAdmin;
+import io.isowatch.schemas.topic.TopicReport;
 import io.isowatch.streams.fault.RegistryErrors;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.metrics.HealthAndMetricsServer;
 import io.isowatch.streams.metrics.KafkaStreamsCollector;
 import io.isowatch.streams.metrics.MetricNames;
-import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.ui.BearerAuth;
 import io.isowatch.streams.ui.UiFeed;
 import io.isowatch.streams.ui.UiState;

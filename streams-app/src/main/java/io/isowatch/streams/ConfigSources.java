@@ -1,5 +1,6 @@
 package io.isowatch.streams;
 
+import io.isowatch.schemas.config.ConfigLayers;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,10 +4,13 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
-import io.isowatch.streams.http.HttpLimits;
+import io.isowatch.schemas.config.KafkaClientConfig;
+import io.isowatch.schemas.topic.TopicSpec;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.fault.QuarantineRequests;
 import io.isowatch.streams.fault.QuarantiningProcessingExceptionHandler;
 import io.isowatch.streams.fault.QuarantiningProductionExceptionHandler;
+import io.isowatch.streams.http.HttpLimits;
 import io.isowatch.streams.processor.ReplayEnd;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -18,9 +21,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -61,7 +64,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   public static final String TOPICS_CREATE_CONFIG = "topics.create";
   public static final String TOPICS_CREATE_DOC =
-      "Whether to create IsoWatch's topics (io.isowatch.streams.Topics) at startup when missing. Existing"
+      "Whether to create IsoWatch's topics (io.isowatch.schemas.topic.Topics) at startup when missing. Existing"
           + " topics are compared with their specification and differences logged, never altered."
           + " --dev turns it on.";
   public static final boolean TOPICS_CREATE_DEFAULT = false;

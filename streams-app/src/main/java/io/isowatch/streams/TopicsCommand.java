@@ -1,5 +1,9 @@
 package io.isowatch.streams;
 
+import io.isowatch.schemas.topic.TopicAdmin;
+import io.isowatch.schemas.topic.TopicReport;
+import io.isowatch.schemas.topic.TopicSpec;
+import io.isowatch.schemas.topic.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -8,10 +12,10 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code topics list|create}: the command-line face of {@link Topics}, so that scripts read the one

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.AnomalyIds;
-import io.isowatch.streams.serde.AvroSerdeConfig;
-import io.isowatch.streams.serde.AvroSerdes;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;

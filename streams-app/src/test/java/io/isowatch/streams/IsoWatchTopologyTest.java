@@ -17,6 +17,7 @@ import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.Verdict;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.metrics.MetricNames;
 import io.isowatch.streams.processor.TenantKey;
 import io.isowatch.streams.processor.TenantProgress;
@@ -171,8 +172,8 @@ class IsoWatchTopologyTest {
       // When
       checker.driver().createInputTopic(Topics.defaults().txnEvents().name(),
           new org.apache.kafka.common.serialization.StringSerializer(),
-          new io.isowatch.streams.serde.AvroSerdes(
-              io.isowatch.streams.serde.AvroSerdeConfig.development(REGISTRY.url()))
+          new io.isowatch.schemas.serde.AvroSerdes(
+              io.isowatch.schemas.serde.AvroSerdeConfig.development(REGISTRY.url()))
               .valueSerde(TransactionEvent.class).serializer()).pipeInput("other", event);
       // Then
       final List<DeadLetter> letters = checker.deadLetters();

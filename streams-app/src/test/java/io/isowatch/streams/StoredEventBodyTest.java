@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.processor.EventCodec;
 import io.isowatch.streams.processor.TenantKey;
-import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CcompatClient;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;

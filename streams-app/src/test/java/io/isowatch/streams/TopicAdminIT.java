@@ -3,6 +3,9 @@ package io.isowatch.streams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.topic.TopicReport;
+import io.isowatch.schemas.topic.TopicSpec;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.file.Path;

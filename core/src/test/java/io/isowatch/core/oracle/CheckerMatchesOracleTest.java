@@ -14,7 +14,6 @@ import io.isowatch.core.check.Checker;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
-import io.isowatch.core.history.Transaction;
 import io.isowatch.core.oracle.OracleRuns.Run;
 import io.isowatch.core.testkit.HistoryDsl;
 import java.util.ArrayList;
@@ -128,7 +127,7 @@ class CheckerMatchesOracleTest {
     for (int i = 0; i < SHUFFLE_COUNT; i++) {
       final long seed = BASE_SEED + COUNT + i;
       final RandomHistories.Generated g = RandomHistories.generate(seed);
-      final History shuffled = interleaveSessions(g.history(), new Random(seed));
+      final History shuffled = RandomHistories.interleaveSessions(g.history(), new Random(seed));
       final Checker checker = new Checker(g.options());
 
       // When
@@ -240,24 +239,6 @@ class CheckerMatchesOracleTest {
 
   private static String summary(final CheckResult r) {
     return r.anomalies().stream().map(a -> a.displayName() + a.txnIds() + a.violates()).toList().toString();
-  }
-
-  /** Another source order: sessions interleaved at random, each session's order kept. */
-  static History interleaveSessions(final History history, final Random rnd) {
-    final Map<String, List<Transaction>> bySession = new LinkedHashMap<>();
-    for (final Transaction t : history.transactions()) {
-      bySession.computeIfAbsent(t.session(), s -> new ArrayList<>()).add(t);
-    }
-    final List<List<Transaction>> queues = new ArrayList<>(bySession.values());
-    final History.Builder b = History.builder();
-    while (!queues.isEmpty()) {
-      final int q = rnd.nextInt(queues.size());
-      b.add(queues.get(q).remove(0));
-      if (queues.get(q).isEmpty()) {
-        queues.remove(q);
-      }
-    }
-    return b.build();
   }
 
   /** The result with the only legitimately varying part, the check's wall-clock time, zeroed. */

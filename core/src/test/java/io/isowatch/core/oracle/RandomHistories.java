@@ -303,5 +303,23 @@ public final class RandomHistories {
     return product;
   }
 
+  /** Another source order: sessions interleaved at random, each session's order kept. */
+  public static History interleaveSessions(final History history, final Random rnd) {
+    final Map<String, List<Transaction>> bySession = new LinkedHashMap<>();
+    for (final Transaction t : history.transactions()) {
+      bySession.computeIfAbsent(t.session(), s -> new ArrayList<>()).add(t);
+    }
+    final List<List<Transaction>> queues = new ArrayList<>(bySession.values());
+    final History.Builder b = History.builder();
+    while (!queues.isEmpty()) {
+      final int q = rnd.nextInt(queues.size());
+      b.add(queues.get(q).remove(0));
+      if (queues.get(q).isEmpty()) {
+        queues.remove(q);
+      }
+    }
+    return b.build();
+  }
+
   private record Shape(String codes, int weight) {}
 }

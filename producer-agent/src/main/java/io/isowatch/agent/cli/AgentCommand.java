@@ -23,8 +23,8 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.online.OnlineChecker;
-import io.isowatch.streams.KafkaClientConfig;
-import io.isowatch.streams.serde.AvroSerdeConfig;
+import io.isowatch.schemas.config.KafkaClientConfig;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -41,12 +41,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.ConfigException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code isowatch agent}: runs a mini-transaction workload against a database and records every

@@ -8,7 +8,7 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.schemas.avro.TransactionEvents;
 import java.util.List;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;

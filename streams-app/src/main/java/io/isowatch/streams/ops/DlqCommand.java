@@ -1,9 +1,9 @@
 package io.isowatch.streams.ops;
 
 import io.isowatch.schemas.DeadLetter;
+import io.isowatch.schemas.serde.AvroSerdes;
 import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
-import io.isowatch.streams.serde.AvroSerdes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Map;
@@ -12,12 +12,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code isowatch dlq}: the dead-letter topic's tools; {@code replay} is the only one. */
 @Command(

@@ -3,7 +3,7 @@ package io.isowatch.streams.processor;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.online.OnlineEvent;
 import io.isowatch.schemas.AnomalyRetraction;
-import io.isowatch.streams.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.AnomalyRecords;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;

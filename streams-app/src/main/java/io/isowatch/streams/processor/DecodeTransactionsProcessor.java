@@ -2,12 +2,12 @@ package io.isowatch.streams.processor;
 
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.TransactionEventDeserializer;
 import io.isowatch.streams.InvalidRecordException;
 import io.isowatch.streams.fault.RegistryErrors;
 import io.isowatch.streams.fault.RegistryUnavailableException;
 import io.isowatch.streams.metrics.CheckerMetrics;
-import io.isowatch.streams.serde.AvroSerdeConfig;
-import io.isowatch.streams.serde.TransactionEventDeserializer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import org.apache.kafka.common.header.Headers;
  * in memory, as a header of the forwarded record: the check processor takes that body and stores
  * it in {@code tenant-transactions} instead of encoding the decoded event again. The decode
  * processor sets it only when the body is plain Avro binary of the compiled-in schema ({@link
- * io.isowatch.streams.serde.TransactionEventDeserializer}) and always removes one that came with
+ * io.isowatch.schemas.serde.TransactionEventDeserializer}) and always removes one that came with
  * the input, so that a producer cannot choose what is stored. Store changelogs are written with
  * headers of their own, so the header goes nowhere else.
  */

@@ -1,7 +1,7 @@
 package io.isowatch.streams.processor;
 
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import java.util.ArrayList;

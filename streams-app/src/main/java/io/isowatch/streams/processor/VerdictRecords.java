@@ -2,16 +2,16 @@ package io.isowatch.streams.processor;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.Finding;
 import io.isowatch.schemas.Level;
 import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
-import io.isowatch.core.check.CheckStats;
 import io.isowatch.schemas.Verdict;
-import io.isowatch.streams.avro.AnomalyRecords;
 import io.isowatch.schemas.VerdictCounts;
 import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.VerdictReport;
+import io.isowatch.schemas.avro.AnomalyRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -12,7 +12,7 @@ import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.VerdictReport;
-import io.isowatch.streams.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.AnomalyRecords;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -2,11 +2,11 @@ package io.isowatch.streams.replay;
 
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.TopicAdmin;
+import io.isowatch.schemas.topic.TopicSpec;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.IsoWatchStreamsConfig;
-import io.isowatch.streams.TopicAdmin;
-import io.isowatch.streams.TopicSpec;
-import io.isowatch.streams.Topics;
-import io.isowatch.streams.serde.AvroSerdes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.schemas.DeadLetter;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.CheckerApp;
 import io.isowatch.streams.IsoWatchStreamsConfig;
-import io.isowatch.streams.Topics;
 import io.isowatch.streams.metrics.MetricNames;
-import io.isowatch.streams.serde.AvroSerdeConfig;
-import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;

@@ -13,7 +13,7 @@ import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.TenantVerdict;
-import io.isowatch.streams.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.AnomalyRecords;
 import io.isowatch.streams.processor.VerdictRecords;
 import io.isowatch.streams.testkit.JsonTrees;
 import java.util.EnumSet;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.sun.net.httpserver.HttpServer;
 import io.apicurio.registry.resolver.SchemaResolverConfig;
 import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.AvroSerdes;
 import io.isowatch.streams.ConfigSources;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.testkit.TestEvents;

@@ -1,8 +1,8 @@
 package io.isowatch.streams.testkit;
 
-import io.isowatch.streams.TopicReport;
-import io.isowatch.streams.TopicSpec;
-import io.isowatch.streams.local.LocalKafka;
+import io.isowatch.localstack.LocalKafka;
+import io.isowatch.schemas.topic.TopicReport;
+import io.isowatch.schemas.topic.TopicSpec;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +76,7 @@ public final class EmbeddedKafka implements BeforeAllCallback, AfterAllCallback 
     return running().admin();
   }
 
-  /** Creates the topics through IsoWatch's own {@link io.isowatch.streams.TopicAdmin}. */
+  /** Creates the topics through IsoWatch's own {@link io.isowatch.schemas.topic.TopicAdmin}. */
   public List<TopicReport> createTopics(final Collection<TopicSpec<?, ?>> topics) throws Exception {
     return running().createTopics(topics);
   }

@@ -1,6 +1,6 @@
 package io.isowatch.streams.testkit;
 
-import io.isowatch.streams.local.LocalRegistry;
+import io.isowatch.localstack.LocalRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

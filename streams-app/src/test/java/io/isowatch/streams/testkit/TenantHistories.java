@@ -8,7 +8,7 @@ import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.streams.avro.TransactionEvents;
+import io.isowatch.schemas.avro.TransactionEvents;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

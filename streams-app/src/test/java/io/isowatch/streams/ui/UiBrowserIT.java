@@ -1,9 +1,9 @@
 package io.isowatch.streams.ui;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.awaitility.Awaitility.await;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
@@ -18,13 +18,13 @@ import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.TxnStatus;
+import io.isowatch.schemas.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.TransactionEvents;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.CheckerApp;
 import io.isowatch.streams.IsoWatchStreamsConfig;
-import io.isowatch.streams.Topics;
-import io.isowatch.streams.avro.AnomalyRecords;
-import io.isowatch.streams.avro.TransactionEvents;
-import io.isowatch.streams.serde.AvroSerdeConfig;
-import io.isowatch.streams.serde.AvroSerdes;
 import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;

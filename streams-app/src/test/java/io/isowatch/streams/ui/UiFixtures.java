@@ -18,7 +18,7 @@ import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TxnStatus;
 import io.isowatch.schemas.Verdict;
 import io.isowatch.schemas.VerdictCounts;
-import io.isowatch.streams.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.AnomalyRecords;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,265 @@
+package io.isowatch.cli.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.cli.Main;
+import io.isowatch.cli.Services;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.HistoryIO;
+import io.isowatch.core.history.History;
+import io.isowatch.core.testkit.HistoryDsl;
+import io.isowatch.schemas.TransactionEvent;
+import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.topic.TopicSpec;
+import io.isowatch.schemas.topic.Topics;
+import io.isowatch.streams.replay.HistoryPublisher;
+import io.isowatch.streams.testkit.EmbeddedKafka;
+import io.isowatch.streams.testkit.EmbeddedRegistry;
+import io.isowatch.streams.testkit.JsonTrees;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code isowatch replay} end to end, in process: its verdicts, anomalies, findings and statistics
+ * equal those of {@code isowatch check} on the same history, on the samples (file mode, which
+ * starts its own broker and registry) and on the golden corpus (topic mode, every case a tenant of
+ * one recorded topic on this class's broker).
+ */
+@Tag("integration")
+class ReplayIT {
+  @RegisterExtension static final EmbeddedKafka KAFKA = new EmbeddedKafka();
+  @RegisterExtension static final EmbeddedRegistry REGISTRY = new EmbeddedRegistry();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Fields that differ by nature: timing, source lines, prose that cites lines, seqs check leaves unset. */
+  private static final Set<String> NOT_COMPARED = Set.of("seconds", "line", "lines", "explanation", "seq");
+
+  @TempDir Path dir;
+
+  @Test
+  void shouldPrintWhatCheckPrintsWithTheSameExitCodeWhenReplayingTheSampleFiles() throws Exception {
+    // Given: the samples, one violated (JSON), one satisfied (text).
+    final Path lost = samples().resolve("lost-update.jsonl");
+    final Path valid = samples().resolve("valid-ser.jsonl");
+
+    // When
+    final Cli checkLost = cli("check", "--json", lost.toString());
+    final Cli replayLost = cli("replay", "--file", lost.toString(), "--json");
+    final Cli checkValid = cli("check", valid.toString());
+    final Cli replayValid = cli("replay", "--file", valid.toString(), "--quiet");
+
+    // Then
+    assertEquals(1, checkLost.exit(), checkLost.err());
+    assertEquals(checkLost.exit(), replayLost.exit(), replayLost.err());
+    assertEquals(comparable(JSON.readTree(checkLost.out())), comparable(JSON.readTree(replayLost.out())));
+    assertEquals(0, checkValid.exit(), checkValid.err());
+    assertEquals(checkValid.exit(), replayValid.exit(), replayValid.err());
+    assertEquals(withoutSeconds(checkValid.out()), withoutSeconds(replayValid.out()));
+    assertTrue(replayLost.err().contains("checking"), "progress on stderr: " + replayLost.err());
+    assertEquals("", replayValid.err(), "--quiet");
+  }
+
+  @Test
+  void shouldListExactlyWhatCheckListsWhenAnomaliesShareTheirTransactions() throws Exception {
+    // Given: the one-line history of two thin-air reads of one transaction, and one where two
+    // lost updates share a pair, two aborted reads a reader and writer, and two faulty reads of one
+    // key a transaction: pairs the streaming checker once published as one
+    final Path thinAir = dir.resolve("thin-air.jsonl");
+    final Path shared = dir.resolve("shared.jsonl");
+    write(thinAir, "T1 s1 r(x,5) r(y,7) @10..20\n");
+    write(shared, """
+        T1 s1 r(x,0) r(y,0) w(x,1) w(y,1) @10..20
+        T2 s2 r(x,0) r(y,0) w(x,2) w(y,2) @15..30
+        T3 s3 w(a,1) w(b,1) aborted @40..50
+        T4 s4 r(a,1) r(b,1) @60..70
+        T5 s5 w(c,1) r(c,2) r(c,2) @80..90
+        """);
+    for (final Path file : List.of(thinAir, shared)) {
+      // When
+      final Cli check = cli("check", "--json", file.toString());
+      final Cli replay = cli("replay", "--file", file.toString(), "--json", "--quiet");
+
+      // Then: the same anomalies, one by one, each with what tells it apart
+      assertEquals(1, check.exit(), check.err());
+      assertEquals(check.exit(), replay.exit(), replay.err());
+      final JsonNode checked = JSON.readTree(check.out());
+      assertEquals(comparable(checked), comparable(JSON.readTree(replay.out())), file.toString());
+      final Set<String> distinct = new java.util.HashSet<>();
+      checked.get("anomalies").forEach(a -> distinct.add(a.get("cycle").toString() + a.get("read")));
+      assertEquals(checked.get("anomalies").size(), distinct.size(), checked.get("anomalies").toString());
+    }
+    assertEquals(2, JSON.readTree(cli("check", "--json", thinAir.toString()).out()).get("anomalies").size());
+    assertEquals(6, JSON.readTree(cli("check", "--json", shared.toString()).out()).get("anomalies").size());
+  }
+
+  /** Writes a history of the test language as a JSONL file. */
+  private static void write(final Path file, final String dsl) throws IOException {
+    try (Writer w = Files.newBufferedWriter(file)) {
+      HistoryIO.write(HistoryDsl.history(dsl), HistoryFormat.JSONL, w);
+    }
+  }
+
+  @Test
+  void shouldDecideWhatCheckDecidesOnEveryGoldenCaseWhenReplayingARecordedTopicPerTenant() throws Exception {
+    // Given: each corpus case as a JSONL file, checked by `isowatch check`; the cases grouped by
+    // their options, each group recorded on a topic of its own with one tenant per case.
+    final Map<List<String>, Map<String, Path>> groups = new LinkedHashMap<>();
+    for (final String name : corpusCases()) {
+      final Map<String, String> expected = expected(name);
+      final List<String> options = new ArrayList<>();
+      if (expected.containsKey("initialValue")) {
+        options.addAll(List.of("--initial-value", expected.get("initialValue")));
+      }
+      if (expected.containsKey("rtSkewUs")) {
+        options.addAll(List.of("--rt-skew-us", expected.get("rtSkewUs")));
+      }
+      if (expected.containsKey("maxAnomalies")) {
+        options.addAll(List.of("--max-anomalies", expected.get("maxAnomalies")));
+      }
+      final Path file = dir.resolve(name + ".jsonl");
+      try (Writer w = Files.newBufferedWriter(file)) {
+        HistoryIO.write(HistoryDsl.history(Files.readString(corpus().resolve(name + ".hist"))), HistoryFormat.JSONL, w);
+      }
+      groups.computeIfAbsent(options, o -> new TreeMap<>()).put(name, file);
+    }
+    int replayed = 0;
+    int group = 0;
+    for (final Map.Entry<List<String>, Map<String, Path>> g : groups.entrySet()) {
+      final String topic = "corpus-" + group++;
+      record(topic, g.getValue());
+
+      // When
+      final List<String> args = new ArrayList<>(List.of("replay", "--topic", topic, "--from-beginning",
+          "--bootstrap", KAFKA.bootstrapServers(), "--registry", REGISTRY.url().toString(), "--json", "--quiet",
+          // No case may be late, whatever its order: the corpus is about verdicts, not lateness.
+          "--grace-ms", "1000000000000"));
+      args.addAll(g.getKey());
+      final Cli replay = cli(args.toArray(String[]::new));
+
+      // Then: each tenant's report is that of `isowatch check` on its file.
+      final JsonNode tenants = JSON.readTree(replay.out()).get("tenants");
+      assertEquals(g.getValue().keySet(), fieldNames(tenants), replay.err());
+      int worst = 0;
+      for (final Map.Entry<String, Path> c : g.getValue().entrySet()) {
+        final List<String> checkArgs = new ArrayList<>(List.of("check", "--json"));
+        checkArgs.addAll(g.getKey());
+        checkArgs.add(c.getValue().toString());
+        final Cli check = cli(checkArgs.toArray(String[]::new));
+        worst = Math.max(worst, check.exit());
+        if (check.exit() == 2) {
+          // Invalid input: check prints only the reasons; the replay reports them as findings.
+          final JsonNode findings = tenants.get(c.getKey()).get("findings");
+          assertTrue(findings.size() > 0 && check.err().contains(findings.get(0).get("kind").asText()),
+              c.getKey() + ": " + check.err() + " vs " + findings);
+        } else {
+          assertEquals(comparable(JSON.readTree(check.out())), comparable(tenants.get(c.getKey())), c.getKey());
+        }
+        replayed++;
+      }
+      assertEquals(worst, replay.exit(), "the worst tenant's exit code: " + replay.err());
+    }
+    assertEquals(corpusCases().size(), replayed);
+    // ... and the replays cleaned up after themselves: no topic of theirs is left.
+    try (Admin admin = KAFKA.admin()) {
+      final Set<String> left = admin.listTopics().names().get().stream()
+          .filter(t -> t.startsWith("isowatch-replay-")).collect(Collectors.toSet());
+      assertEquals(Set.of(), left);
+      assertTrue(admin.listGroups().all().get().stream().noneMatch(l -> l.groupId().startsWith("isowatch-replay-")));
+    }
+  }
+
+  /** Publishes each case's history through the producer path as a tenant named after the case. */
+  private static void record(final String topic, final Map<String, Path> cases) throws Exception {
+    final TopicSpec<String, TransactionEvent> spec = Topics.defaults().txnEvents().withName(topic).withReplication((short) 1);
+    KAFKA.createTopics(List.of(spec));
+    final List<TransactionEvent> events = new ArrayList<>();
+    for (final Map.Entry<String, Path> c : cases.entrySet()) {
+      final History history;
+      try (var in = Files.newInputStream(c.getValue())) {
+        history = HistoryIO.read(in, HistoryFormat.JSONL);
+      }
+      events.addAll(HistoryPublisher.events(history, c.getKey()));
+    }
+    HistoryPublisher.publish(KAFKA.bootstrapServers(), AvroSerdeConfig.development(REGISTRY.url()), topic, events,
+        new AtomicLong());
+  }
+
+  private record Cli(int exit, String out, String err) {}
+
+  private static Cli cli(final String... args) {
+    final StringWriter out = new StringWriter();
+    final StringWriter err = new StringWriter();
+    final picocli.CommandLine cl = Main.commandLine(Services.real());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    final int exit = cl.execute(args);
+    return new Cli(exit, out.toString(), err.toString());
+  }
+
+  /** The report without the fields that differ by nature ({@link #NOT_COMPARED}). */
+  private static JsonNode comparable(final JsonNode report) {
+    return JsonTrees.without(report, NOT_COMPARED);
+  }
+
+  private static String withoutSeconds(final String text) {
+    return text.lines().filter(l -> !l.trim().startsWith("seconds")).collect(Collectors.joining("\n"));
+  }
+
+  private static Set<String> fieldNames(final JsonNode node) {
+    final Set<String> names = new java.util.TreeSet<>();
+    for (final Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      names.add(it.next());
+    }
+    return names;
+  }
+
+  private static List<String> corpusCases() throws IOException {
+    try (Stream<Path> files = Files.list(corpus())) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".hist"))
+          .map(n -> n.substring(0, n.length() - ".hist".length())).sorted().toList();
+    }
+  }
+
+  private static Map<String, String> expected(final String name) throws IOException {
+    final Map<String, String> out = new TreeMap<>();
+    for (final String line : Files.readAllLines(corpus().resolve(name + ".expected"))) {
+      final String l = line.trim();
+      if (!l.isEmpty() && !l.startsWith("#")) {
+        final int eq = l.indexOf('=');
+        out.put(l.substring(0, eq).trim(), l.substring(eq + 1).trim());
+      }
+    }
+    return out;
+  }
+
+  private static Path corpus() {
+    // The golden corpus lives with the core tests that check it offline (GoldenCorpusTest).
+    return Path.of("..", "core", "src", "test", "resources", "corpus").toAbsolutePath().normalize();
+  }
+
+  private static Path samples() {
+    return Path.of("..", "samples").toAbsolutePath().normalize();
+  }
+}
