@@ -2,15 +2,11 @@ package io.isowatch.streams;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.isowatch.core.gen.GeneratorConfig;
-import io.isowatch.core.gen.Injection;
-import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.schemas.avro.TransactionEvents;
+import io.isowatch.streams.testkit.BenchmarkEvents;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -39,13 +35,7 @@ class TopologyThroughputBenchmark {
   @Test
   void shouldReportTheEventsPerSecondOfOneTaskWhenFedGeneratedHistories() {
     // Given
-    final List<TransactionEvent> events = new ArrayList<>();
-    for (int i = 0; i < TENANTS; i++) {
-      final String tenant = "bench-" + i;
-      MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(7 + i).withTransactions(PER_TENANT)
-              .withSessions(20).withKeys(1_000).withInjections(Injection.parseList("LostUpdate:3,WriteSkew:2")))
-          .transactions().forEach(t -> events.add(TransactionEvents.fromCore(tenant, t)));
-    }
+    final List<TransactionEvent> events = BenchmarkEvents.generate(TENANTS, PER_TENANT, "LostUpdate:3,WriteSkew:2");
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir,
         Map.of(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "1"))) {
       checker.pipe(events.subList(0, 1_000));
