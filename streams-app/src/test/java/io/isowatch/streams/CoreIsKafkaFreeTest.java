@@ -44,10 +44,10 @@ class CoreIsKafkaFreeTest {
   @Test
   void shouldReportTheDependencyWhenAClassUsesKafka() {
     // Given
-    final JavaClasses fixture = new ClassFileImporter().importPackages("io.isowatch.archfixture");
+    final JavaClasses fixture = new ClassFileImporter().importPackages("io.isowatch.streams.archfixture");
 
     // When / Then
-    final AssertionError e = assertThrows(AssertionError.class, () -> kafkaFree("io.isowatch.archfixture..").check(fixture));
+    final AssertionError e = assertThrows(AssertionError.class, () -> kafkaFree("io.isowatch.streams.archfixture..").check(fixture));
     assertTrue(e.getMessage().contains("org.apache.kafka.common.TopicPartition"), e.getMessage());
   }
 }
