@@ -9,6 +9,7 @@ import io.isowatch.schemas.serde.AvroSerdes;
 import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.replay.EndOffsets;
 import io.isowatch.streams.testkit.BenchmarkEvents;
+import io.isowatch.streams.testkit.CheckerItConfig;
 import io.isowatch.streams.testkit.EmbeddedKafka;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
 import java.nio.file.Path;
@@ -71,11 +72,8 @@ class StreamingThroughputBenchmarkIT {
     // end the watermark (latest end - grace) has not passed: 30-50 per tenant here, not one.
     final EndOffsets ends = EndOffsets.capture(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers()),
         TOPICS.txnEvents().name(), serdes.valueSerde(TransactionEvent.class).deserializer());
-    final Map<String, Object> props = new HashMap<>();
-    props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-    props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, REGISTRY.url().toString());
-    props.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-    props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
+    final Map<String, Object> props =
+        CheckerItConfig.base(KAFKA.bootstrapServers(), REGISTRY.url(), "isowatch-checker", dir.resolve("state"));
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
     props.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "1");
     props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "500");
