@@ -47,6 +47,24 @@ class SoakSampleTest {
   }
 
   @Test
+  void shouldAddExtraColumnsWithEmptyFieldsWhereARowLacksThem() {
+    // Given: a retired-versions series one row has and the other lacks
+    final SoakSample with = sample(10, true);
+    with.metrics().put("isowatch_retired_versions{filter=\"overwritten\"}", OptionalDouble.of(1234));
+    final SoakSample without = sample(20, true);
+    final List<String> extras = List.of("isowatch_retired_versions{filter=\"overwritten\"}");
+
+    // When:
+    final String header = SoakSample.csvHeader(extras);
+
+    // Then:
+    assertTrue(header.endsWith(",\"isowatch_retired_versions{filter=\"\"overwritten\"\"}\""), header);
+    assertTrue(with.csvRow(extras).endsWith(",1234"), with.csvRow(extras));
+    assertTrue(without.csvRow(extras).endsWith(","), without.csvRow(extras));
+    assertEquals(SoakSample.csvHeader().split(",", -1).length + 1, without.csvRow(extras).split(",", -1).length);
+  }
+
+  @Test
   void shouldHaveAsManyCellsAsHeadersInBothFormats() {
     // Given:
     final SoakSample s = sample(10, true);
