@@ -170,6 +170,7 @@ final class SoakProducer implements Runnable {
   /** One instance of every kind at {@code point}. */
   private void inject(final SoakInjections.Point point) throws IOException {
     for (final String kind : kinds) {
+      final long at = sent.get();
       final SoakInjections.Batch b;
       if (kind.equals(SoakInjections.STALE_READ)) {
         final Map.Entry<String, long[]> v = early.entrySet().stream().filter(e -> e.getValue()[2] >= 0).findFirst()
@@ -189,7 +190,7 @@ final class SoakProducer implements Runnable {
         lastEndMicros = Math.max(lastEndMicros, base);
       }
       expected.add(b.expected());
-      System.err.printf("injected %s at #%,d: %s%n", kind, sent.get(), b.expected());
+      System.err.printf("injected %s as transactions #%,d to #%,d: %s%n", kind, at, sent.get() - 1, b.expected());
     }
   }
 
