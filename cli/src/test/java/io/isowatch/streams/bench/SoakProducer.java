@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -49,7 +49,7 @@ final class SoakProducer implements Runnable {
   /** Transactions per injected chunk. */
   static final int CHUNK = 20;
 
-  private final KafkaProducer<String, TransactionEvent> producer;
+  private final Producer<String, TransactionEvent> producer;
   private final String topic;
   private final String tenant;
   private final long target;
@@ -71,7 +71,7 @@ final class SoakProducer implements Runnable {
   private volatile int chunks;
   private long lastEndMicros;
 
-  SoakProducer(final KafkaProducer<String, TransactionEvent> producer, final String topic, final String tenant,
+  SoakProducer(final Producer<String, TransactionEvent> producer, final String topic, final String tenant,
       final long target, final long maxLag, final long anomalyEvery) {
     this(producer, topic, tenant, target, maxLag, anomalyEvery, List.of(), List.of(), 0);
   }
@@ -80,7 +80,7 @@ final class SoakProducer implements Runnable {
    * With injections: one of each of {@code kinds} at each fraction of {@code target} in
    * {@code fractions}; {@code absenceBoundMs} is the checker's (its grace unless set higher).
    */
-  SoakProducer(final KafkaProducer<String, TransactionEvent> producer, final String topic, final String tenant,
+  SoakProducer(final Producer<String, TransactionEvent> producer, final String topic, final String tenant,
       final long target, final long maxLag, final long anomalyEvery, final List<Double> fractions,
       final List<String> kinds, final long absenceBoundMs) {
     this.producer = producer;
