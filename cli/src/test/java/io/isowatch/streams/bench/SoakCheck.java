@@ -97,18 +97,19 @@ final class SoakCheck {
       final Set<String> names = new TreeSet<>();
       mine.forEach(a -> names.add(a.name()));
       final boolean ok = published == 1 && retracted == 0 && names.equals(Set.of(e.name()));
-      rows.add(new Row(e.what() + ": " + e.name() + " " + e.txns(),
-          (names.isEmpty() ? "none" : String.join(", ", names)) + (retracted > 0 ? " (retracted " + retracted + "x)" : ""),
-          published, ok));
+      final String shown = (names.isEmpty() ? "none" : String.join(", ", names))
+          + (retracted > 0 ? " (retracted " + retracted + "x)" : "");
+      rows.add(new Row(e.what() + ": " + e.name() + " " + e.txns(), shown, published, ok));
       if (e.findingKind() != null) {
         final List<PublishedFinding> f = findingsLeft.stream()
             .filter(x -> x.kind().equals(e.findingKind()) && Objects.equals(x.key(), e.findingKey())).toList();
         findingsLeft.removeAll(f);
         final long count = f.stream().mapToLong(PublishedFinding::count).sum();
-        final boolean names1 = f.size() == 1 && f.get(0).txns().containsAll(e.txns());
+        final boolean namesReader = f.size() == 1 && f.get(0).txns().containsAll(e.txns());
+        final String found = f.isEmpty() ? "none"
+            : f.stream().map(x -> x.kind() + " on " + x.key() + " " + x.txns()).toList().toString();
         rows.add(new Row(e.what() + ": finding " + e.findingKind() + " on " + e.findingKey() + " by " + e.txns(),
-            f.isEmpty() ? "none" : f.stream().map(x -> x.kind() + " on " + x.key() + " " + x.txns()).toList().toString(),
-            count, verdictSeen && count == 1 && names1));
+            found, count, verdictSeen && count == 1 && namesReader));
       }
     }
     // Whatever no expectation claimed, grouped by identity: each is a false alarm.
