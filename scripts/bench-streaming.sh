@@ -45,6 +45,15 @@
 #     keys with one injected lost update [1000000]; 0: none
 #   --soak-input-retention-mb retention.bytes of the input topic, so that the broker's disk stays bounded [2048];
 #     0: keep everything (5x10^7 transactions are about 4 GiB of input)
+#   --soak-inject-at fractions of --soak-txns where the on run injects one instance of each kind [0.1,0.5,0.999]
+#   --soak-inject-kinds the kinds [LostUpdate,ThinAirRead,WriteSkew,StaleRead] (issue 10 item 8; blank: none): any
+#     generator pattern (the core's own minimal pattern on fresh keys and sessions), or StaleRead (a fresh session
+#     reads a background value written and overwritten near the start: STALE_READ_BEYOND_HORIZON finding plus a
+#     StaleReadBeyondHorizon anomaly). At the end the on run compares what was published (anomalies topic, the
+#     final verdict's findings) with what it injected (chunks included): each once under its name, nothing else
+#     but HORIZON_PRUNED. It prints a table and PASS/FAIL, and on FAIL (or a run short of its target) this
+#     script exits non-zero. Also printed: a flatness table (largest value, first half vs second half of the run).
+#     The CSV also gets every isowatch_retired_* series of /metrics and every changelog's size.
 #
 # Environment: BENCH_WORK [target dir of this script's run: cli/target/bench-streaming], BENCH_DRIVER_HEAP
 #   [2g: the driver's -Xmx; 2x10^6 throughput transactions ran with 8g, 2g is too little],

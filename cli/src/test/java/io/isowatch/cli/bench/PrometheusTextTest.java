@@ -2,6 +2,7 @@ package io.isowatch.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,10 @@ class PrometheusTextTest {
       isowatch_prune_seconds_sum{tenant="soak",} 3.5
       isowatch_prune_seconds_bucket{tenant="soak",le="0.5",} 10.0
       isowatch_heap_used_bytes 2.5E8
+      isowatch_retired_false_positive_ratio{tenant="soak",} 2.5E-4
+      isowatch_retired_false_positive_ratio{tenant="other",} 0.5
+      isowatch_retired_versions{tenant="soak",filter="overwritten",} 1000.0
+      isowatch_retired_versions{tenant="soak",filter="other",} 10.0
       """;
 
   @Test
@@ -45,5 +50,16 @@ class PrometheusTextTest {
   @Test
   void shouldBeEmptyWhenTheFamilyIsNotServed() {
     assertEquals(OptionalDouble.empty(), PrometheusText.parse(PAGE).value("isowatch_checkpoint_bytes", "soak"));
+  }
+
+  @Test
+  void shouldReadEveryFamilyOfAPrefixForTheTenantKeepingOtherLabelsApart() {
+    // When:
+    final Map<String, Double> retired = PrometheusText.parse(PAGE).series("isowatch_retired_", "soak");
+
+    // Then:
+    assertEquals(Map.of("isowatch_retired_false_positive_ratio", 2.5e-4,
+        "isowatch_retired_versions{filter=\"overwritten\"}", 1000.0,
+        "isowatch_retired_versions{filter=\"other\"}", 10.0), retired);
   }
 }

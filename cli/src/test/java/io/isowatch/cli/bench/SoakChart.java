@@ -19,8 +19,10 @@ import javax.imageio.ImageIO;
 /**
  * The soak's chart as a PNG (Java2D and ImageIO, no plotting library): over committed
  * transactions, the checker's memory and disk in MiB (upper panel) and the transactions it stores
- * and retains (lower panel). A flat line is what segmentation promises; a rising one is growth.
- * Series without any value (a metric this build does not serve) are left out.
+ * and retains (middle panel), and when the checker serves any, its {@code isowatch_retired_*}
+ * series: sizes in the upper panel, counts in the middle one, ratios in a third panel. A flat line
+ * is what segmentation promises; a rising one is growth. Series without any value (a metric this
+ * build does not serve) are left out.
  */
 final class SoakChart {
   private static final int WIDTH = 1000;
@@ -31,14 +33,33 @@ final class SoakChart {
   private static final int GAP = 60;
   private static final double MIB = 1024.0 * 1024.0;
   private static final Color[] COLORS = {
-    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e)};
+    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e),
+    new Color(0x8c564b), new Color(0x17becf)};
 
   private record Series(String label, Function<SoakSample, OptionalDouble> value) {}
 
   private SoakChart() {}
 
   static void write(final List<SoakSample> samples, final String title, final Path png) throws IOException {
-    final BufferedImage img = new BufferedImage(WIDTH, TOP + 2 * PANEL_HEIGHT + GAP + 50, BufferedImage.TYPE_INT_RGB);
+    final java.util.Set<String> retired = new java.util.TreeSet<>();
+    samples.forEach(s -> s.metrics().keySet().stream().filter(k -> k.startsWith("isowatch_retired_"))
+        .forEach(retired::add));
+    final List<Series> sizes = new ArrayList<>();
+    final List<Series> counts = new ArrayList<>();
+    final List<Series> ratios = new ArrayList<>();
+    for (final String r : retired) {
+      final String label = r.substring("isowatch_".length());
+      if (r.contains("ratio")) {
+        ratios.add(new Series(label, s -> s.metrics().getOrDefault(r, OptionalDouble.empty())));
+      } else if (r.contains("bytes")) {
+        sizes.add(new Series(label, s -> scaled(s.metrics().getOrDefault(r, OptionalDouble.empty()), MIB)));
+      } else {
+        counts.add(new Series(label, s -> s.metrics().getOrDefault(r, OptionalDouble.empty())));
+      }
+    }
+    final int panels = ratios.isEmpty() ? 2 : 3;
+    final BufferedImage img = new BufferedImage(WIDTH, TOP + panels * PANEL_HEIGHT + (panels - 1) * GAP + 50,
+        BufferedImage.TYPE_INT_RGB);
     final Graphics2D g = img.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -48,7 +69,7 @@ final class SoakChart {
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
       g.drawString(title, LEFT, 22);
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-      panel(g, samples, TOP, "MiB", List.of(
+      final List<Series> upper = new ArrayList<>(List.of(
           new Series("checker RSS", s -> asDouble(s.rssKib().isPresent(), s.rssKib().orElse(0) / 1024.0)),
           new Series("heap used", s -> scaled(s.heapUsedBytes(), MIB)),
           new Series("state dir (disk)", s -> asDouble(s.stateDirBytes().isPresent(),
@@ -56,10 +77,19 @@ final class SoakChart {
           new Series("txn changelog (broker)", s -> asDouble(s.transactionsChangelogBytes().isPresent(),
               s.transactionsChangelogBytes().orElse(0) / MIB)),
           new Series("ckpt changelog (broker)", s -> asDouble(s.checkpointsChangelogBytes().isPresent(),
-              s.checkpointsChangelogBytes().orElse(0) / MIB))));
-      panel(g, samples, TOP + PANEL_HEIGHT + GAP, "transactions", List.of(
+              s.checkpointsChangelogBytes().orElse(0) / MIB)),
+          new Series("checkpoint", s -> scaled(s.metrics().getOrDefault("isowatch_checkpoint_bytes",
+              OptionalDouble.empty()), MIB))));
+      upper.addAll(sizes);
+      panel(g, samples, TOP, "MiB", upper);
+      final List<Series> middle = new ArrayList<>(List.of(
           new Series("stored inputs (state txns)", s -> s.metrics().get("isowatch_state_transactions")),
           new Series("retained by the engine", s -> s.metrics().get("isowatch_retained_transactions"))));
+      middle.addAll(counts);
+      panel(g, samples, TOP + PANEL_HEIGHT + GAP, "transactions", middle);
+      if (!ratios.isEmpty()) {
+        panel(g, samples, TOP + 2 * (PANEL_HEIGHT + GAP), "ratio", ratios);
+      }
       g.drawString("committed transactions", LEFT + (WIDTH - LEFT - RIGHT) / 2 - 60, img.getHeight() - 12);
     } finally {
       g.dispose();

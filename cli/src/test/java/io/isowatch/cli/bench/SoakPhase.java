@@ -1,6 +1,9 @@
 package io.isowatch.cli.bench;
 
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.schemas.AnomalyIds;
+import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.topic.Topics;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -10,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +27,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -50,6 +55,10 @@ final class SoakPhase {
   private static final String TENANT = "soak";
   private static final String INPUT = Topics.defaults().txnEvents().name();
   private static final long MIB = 1024L * 1024L;
+  /** Prefix of the changelog sizes in a row's figures: {@code changelog_bytes:<store>}. */
+  private static final String CHANGELOG = "changelog_bytes:";
+  /** Findings about the checker rather than the history, allowed in the final verdict. */
+  private static final Set<String> TOLERATED_FINDINGS = Set.of("HORIZON_PRUNED");
 
   private final StreamingBenchmark bench;
   private final StreamingBenchmark.Options options;
@@ -128,24 +137,27 @@ final class SoakPhase {
     final List<SoakSample> samples = new ArrayList<>();
     // An OutOfMemoryError (expected without a horizon) would otherwise leave a JVM collecting in
     // vain for a long time; exiting ends the run at once, and the run says so.
-    try (CheckerProcess checker = bench.startChecker(appId, props, classPath, variant, List.of("-XX:+ExitOnOutOfMemoryError"));
-        BufferedWriter csv = Files.newBufferedWriter(dir.resolve("soak.csv"))) {
-      csv.write(SoakSample.csvHeader());
-      csv.newLine();
+    try (CheckerProcess checker = bench.startChecker(appId, props, classPath, variant, List.of("-XX:+ExitOnOutOfMemoryError"))) {
       out.printf("%n### %s: %,d transactions, checker %s%n%n", label, target, props);
       out.println(SoakSample.markdownHeader());
+      // Issue 10 item 8's injections go into the run with a horizon only: the run without one is a
+      // throughput reference that is expected to run out of heap.
       final SoakProducer producer = new SoakProducer(bench.producer(20), INPUT, TENANT, target, options.soakMaxLag(),
-          options.soakAnomalyEvery());
+          options.soakAnomalyEvery(), segmented ? SoakInjections.fractions(options.soakInjectAt()) : List.of(),
+          segmented ? SoakInjections.kinds(options.soakInjectKinds()) : List.of(), absenceBoundMs());
       final Thread thread = new Thread(producer, "soak-producer");
       final long t0 = System.nanoTime();
       thread.start();
       try {
-        run = sampleUntilDone(label, target, appId, dir, checker, producer, t0, samples, csv);
+        run = sampleUntilDone(label, target, appId, dir, checker, producer, t0, samples);
       } finally {
         producer.stop();
         thread.join();
       }
-      final Set<String> anomalies = distinctAnomalies(dir.resolve("anomalies.txt"));
+      final TenantVerdict verdict = segmented && run.committed() >= target ? finalVerdict(target) : null;
+      final List<SoakCheck.PublishedAnomaly> published = publishedAnomalies(dir.resolve("anomalies.txt"));
+      final Set<String> anomalies = new HashSet<>();
+      published.forEach(a -> anomalies.add(a.identity()));
       bench.row(label, "transactions committed / target", String.format(Locale.ROOT, "%,d / %,d", run.committed(),
           target));
       bench.row(label, "how it ended", run.ending());
@@ -158,6 +170,10 @@ final class SoakPhase {
       bench.row(label, "checker RSS, largest in the rows (MiB)",
           peak.isPresent() ? Long.toString(peak.getAsLong() / 1024) : "n/a");
       bench.row(label, "rows: CSV, chart", dir.resolve("soak.csv") + ", " + dir.resolve("soak.png"));
+      flatness(label, samples);
+      if (segmented) {
+        checkPublished(label, run, producer.expected(), published, verdict, dir);
+      }
     }
     SoakChart.write(samples, label + " (" + props + ")", dir.resolve("soak.png"));
     if (segmented && options.soakRestart()) {
@@ -168,8 +184,8 @@ final class SoakPhase {
   }
 
   private Run sampleUntilDone(final String label, final long target, final String appId, final Path dir,
-      final CheckerProcess checker, final SoakProducer producer, final long t0, final List<SoakSample> samples,
-      final BufferedWriter csv) throws Exception {
+      final CheckerProcess checker, final SoakProducer producer, final long t0, final List<SoakSample> samples)
+      throws Exception {
     final List<double[]> progress = new ArrayList<>();
     long committed = 0;
     double movedAt = 0;
@@ -201,9 +217,7 @@ final class SoakPhase {
             (committed - lastRowCommitted) / (elapsed - lastRowAt));
         samples.add(s);
         out.println(s.markdownRow());
-        csv.write(s.csvRow());
-        csv.newLine();
-        csv.flush();
+        writeCsv(samples, dir.resolve("soak.csv"));
         lastRowAt = elapsed;
         lastRowCommitted = committed;
       }
@@ -229,7 +243,15 @@ final class SoakPhase {
     for (final String m : SoakSample.METRICS) {
       values.put(m, metrics.value(m, TENANT));
     }
+    // Whatever the build serves about retired versions (issue 10 item 1), read generically.
+    metrics.series("isowatch_retired_", TENANT).forEach((k, v) -> values.put(k, OptionalDouble.of(v)));
     final Map<String, Long> topics = topicBytes();
+    topics.forEach((topic, bytes) -> {
+      if (topic.startsWith(appId + "-") && topic.endsWith("-changelog")) {
+        values.put(CHANGELOG + topic.substring(appId.length() + 1, topic.length() - "-changelog".length()),
+            OptionalDouble.of(bytes));
+      }
+    });
     return new SoakSample(elapsed, produced, committed, rate, rss, metrics.value("isowatch_heap_used_bytes", TENANT),
         directoryBytes(dir.resolve("state")), optional(topics.get(INPUT)),
         optional(topics.get(appId + "-tenant-transactions-changelog")),
@@ -370,27 +392,32 @@ final class SoakPhase {
   }
 
   /**
-   * Distinct anomaly ids published for the soak's tenant, read committed until 2 s pass without
-   * one; each distinct anomaly's name and transactions are written to {@code list}, one a line.
+   * Every anomaly record published for the soak's tenant (retractions included), read committed
+   * until 2 s pass without one; each is written to {@code list}, one a line: identity
+   * ({@code AnomalyIds.identity}), name, transactions, and "retraction" where it is one.
    */
-  private Set<String> distinctAnomalies(final Path list) throws IOException {
-    final Set<String> ids = new HashSet<>();
+  private List<SoakCheck.PublishedAnomaly> publishedAnomalies(final Path list) throws IOException {
+    final List<SoakCheck.PublishedAnomaly> all = new ArrayList<>();
     final List<String> lines = new ArrayList<>();
     try (KafkaConsumer<String, Anomaly> c = bench.anomalyConsumer()) {
       final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       long idleSince = System.nanoTime();
       while (System.nanoTime() < deadline && System.nanoTime() - idleSince < TimeUnit.SECONDS.toNanos(2)) {
         for (final ConsumerRecord<String, Anomaly> r : c.poll(Duration.ofMillis(200))) {
-          if (TENANT.equals(r.key()) && ids.add(r.value().getAnomalyId())) {
-            lines.add(r.value().getAnomalyId() + " " + r.value().getName() + " " + r.value().getTransactions().stream()
-                .map(t -> t.getTxn()).toList());
+          if (TENANT.equals(r.key())) {
+            final Anomaly a = r.value();
+            final SoakCheck.PublishedAnomaly p = new SoakCheck.PublishedAnomaly(AnomalyIds.identity(a),
+                a.getName() != null ? a.getName() : a.getType(),
+                a.getTransactions().stream().map(t -> t.getTxn()).toList(), a.getRetraction() != null);
+            all.add(p);
+            lines.add(p.identity() + " " + p.name() + " " + p.txns() + (p.retraction() ? " retraction" : ""));
           }
           idleSince = System.nanoTime();
         }
       }
     }
     Files.write(list, lines);
-    return ids;
+    return all;
   }
 
   /** Deletes the run's internal topics and state directory: a long soak's would fill the disk. */
@@ -407,6 +434,158 @@ final class SoakPhase {
       }
     }
     log.printf("deleted %d internal topics of %s and its state directory%n", internal.size(), appId);
+  }
+
+  /** The checker's absence bound: its grace, or check.absence.bound.ms when set higher. */
+  private long absenceBoundMs() {
+    final String bound = options.checkerProps().get("check.absence.bound.ms");
+    return Math.max(options.graceMs(), bound == null ? -1 : Long.parseLong(bound));
+  }
+
+  /**
+   * The CSV, written whole at each row (a few hundred rows at most): its extra columns are every
+   * series any row has beyond the fixed ones, which a build may start serving mid-run.
+   */
+  private static void writeCsv(final List<SoakSample> samples, final Path csv) throws IOException {
+    final Set<String> extra = new TreeSet<>();
+    samples.forEach(s -> extra.addAll(s.metrics().keySet()));
+    SoakSample.METRICS.forEach(extra::remove);
+    final List<String> extras = List.copyOf(extra);
+    final List<String> lines = new ArrayList<>();
+    lines.add(SoakSample.csvHeader(extras));
+    samples.forEach(s -> lines.add(s.csvRow(extras)));
+    final Path tmp = csv.resolveSibling(csv.getFileName() + ".tmp");
+    Files.write(tmp, lines);
+    Files.move(tmp, csv, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Flatness (issue 10 item 8): per figure, the largest value in the rows of the first half of
+   * the committed transactions against the largest in the second half, and their ratio. A figure
+   * bounded by the horizon has a ratio near 1 however long the run; one that grows with the
+   * history has about 2 or more.
+   */
+  private void flatness(final String label, final List<SoakSample> samples) {
+    final long total = samples.stream().mapToLong(SoakSample::committed).max().orElse(0);
+    final Map<String, java.util.function.Function<SoakSample, OptionalDouble>> figures = new LinkedHashMap<>();
+    figures.put("RSS (MiB)", s -> s.rssKib().isPresent() ? OptionalDouble.of(s.rssKib().getAsLong() / 1024.0)
+        : OptionalDouble.empty());
+    figures.put("heap used, garbage included (MiB)", s -> mibOf(s.heapUsedBytes()));
+    figures.put("state dir (MiB)", s -> mibOf(asDouble(s.stateDirBytes())));
+    final Set<String> names = new TreeSet<>();
+    samples.forEach(s -> names.addAll(s.metrics().keySet()));
+    for (final String n : names) {
+      if (n.startsWith(CHANGELOG)) {
+        figures.put("changelog " + n.substring(CHANGELOG.length()) + " (MiB)", s -> mibOf(get(s, n)));
+      }
+    }
+    figures.put("checkpoint (MiB)", s -> mibOf(get(s, "isowatch_checkpoint_bytes")));
+    figures.put("retained transactions", s -> get(s, "isowatch_retained_transactions"));
+    figures.put("stored inputs", s -> get(s, "isowatch_state_transactions"));
+    for (final String n : names) {
+      if (n.startsWith("isowatch_retired_")) {
+        figures.put(n, s -> get(s, n));
+      }
+    }
+    out.printf("%n#### %s: flatness, first half against second half of %,d committed transactions%n%n", label,
+        total);
+    out.println("| figure | first half, largest | second half, largest | ratio |");
+    out.println("| --- | ---: | ---: | ---: |");
+    figures.forEach((name, f) -> {
+      final OptionalDouble first = samples.stream().filter(s -> s.committed() <= total / 2).map(f)
+          .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).max();
+      final OptionalDouble second = samples.stream().filter(s -> s.committed() > total / 2).map(f)
+          .filter(OptionalDouble::isPresent).mapToDouble(OptionalDouble::getAsDouble).max();
+      if (first.isEmpty() && second.isEmpty()) {
+        return;
+      }
+      final String ratio = first.isPresent() && second.isPresent() && first.getAsDouble() > 0
+          ? String.format(Locale.ROOT, "%.2f", second.getAsDouble() / first.getAsDouble()) : "n/a";
+      out.printf("| %s | %s | %s | %s |%n", name, figure(first), figure(second), ratio);
+      bench.row(label, "flatness: " + name + ", largest first half / second half (ratio)",
+          figure(first) + " / " + figure(second) + " (" + ratio + ")");
+    });
+  }
+
+  private static OptionalDouble get(final SoakSample s, final String name) {
+    return s.metrics().getOrDefault(name, OptionalDouble.empty());
+  }
+
+  private static OptionalDouble asDouble(final OptionalLong v) {
+    return v.isPresent() ? OptionalDouble.of(v.getAsLong()) : OptionalDouble.empty();
+  }
+
+  private static OptionalDouble mibOf(final OptionalDouble bytes) {
+    return bytes.isPresent() ? OptionalDouble.of(bytes.getAsDouble() / MIB) : OptionalDouble.empty();
+  }
+
+  private static String figure(final OptionalDouble v) {
+    if (v.isEmpty()) {
+      return "n/a";
+    }
+    final double d = v.getAsDouble();
+    return d != 0 && Math.abs(d) < 0.01 ? String.format(Locale.ROOT, "%.2g", d)
+        : String.format(Locale.ROOT, "%,.1f", d);
+  }
+
+  /**
+   * The tenant's verdict once it covers every transaction sent ({@code report.transactions}),
+   * waiting up to two verdict intervals and a minute; null when none does by then.
+   */
+  private TenantVerdict finalVerdict(final long target) {
+    TenantVerdict last = null;
+    try (KafkaConsumer<String, TenantVerdict> c = bench.verdictConsumer()) {
+      final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (System.nanoTime() < deadline) {
+        for (final ConsumerRecord<String, TenantVerdict> r : c.poll(Duration.ofMillis(500))) {
+          if (TENANT.equals(r.key()) && r.value() != null) {
+            last = r.value();
+          }
+        }
+        if (last != null && last.getReport() != null && last.getReport().getTransactions() >= target) {
+          return last;
+        }
+      }
+    }
+    log.printf("no verdict of tenant %s covering %,d transactions within 90 s (last: %s)%n", TENANT, target,
+        last == null ? "none" : last.getCounts());
+    return null;
+  }
+
+  /**
+   * Issue 10 item 8: the injected anomalies against what was published (SoakCheck), as a table and
+   * PASS/FAIL on standard output; FAIL makes the benchmark exit non-zero. The expectations are
+   * written to {@code expectations.txt}.
+   */
+  private void checkPublished(final String label, final Run run, final List<SoakCheck.Expected> expected,
+      final List<SoakCheck.PublishedAnomaly> published, final TenantVerdict verdict, final Path dir)
+      throws IOException {
+    Files.write(dir.resolve("expectations.txt"), expected.stream().map(e -> e.what() + " | " + e.name() + " "
+        + e.txns() + (e.findingKind() == null ? "" : " | finding " + e.findingKind() + " on " + e.findingKey()))
+        .toList());
+    final List<SoakCheck.PublishedFinding> findings = new ArrayList<>();
+    if (verdict != null) {
+      for (final VerdictFinding f : verdict.getReport().getFindings()) {
+        findings.add(new SoakCheck.PublishedFinding(f.getKind(), f.getKey(), f.getCount(), f.getTxns()));
+      }
+      bench.row(label, "final verdict", verdict.getLevels().stream()
+          .map(l -> l.getLevel() + " " + l.getVerdict()).collect(java.util.stream.Collectors.joining(", ")));
+      bench.row(label, "final verdict: anomalies by name; findings by kind",
+          verdict.getCounts().getAnomaliesByName() + "; " + verdict.getCounts().getFindingsByKind());
+    }
+    final SoakCheck.Outcome o = SoakCheck.compare(expected, published, findings, TOLERATED_FINDINGS,
+        verdict != null);
+    out.printf("%n#### %s: injected against published (%s)%n%n", label, run.ending());
+    out.println(o.markdown());
+    final long injected = expected.size();
+    bench.row(label, "injected anomalies published once under their names (issue 10 item 8)",
+        (o.pass() ? "PASS" : "FAIL") + ", " + injected + " injected, table above");
+    if (!o.pass()) {
+      bench.fail(label + ": published anomalies differ from the injected ones");
+    }
+    if (run.committed() < run.target()) {
+      bench.fail(label + ": " + run.ending());
+    }
   }
 
   private static OptionalLong optional(final Long v) {

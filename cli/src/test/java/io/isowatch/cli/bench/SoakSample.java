@@ -22,7 +22,9 @@ import java.util.OptionalLong;
  * @param inputBytes the input topic's log on the broker
  * @param transactionsChangelogBytes {@code <app>-tenant-transactions-changelog} on the broker
  * @param checkpointsChangelogBytes {@code <app>-tenant-checkpoints-changelog}, when it exists
- * @param metrics the tenant's samples of {@link #METRICS}, by name
+ * @param metrics the tenant's samples of {@link #METRICS}, by name, and any others the soak found
+ *     (every {@code isowatch_retired_*} series, the other changelogs' sizes): those go to the CSV
+ *     only, as extra columns ({@link #csvHeader(List)})
  */
 record SoakSample(double elapsedSeconds, long produced, long committed, double rate, OptionalLong rssKib,
     OptionalDouble heapUsedBytes, OptionalLong stateDirBytes, OptionalLong inputBytes,
@@ -67,13 +69,25 @@ record SoakSample(double elapsedSeconds, long produced, long committed, double r
   }
 
   static String csvHeader() {
+    return csvHeader(List.of());
+  }
+
+  /** The header with the extra columns {@code extras} (names of {@link #metrics()} beyond {@link #METRICS}). */
+  static String csvHeader(final List<String> extras) {
     final List<String> h = new ArrayList<>(List.of("elapsed_s", "produced", "committed", "txn_per_s", "rss_kib",
         "heap_used_bytes", "state_dir_bytes", "input_topic_bytes", "txn_changelog_bytes", "ckpt_changelog_bytes"));
     h.addAll(METRICS);
+    // A series name may hold labels with commas and quotes: one CSV field, quoted.
+    extras.forEach(x -> h.add("\"" + x.replace("\"", "\"\"") + "\""));
     return String.join(",", h);
   }
 
   String csvRow() {
+    return csvRow(List.of());
+  }
+
+  /** The row with the extra columns {@code extras}: empty where this row has no such figure. */
+  String csvRow(final List<String> extras) {
     final List<String> c = new ArrayList<>();
     c.add(String.format(Locale.ROOT, "%.1f", elapsedSeconds));
     c.add(Long.toString(produced));
@@ -86,6 +100,7 @@ record SoakSample(double elapsedSeconds, long produced, long committed, double r
     c.add(raw(transactionsChangelogBytes));
     c.add(raw(checkpointsChangelogBytes));
     METRICS.forEach(m -> c.add(raw(metrics.get(m))));
+    extras.forEach(m -> c.add(raw(metrics.getOrDefault(m, OptionalDouble.empty()))));
     return String.join(",", c);
   }
 

@@ -47,6 +47,24 @@ class SoakSampleTest {
   }
 
   @Test
+  void shouldAddExtraColumnsWithEmptyFieldsWhereARowLacksThem() {
+    // Given: a retired-versions series one row has and the other lacks
+    final SoakSample with = sample(10, true);
+    with.metrics().put("isowatch_retired_versions{filter=\"overwritten\"}", OptionalDouble.of(1234));
+    final SoakSample without = sample(20, true);
+    final List<String> extras = List.of("isowatch_retired_versions{filter=\"overwritten\"}");
+
+    // When:
+    final String header = SoakSample.csvHeader(extras);
+
+    // Then:
+    assertTrue(header.endsWith(",\"isowatch_retired_versions{filter=\"\"overwritten\"\"}\""), header);
+    assertTrue(with.csvRow(extras).endsWith(",1234"), with.csvRow(extras));
+    assertTrue(without.csvRow(extras).endsWith(","), without.csvRow(extras));
+    assertEquals(SoakSample.csvHeader().split(",", -1).length + 1, without.csvRow(extras).split(",", -1).length);
+  }
+
+  @Test
   void shouldHaveAsManyCellsAsHeadersInBothFormats() {
     // Given:
     final SoakSample s = sample(10, true);
@@ -69,7 +87,22 @@ class SoakSampleTest {
     // Then:
     final BufferedImage img = ImageIO.read(png.toFile());
     assertEquals(1000, img.getWidth());
+    assertEquals(790, img.getHeight());
     assertTrue(Files.size(png) > 1_000, "a chart with lines, not a blank image");
+  }
+
+  @Test
+  void shouldAddAThirdPanelWhenTheCheckerServesARetiredRatio() throws Exception {
+    // Given:
+    final List<SoakSample> rows = List.of(sample(0, true), sample(100_000, true));
+    rows.forEach(r -> r.metrics().put("isowatch_retired_false_positive_ratio", OptionalDouble.of(1e-4)));
+    final Path png = dir.resolve("retired.png");
+
+    // When:
+    SoakChart.write(rows, "soak on", png);
+
+    // Then: a third panel of 320 pixels and its gap of 60 below the two (790 pixels high)
+    assertEquals(1170, ImageIO.read(png.toFile()).getHeight());
   }
 
   @Test

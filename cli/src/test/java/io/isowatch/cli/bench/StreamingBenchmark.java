@@ -10,6 +10,7 @@ import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.AnomalyTransaction;
 import io.isowatch.schemas.Op;
+import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.schemas.serde.AvroSerdeConfig;
@@ -91,6 +92,7 @@ public final class StreamingBenchmark {
   private final AvroSerdes serdes;
   private final Admin admin;
   private final List<String[]> rows = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
   private final PrintStream log = System.err;
 
   private StreamingBenchmark(final Options options) {
@@ -106,6 +108,11 @@ public final class StreamingBenchmark {
       bench.run();
     } finally {
       bench.admin.close();
+    }
+    if (!bench.failures.isEmpty()) {
+      // A run of record must not pass silently: the script (set -e) exits non-zero as well.
+      System.err.println("FAIL: " + String.join("; ", bench.failures));
+      System.exit(1);
     }
   }
 
@@ -538,6 +545,26 @@ public final class StreamingBenchmark {
     return c;
   }
 
+  /** Marks the benchmark failed (its process exits 1 after printing everything). */
+  void fail(final String why) {
+    failures.add(why);
+  }
+
+  KafkaConsumer<String, TenantVerdict> verdictConsumer() {
+    final KafkaConsumer<String, TenantVerdict> c = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10),
+        new StringDeserializer(), serdes.valueSerde(TenantVerdict.class).deserializer());
+    final List<TopicPartition> parts = new ArrayList<>();
+    for (int p = 0; p < TOPICS.verdicts().partitions(); p++) {
+      parts.add(new TopicPartition(TOPICS.verdicts().name(), p));
+    }
+    c.assign(parts);
+    c.seekToBeginning(parts);
+    return c;
+  }
+
   void row(final String run, final String what, final String value) {
     rows.add(new String[] {run, what, value});
     log.printf("%s | %s | %s%n", run, what, value);
@@ -567,7 +594,7 @@ public final class StreamingBenchmark {
       long graceMs, long timeoutSeconds, List<String> checkerJvm,
       Map<String, String> checkerProps, Map<String, Map<String, String>> variantProps, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
       String soakSegmentation, long soakHorizonTxns, long soakPruneMs, long soakAnomalyEvery, int soakStallSeconds,
-      long soakInputRetentionMb, boolean soakRestart) {
+      long soakInputRetentionMb, boolean soakRestart, String soakInjectAt, String soakInjectKinds) {
 
     static Options parse(final String[] args) {
       final Map<String, String> a = new HashMap<>();
@@ -611,7 +638,9 @@ public final class StreamingBenchmark {
           Long.parseLong(a.getOrDefault("--soak-anomaly-every", "1000000")),
           Integer.parseInt(a.getOrDefault("--soak-stall-seconds", "300")),
           Long.parseLong(a.getOrDefault("--soak-input-retention-mb", "2048")),
-          Boolean.parseBoolean(a.getOrDefault("--soak-restart", "false")));
+          Boolean.parseBoolean(a.getOrDefault("--soak-restart", "false")),
+          a.getOrDefault("--soak-inject-at", SoakInjections.DEFAULT_AT),
+          a.getOrDefault("--soak-inject-kinds", SoakInjections.DEFAULT_KINDS));
     }
 
     private static String oneOf(final String value, final String name, final String... allowed) {
