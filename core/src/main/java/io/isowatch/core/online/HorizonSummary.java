@@ -22,6 +22,14 @@ final class HorizonSummary {
   final RetiredValues overwritten;
   /** Other retired versions: dormant indeterminate writes, lost-update branches, repeated values. */
   final RetiredValues other;
+  /**
+   * The retired versions of {@link #overwritten}'s category held exactly, as runs of values per key
+   * (docs/segmentation.md, "Retired versions"); the filter only holds those that fit no run under
+   * the cap.
+   */
+  RetiredRuns overwrittenRuns;
+  /** The same for {@link #other}'s category. */
+  RetiredRuns otherRuns;
   /** The latest end time of a pruned successor of a version in {@link #overwritten}, µs. */
   long bound = Long.MIN_VALUE;
 
@@ -51,27 +59,84 @@ final class HorizonSummary {
 
   HorizonSummary(final Horizon horizon) {
     this(new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
-        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()));
+        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
+        new RetiredRuns(horizon.maxRuns()), new RetiredRuns(horizon.maxRuns()));
   }
 
-  /** A summary with these filters (a restore keeps the size the checkpoint was written with). */
-  HorizonSummary(final RetiredValues overwritten, final RetiredValues other) {
+  /**
+   * A summary with these filters and run-sets (a restore keeps the sizes the checkpoint was written
+   * with; one of format 3 or older restores empty run-sets and keeps its filters as they are).
+   */
+  HorizonSummary(final RetiredValues overwritten, final RetiredValues other, final RetiredRuns overwrittenRuns,
+      final RetiredRuns otherRuns) {
     this.overwritten = overwritten;
     this.other = other;
+    this.overwrittenRuns = overwrittenRuns;
+    this.otherRuns = otherRuns;
   }
 
-  /** Which filter knows (k, v): 2 other, 1 overwritten, 0 none (never retired). */
+  /** A restore of format 4: the run-sets the checkpoint holds. */
+  void restoreRuns(final RetiredRuns overwrittenRuns, final RetiredRuns otherRuns) {
+    this.overwrittenRuns = overwrittenRuns;
+    this.otherRuns = otherRuns;
+  }
+
+  /** Key ids the run-sets know of: one past the highest. */
+  int runKeyBound() {
+    return Math.max(overwrittenRuns.keyBound(), otherRuns.keyBound());
+  }
+
+  /**
+   * Retires a version into the category of {@link #overwritten} ({@code overwrittenCategory}) or
+   * {@link #other}: into its run-set when it fits (exact), else into its filter.
+   */
+  void retire(final boolean overwrittenCategory, final int k, final long v, final boolean absent) {
+    if (!(overwrittenCategory ? overwrittenRuns : otherRuns).add(k, v, absent)) {
+      (overwrittenCategory ? overwritten : other).add(k, v, absent);
+    }
+  }
+
+  /**
+   * Which category knows (k, v): 2 other, 1 overwritten, 0 none (never retired). "Other" first,
+   * runs or filter: it claims less (no real-time bound).
+   */
   int retired(final int k, final long v, final boolean absent) {
-    if (other.mightContain(k, v, absent)) {
+    if (otherRuns.contains(k, v, absent) || other.mightContain(k, v, absent)) {
       return 2;
     }
-    return overwritten.mightContain(k, v, absent) ? 1 : 0;
+    return overwrittenRuns.contains(k, v, absent) || overwritten.mightContain(k, v, absent) ? 1 : 0;
+  }
+
+  /**
+   * Whether (k, v) certainly retired: a run-set holds it. Then "written by a pruned transaction" is
+   * a fact, not a filter's "probably" (with {@link #retired} 1 it is the overwritten run-set that
+   * holds it, since the other category answered no, exactly).
+   */
+  boolean certainlyRetired(final int k, final long v, final boolean absent) {
+    return otherRuns.contains(k, v, absent) || overwrittenRuns.contains(k, v, absent);
+  }
+
+  /** Runs held by both run-sets. */
+  long runs() {
+    return overwrittenRuns.runs() + otherRuns.runs();
+  }
+
+  /** Bytes held by both run-sets. */
+  long runBytes() {
+    return overwrittenRuns.bytes() + otherRuns.bytes();
+  }
+
+  /** Retired versions held exactly by the run-sets (with repeats). */
+  long exactVersions() {
+    return overwrittenRuns.taken() + otherRuns.taken();
   }
 
   /**
    * An upper bound of the probability that {@link #retired} says "retired" (1 or 2) for a version
    * never retired: a thin-air read then becomes an undecided stale read. The sum of both filters'
    * (union bound); at most {@link #FALSE_POSITIVE_BOUND} while the filters are under their cap.
+   * The run-sets are exact and add nothing: the filters only hold the versions that fit no run, and
+   * an empty filter answers no to everything.
    */
   double falsePositiveProbability() {
     return Math.min(1, overwritten.falsePositiveProbability() + other.falsePositiveProbability());
