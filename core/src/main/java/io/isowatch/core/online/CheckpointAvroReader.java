@@ -160,9 +160,6 @@ final class CheckpointAvroReader extends CheckpointSections {
         throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
       }
     });
-    if (r.runs() > maxRuns) {
-      throw new CheckpointFormatException("corrupt checkpoint: " + r.runs() + " runs over their cap of " + maxRuns);
-    }
     return r;
   }
 

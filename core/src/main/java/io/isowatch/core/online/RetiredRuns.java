@@ -21,7 +21,7 @@ final class RetiredRuns {
   /** Two longs per run; the per-key arrays' slack and headers are not counted. */
   static final int BYTES_PER_RUN = 16;
 
-  private final long maxRuns;
+  private long maxRuns;
   /** Per key id: lo0, hi0, lo1, hi1, ... ascending; null for a key with none. */
   private long[][] runs = new long[16][];
   private int[] counts = new int[16];
@@ -42,6 +42,17 @@ final class RetiredRuns {
    */
   static RetiredRuns empty() {
     return new RetiredRuns(Horizon.DEFAULT_MAX_RUN_BYTES / BYTES_PER_RUN);
+  }
+
+  /**
+   * Sets the cap (a restore takes the restoring engine's configuration): runs already held above a
+   * lower cap stay, and no new run opens until they are under it again.
+   */
+  void capAt(final long runs) {
+    if (runs < 0) {
+      throw new IllegalArgumentException("maxRuns must be >= 0, got " + runs);
+    }
+    maxRuns = runs;
   }
 
   long maxRuns() {
