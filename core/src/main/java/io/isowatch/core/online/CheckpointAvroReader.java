@@ -124,9 +124,10 @@ final class CheckpointAvroReader extends CheckpointSections {
         return h;
       }
       final long maxRuns = count();
-      final RetiredRuns overwrittenRuns = runs(maxRuns);
+      final long versions = count();
+      final RetiredRuns allRuns = runs(maxRuns);
       final RetiredRuns otherRuns = runs(maxRuns);
-      h.restoreRuns(overwrittenRuns, otherRuns);
+      h.restoreRuns(allRuns, otherRuns, versions);
     }
     return h;
   }

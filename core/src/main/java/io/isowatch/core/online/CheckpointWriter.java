@@ -76,8 +76,9 @@ final class CheckpointWriter {
     out.longValue(h.edges);
     out.longValue(h.unknowns);
     out.index(1);
-    out.longValue(h.overwrittenRuns.maxRuns());
-    runs(h.overwrittenRuns);
+    out.longValue(h.allRuns.maxRuns());
+    out.longValue(h.versions);
+    runs(h.allRuns);
     runs(h.otherRuns);
   }
 

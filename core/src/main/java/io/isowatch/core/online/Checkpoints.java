@@ -33,7 +33,7 @@ final class Checkpoints {
    */
   static OnlineState seeded(final CheckOptions options, final OnlineOptions online, final Checkpoint c) {
     // The run-sets' cap is configuration, not state: the restoring engine's (formats 1-3 restore empty run-sets).
-    c.summary().overwrittenRuns.capAt(online.horizon().maxRuns());
+    c.summary().allRuns.capAt(online.horizon().maxRuns());
     c.summary().otherRuns.capAt(online.horizon().maxRuns());
     final OnlineState next = new OnlineState(options, online, Math.max(1 << 10, 2 * c.segment().size()), c.summary());
     for (int i = 0; i < c.sessionNames().size(); i++) {

@@ -207,7 +207,7 @@ public final class OnlineChecker {
 
   /** Retired versions so far (with repeats): held exactly by the run-sets or added to the filters. */
   public long retiredVersions() {
-    return summary() == null ? 0 : summary().overwritten.added() + summary().other.added() + summary().exactVersions();
+    return summary() == null ? 0 : summary().versions;
   }
 
   /** Retired versions held exactly by the run-sets so far (with repeats); the rest went to the filters. */
@@ -238,7 +238,7 @@ public final class OnlineChecker {
     return summary() == null ? 0 : summary().staleReads;
   }
 
-  private HorizonSummary summary() {
+  HorizonSummary summary() {
     return segments.state().summary;
   }
 

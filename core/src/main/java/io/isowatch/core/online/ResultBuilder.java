@@ -134,9 +134,9 @@ final class ResultBuilder {
         s.sessions.count(), s.chains.keyCount(), c.operations(), c.longRmw(), c.largeReadOnly(),
         s.graph.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
         h == null || h.cuts == 0 ? null : new CheckStats.Retired(
-            h.overwritten.added() + h.other.added() + h.exactVersions(), h.overwritten.bytes() + h.other.bytes(),
+            h.versions, h.overwritten.bytes() + h.other.bytes(),
             h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND, new CheckStats.Runs(h.runs(),
-                h.runBytes(), h.exactVersions(), h.overwrittenRuns.maxRuns())));
+                h.runBytes(), h.exactVersions(), h.allRuns.maxRuns())));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
   }
 }
