@@ -13,13 +13,21 @@ import java.util.Arrays;
  * in ascending order, so an add usually extends the key's last run; an add out of order lands
  * in, extends, or bridges (merges) the runs around it, or opens a new one.
  *
- * <p>The runs are capped ({@code maxRuns}): {@link #add} opens no run past the cap and returns
+ * <p>The runs are capped ({@code maxRuns} in all, {@link #MAX_RUNS_PER_KEY} per key): {@link #add}
+ * opens no run past a cap and returns
  * false, and the caller keeps that version elsewhere (the overflow filter of {@link
  * HorizonSummary}). A version that falls in, or next to, a run is always taken, cap or not.
  */
 final class RetiredRuns {
   /** Two longs per run; the per-key arrays' slack and headers are not counted. */
   static final int BYTES_PER_RUN = 16;
+  /**
+   * Runs per key at most: an add out of order moves the runs after it, so this bounds its cost
+   * (64 KiB moved at worst, a few µs) when values are arbitrary; the agent's workloads hold about
+   * one run per key and writing session, far below it. Past it, the key's new runs are refused as
+   * past the cap.
+   */
+  static final int MAX_RUNS_PER_KEY = 4_096;
 
   private long maxRuns;
   /** Per key id: lo0, hi0, lo1, hi1, ... ascending; null for a key with none. */
@@ -123,7 +131,7 @@ final class RetiredRuns {
     } else if (right) {
       r[2 * i + 2] = v;
     } else {
-      if (total >= maxRuns) {
+      if (total >= maxRuns || n >= MAX_RUNS_PER_KEY) {
         return false;
       }
       if (r == null || r.length < 2 * (n + 1)) {

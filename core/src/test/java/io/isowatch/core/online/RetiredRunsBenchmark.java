@@ -26,7 +26,7 @@ final class RetiredRunsBenchmark {
   public static void main(final String[] args) throws Exception {
     final int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
     structures(n, false);
-    structures(n, true);
+    structures(n / 10, true);
     if (args.length > 1) {
       generated(Long.parseLong(args[1]), args.length > 2 ? Long.parseLong(args[2]) : 20_000);
     }
@@ -83,7 +83,8 @@ final class RetiredRunsBenchmark {
       hits += filter.mightContain(keys[j], values[j], false) ? 1 : 0;
     }
     final double filterHit = (System.nanoTime() - t) / (double) PROBES;
-    System.out.printf("%s, %,d versions, %,d keys%n", what, n, KEYS);
+    System.out.printf("%s, %,d versions, %,d keys; runs refused (past %,d per key) %,d%n", what, n, KEYS,
+        RetiredRuns.MAX_RUNS_PER_KEY, n - runs.taken());
     System.out.printf("  runs:   %,d runs, %,d bytes counted (%.2f bits/version), heap delta %,d; add %.0f ns,"
         + " lookup miss %.0f ns, hit %.0f ns%n", runs.runs(), runs.bytes(), 8.0 * runs.bytes() / n, runHeap, runAdd,
         runMiss, runHit);

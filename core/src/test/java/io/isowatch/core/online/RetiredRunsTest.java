@@ -117,6 +117,14 @@ class RetiredRunsTest {
     assertTrue(r.add(1, 99, false));
     assertTrue(r.add(0, 3, false));
     assertEquals(2, r.runs());
+    // ... and one key holds at most MAX_RUNS_PER_KEY runs (an add out of order stays cheap)
+    final RetiredRuns many = new RetiredRuns(Long.MAX_VALUE);
+    for (int i = 0; i < RetiredRuns.MAX_RUNS_PER_KEY; i++) {
+      assertTrue(many.add(0, 2L * i, false));
+    }
+    assertFalse(many.add(0, -10, false));
+    assertTrue(many.add(0, 1, false), "a bridge is always taken");
+    assertTrue(many.add(1, -10, false), "another key has room");
     // ... and the absent version has its own exact flag, whatever the cap
     final RetiredRuns none = new RetiredRuns(0);
     assertFalse(none.add(4, 7, false));
