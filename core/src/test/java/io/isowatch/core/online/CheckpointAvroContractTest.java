@@ -156,6 +156,47 @@ class CheckpointAvroContractTest {
     assertEquals(4, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
   }
 
+  @Test
+  void shouldRoundTripTheRunSetsThroughAFormatFourCheckpoint() throws IOException {
+    // Given: an engine whose retired versions are in runs, and one with a run cap of 3 (runs and overflow)
+    for (final long runBytes : new long[] {Horizon.DEFAULT_MAX_RUN_BYTES, 3L * RetiredRuns.BYTES_PER_RUN}) {
+      final OnlineOptions online = OnlineOptions.streaming(10).withHorizon(
+          Horizon.ofTransactions(300).withFilters(1 << 12, Horizon.MAX_FILTER_BITS).withMaxRunBytes(runBytes));
+      final OnlineChecker engine = new OnlineChecker(CheckOptions.defaults(), online);
+      MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(4).withTransactions(3_000)
+          .withSessions(5).withKeys(40)).transactions().forEach(engine::accept);
+      assertTrue(engine.cutForCheckpoint(), "no cut");
+      final byte[] bytes = engine.checkpoint();
+
+      // When
+      final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), online, bytes);
+      final GenericRecord record = new GenericDatumReader<GenericRecord>(CheckpointFormat.SCHEMA).read(null,
+          DecoderFactory.get().binaryDecoder(bytes, CheckpointFormat.HEADER,
+              bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+
+      // Then: the same runs, versions and filters, the same bytes again, and stock Avro sees the runs
+      assertTrue(engine.retiredRuns() > 0, "no runs");
+      assertEquals(engine.retiredRuns(), restored.retiredRuns());
+      assertEquals(engine.retiredExactVersions(), restored.retiredExactVersions());
+      assertEquals(engine.retiredVersions(), restored.retiredVersions());
+      assertEquals(engine.retiredFilterBytes(), restored.retiredFilterBytes());
+      assertArrayEquals(CheckpointPropertyTest.withoutTimings(bytes),
+          CheckpointPropertyTest.withoutTimings(restored.checkpoint()));
+      final GenericRecord runs = (GenericRecord) ((GenericRecord) record.get("summary")).get("runs");
+      assertEquals(engine.retiredVersions(), runs.get("versions"));
+      long keys = 0;
+      for (final String set : List.of("all", "other")) {
+        for (final Object k : (List<?>) ((GenericRecord) runs.get(set)).get("keys")) {
+          keys += ((List<?>) ((GenericRecord) k).get("bounds")).size() / 2;
+        }
+      }
+      assertEquals(engine.retiredRuns(), keys);
+      if (runBytes < 100) {
+        assertTrue(engine.retiredFilterBytes() > 0, "the tiny cap sent nothing to the filters");
+      }
+    }
+  }
+
   /** The body of {@code bytes} decoded with {@code from}, written with {@code to} (a prefix of its fields). */
   private static byte[] reencode(final byte[] bytes, final Schema from, final Schema to) throws IOException {
     final GenericRecord record = new GenericDatumReader<GenericRecord>(from).read(null,
