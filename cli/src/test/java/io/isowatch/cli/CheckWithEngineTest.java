@@ -236,5 +236,12 @@ class CheckWithEngineTest {
     assertEquals(0.001, retired.get("falsePositiveBound").asDouble(), segmented.out());
     assertEquals(1, MAPPER.readTree(segmented.out()).get("stats").get("anomaliesByName").get("ThinAirRead").asLong());
     assertEquals(null, MAPPER.readTree(whole.out()).get("stats").get("retired"), whole.out());
+    // ... and next to it the exact run-sets: x=0..36 are one run, held exactly, the filters empty
+    final JsonNode runs = MAPPER.readTree(segmented.out()).get("stats").get("retiredRuns");
+    assertEquals(1, runs.get("runs").asLong(), segmented.out());
+    assertEquals(16, runs.get("bytes").asLong(), segmented.out());
+    assertEquals(37, runs.get("versions").asLong(), segmented.out());
+    assertEquals(0, retired.get("filterBytes").asLong(), segmented.out());
+    assertEquals(null, MAPPER.readTree(whole.out()).get("stats").get("retiredRuns"), whole.out());
   }
 }

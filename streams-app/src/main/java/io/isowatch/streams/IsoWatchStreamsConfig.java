@@ -177,6 +177,21 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
    */
   public static final long CHECK_RETIRED_FILTER_MAX_BYTES_DEFAULT = 32L << 20;
 
+  public static final String CHECK_RETIRED_RUNS_MAX_BYTES_CONFIG = "check.retired.runs.max.bytes";
+  public static final String CHECK_RETIRED_RUNS_MAX_BYTES_DOC =
+      "Segmentation: the cap of each of a tenant's two exact run-sets of retired versions (docs/segmentation.md,"
+          + " 'Retired versions'), bytes, 16 per run. Retired versions are held exactly as runs of consecutive"
+          + " values per key: about one run per key and writing session for IsoWatch's agent and generator, so"
+          + " flat however long the run; one run per version for arbitrary values. A version that fits no run"
+          + " past the cap goes to the filters (check.retired.filter.max.bytes), whose answers are only probable."
+          + " 0 keeps no runs (filters only, as before). Watch isowatch_retired_runs.";
+  /**
+   * The engine's default, 64 MiB per run-set: 4 x 2^20 runs, a run per key and session for 2 x 10^5
+   * keys and 20 sessions, or 4 x 10^6 arbitrary values held exactly before the filters take over.
+   * Runs take memory only as they are made.
+   */
+  public static final long CHECK_RETIRED_RUNS_MAX_BYTES_DEFAULT = Horizon.DEFAULT_MAX_RUN_BYTES;
+
   public static final String CHECK_HORIZON_CUT_FACTOR_CONFIG = "check.horizon.cut.factor";
   public static final String CHECK_HORIZON_CUT_FACTOR_DOC =
       "Segmentation: a tenant's engine also cuts by itself when it retains this many horizons. A cut"
@@ -340,6 +355,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
       .define(CHECK_RETIRED_FILTER_MAX_BYTES_CONFIG, Type.LONG, CHECK_RETIRED_FILTER_MAX_BYTES_DEFAULT,
           ConfigDef.Range.between(1L << 20, Horizon.MAX_FILTER_BITS / 8), Importance.LOW,
           CHECK_RETIRED_FILTER_MAX_BYTES_DOC)
+      .define(CHECK_RETIRED_RUNS_MAX_BYTES_CONFIG, Type.LONG, CHECK_RETIRED_RUNS_MAX_BYTES_DEFAULT,
+          ConfigDef.Range.between(0L, 1L << 34), Importance.LOW, CHECK_RETIRED_RUNS_MAX_BYTES_DOC)
       .define(CHECK_HORIZON_CUT_FACTOR_CONFIG, Type.DOUBLE, CHECK_HORIZON_CUT_FACTOR_DEFAULT,
           ConfigDef.Range.between(Horizon.MIN_CUT_FACTOR, Horizon.MAX_CUT_FACTOR), Importance.LOW,
           CHECK_HORIZON_CUT_FACTOR_DOC)
@@ -492,7 +509,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
     final long maxBits = Math.max(Horizon.DEFAULT_FILTER_BITS,
         Long.highestOneBit(getLong(CHECK_RETIRED_FILTER_MAX_BYTES_CONFIG) * 8));
     return h.withCutFactor(getDouble(CHECK_HORIZON_CUT_FACTOR_CONFIG))
-        .withFilters(Horizon.DEFAULT_FILTER_BITS, maxBits);
+        .withFilters(Horizon.DEFAULT_FILTER_BITS, maxBits)
+        .withMaxRunBytes(getLong(CHECK_RETIRED_RUNS_MAX_BYTES_CONFIG));
   }
 
   public long pruneIntervalMs() {

@@ -185,4 +185,21 @@ class ConfigSourcesTest {
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_CHECK_RETIRED_FILTER_MAX_BYTES", "1000"), Map.of()));
   }
+
+  @Test
+  void shouldCapTheRunsOfRetiredVersionsAtTheSettingAndKeepNoneAtZero() throws Exception {
+    // When
+    final IsoWatchStreamsConfig defaults = ConfigSources.load(Optional.empty(), Map.of(), Map.of());
+    final IsoWatchStreamsConfig small = ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_RETIRED_RUNS_MAX_BYTES", "1600"), Map.of());
+    final IsoWatchStreamsConfig none = ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_RETIRED_RUNS_MAX_BYTES", "0"), Map.of());
+
+    // Then
+    assertEquals(64L << 20, defaults.horizon().maxRunBytes());
+    assertEquals(1_600L, small.horizon().maxRunBytes());
+    assertEquals(0L, none.horizon().maxRunBytes());
+    assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_CHECK_RETIRED_RUNS_MAX_BYTES", "-1"), Map.of()));
+  }
 }

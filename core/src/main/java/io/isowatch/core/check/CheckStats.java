@@ -56,11 +56,32 @@ public record CheckStats(
   /**
    * The filters of retired versions of a segmented check.
    *
-   * @param versions retired versions added to them (with repeats)
-   * @param filterBytes bytes they hold
+   * @param versions retired versions (with repeats): those the run-sets took and those added to
+   *     the filters
+   * @param filterBytes bytes the filters hold
    * @param falsePositiveRatio the probability, at most, that a read of a value never written was
    *     taken for a stale read beyond the horizon at the end of the check
    * @param falsePositiveBound the bound that ratio stays under while the filters are under their cap
+   * @param runs the exact run-sets, or null for none
    */
-  public record Retired(long versions, long filterBytes, double falsePositiveRatio, double falsePositiveBound) {}
+  public record Retired(long versions, long filterBytes, double falsePositiveRatio, double falsePositiveBound,
+      Runs runs) {
+    /** Without run-sets (as before format 4 of the checkpoints). */
+    public Retired(final long versions, final long filterBytes, final double falsePositiveRatio,
+        final double falsePositiveBound) {
+      this(versions, filterBytes, falsePositiveRatio, falsePositiveBound, null);
+    }
+  }
+
+  /**
+   * The exact run-sets of retired versions of a segmented check (docs/segmentation.md, "Retired
+   * versions"): what they answer is never a false positive; only the versions that fit no run
+   * under their cap went to the filters.
+   *
+   * @param runs runs held, over both run-sets and all keys
+   * @param bytes bytes they take (16 per run)
+   * @param versions retired versions they took (with repeats); the rest went to the filters
+   * @param maxRuns the cap of each of the two run-sets, runs
+   */
+  public record Runs(long runs, long bytes, long versions, long maxRuns) {}
 }

@@ -40,15 +40,17 @@ public enum FindingKind {
   FUTURE_EVENT_TIME(Severity.WARNING),
   /**
    * Segmented engine only (docs/segmentation.md): a read returned a value no retained transaction
-   * wrote, which a filter of retired versions says was probably written (and overwritten) by
-   * pruned transactions; false-positive probability as the finding says. Its levels are those it leaves
+   * wrote, which the exact runs of retired versions show was written (and overwritten) by pruned
+   * transactions, stated as fact; or, for a version past the runs' cap, which a filter of retired
+   * versions says was probably written so, with the false-positive probability the finding gives. Its levels are those it leaves
    * undecided; when real time proves it, SSER is violated and a {@code StaleReadBeyondHorizon}
    * anomaly says so.
    */
   STALE_READ_BEYOND_HORIZON(Severity.UNDECIDABLE),
   /**
    * Segmented engine only (docs/segmentation.md, "Retired versions"): the filters of retired
-   * versions reached their memory cap and their false-positive probability rose above its bound,
+   * versions (which hold the versions that fit none of the exact runs under their cap) reached
+   * their memory cap and their false-positive probability rose above its bound,
    * so a thin-air read may be reported as a stale read beyond the horizon more often than the bound
    * says. Verdicts are unaffected (such a read leaves levels UNKNOWN, never SATISFIED).
    */

@@ -28,14 +28,19 @@ import java.util.function.BiConsumer;
  */
 final class CheckpointAvroReader extends CheckpointSections {
   private final CheckpointDecoder in;
+  /** A bound of key ids before the key table is read (which then checks them against its size). */
+  private static final long MAX_KEY_ID = 1L << 28;
+  /** 4 with run-sets, 3 without. */
+  private final int version;
 
-  private CheckpointAvroReader(final CheckpointDecoder in) {
+  private CheckpointAvroReader(final CheckpointDecoder in, final int version) {
     this.in = in;
+    this.version = version;
   }
 
-  static Checkpoint readBody(final CheckpointDecoder in, final long nanos) {
+  static Checkpoint readBody(final CheckpointDecoder in, final long nanos, final int version) {
     in.readNames();
-    final Checkpoint c = new CheckpointAvroReader(in).read(nanos);
+    final Checkpoint c = new CheckpointAvroReader(in, version).read(nanos);
     noneLeft(in.remaining());
     return c;
   }
@@ -95,7 +100,9 @@ final class CheckpointAvroReader extends CheckpointSections {
 
   @Override
   HorizonSummary summary() {
-    final HorizonSummary h = new HorizonSummary(filter(), filter());
+    final RetiredValues overwritten = filter();
+    final RetiredValues other = filter();
+    final HorizonSummary h = new HorizonSummary(overwritten, other, RetiredRuns.empty(), RetiredRuns.empty());
     h.bound = in.longValue();
     h.cuts = count();
     h.pruned = count();
@@ -112,7 +119,49 @@ final class CheckpointAvroReader extends CheckpointSections {
     in.array(1, "session seqs", () -> h.setNextSeq(session[0]++, in.longValue()));
     h.edges = in.longValue();
     h.unknowns = count();
+    if (version >= CheckpointFormat.VERSION) {
+      if (!in.present()) {
+        return h;
+      }
+      final long maxRuns = count();
+      final long versions = count();
+      final RetiredRuns allRuns = runs(maxRuns);
+      final RetiredRuns otherRuns = runs(maxRuns);
+      h.restoreRuns(allRuns, otherRuns, versions);
+    }
     return h;
+  }
+
+  /** A run-set, as {@link CheckpointWriter} writes it; runs out of order are refused. */
+  private RetiredRuns runs(final long maxRuns) {
+    final RetiredRuns r = new RetiredRuns(maxRuns);
+    r.restoreTaken(count());
+    final int[] key = {-1};
+    in.array(1, "absent keys", () -> {
+      key[0] += 1 + in.index(MAX_KEY_ID - key[0], "absent key gap");
+      r.restore(key[0], r.runsOf(key[0]), true);
+    });
+    key[0] = -1;
+    in.array(2, "keys with runs", () -> {
+      key[0] += 1 + in.index(MAX_KEY_ID - key[0], "run key gap");
+      final LongList bounds = new LongList(8);
+      final long[] last = {0};
+      in.array(1, "run bounds", () -> {
+        final long v = bounds.size() == 0 ? in.longValue() : last[0] + in.longValue();
+        bounds.add(v);
+        last[0] = v;
+      });
+      final long[] lohi = new long[bounds.size()];
+      for (int i = 0; i < lohi.length; i++) {
+        lohi[i] = bounds.get(i);
+      }
+      try {
+        r.restore(key[0], lohi, r.absent(key[0]));
+      } catch (final IllegalArgumentException e) {
+        throw new CheckpointFormatException("corrupt checkpoint: " + e.getMessage(), e);
+      }
+    });
+    return r;
   }
 
   private RetiredValues filter() {

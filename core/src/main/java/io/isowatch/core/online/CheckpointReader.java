@@ -45,8 +45,10 @@ final class CheckpointReader extends CheckpointSections {
     final long lastCutNanos = header.getLong(CheckpointFormat.TIMINGS_OFFSET + 16);
     final int length = bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM;
     try {
-      final Checkpoint c = header.getInt(4) == CheckpointFormat.VERSION
-          ? CheckpointAvroReader.readBody(new CheckpointDecoder(bytes, CheckpointFormat.HEADER, length), nanos)
+      final int version = header.getInt(4);
+      final Checkpoint c = version == CheckpointFormat.VERSION || version == CheckpointFormat.VERSION_AVRO_FILTERS
+          ? CheckpointAvroReader.readBody(new CheckpointDecoder(bytes, CheckpointFormat.HEADER, length), nanos,
+              version)
           : legacy(new CheckpointInput(bytes, CheckpointFormat.HEADER, length), header.getInt(4), nanos);
       c.summary().cutNanos = cutNanos;
       c.summary().lastCutNanos = lastCutNanos;
@@ -74,11 +76,11 @@ final class CheckpointReader extends CheckpointSections {
       throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
     }
     final int version = b.getInt(4);
-    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_VARINT
-        && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
+    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_AVRO_FILTERS
+        && version != CheckpointFormat.VERSION_VARINT && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
       throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
-          + CheckpointFormat.VERSION_FIXED_FILTERS + ", " + CheckpointFormat.VERSION_VARINT + " and "
-          + CheckpointFormat.VERSION + ")");
+          + CheckpointFormat.VERSION_FIXED_FILTERS + ", " + CheckpointFormat.VERSION_VARINT + ", "
+          + CheckpointFormat.VERSION_AVRO_FILTERS + " and " + CheckpointFormat.VERSION + ")");
     }
     if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {
       throw new CheckpointFormatException("truncated checkpoint: " + bytes.length + " bytes, fewer than a header");
@@ -154,7 +156,7 @@ final class CheckpointReader extends CheckpointSections {
 
   @Override
   HorizonSummary summary() {
-    final HorizonSummary h = new HorizonSummary(filter(), filter());
+    final HorizonSummary h = new HorizonSummary(filter(), filter(), RetiredRuns.empty(), RetiredRuns.empty());
     h.bound = in.signed();
     h.cuts = in.unsigned();
     h.pruned = in.unsigned();

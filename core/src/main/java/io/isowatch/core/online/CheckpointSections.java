@@ -34,6 +34,10 @@ abstract class CheckpointSections {
     final HorizonSummary summary = summary();
     final KeyTable keys = keys();
     keyCount = keys.names().size();
+    if (summary.runKeyBound() > keyCount) {
+      throw new CheckpointFormatException("corrupt checkpoint: retired runs of key id " + (summary.runKeyBound() - 1)
+          + ", only " + keyCount + " keys");
+    }
     unique(keys.names(), "key");
     final SessionTable sessions = sessions();
     final SegmentTxns segment = segment(ids(sessions.names(), "session"));

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 3: the frame of {@link
+ * Writes the state right after a cut as a checkpoint, format version 4: the frame of {@link
  * CheckpointFormat} around the Avro binary encoding of {@code Checkpoint.avsc} (the project's
  * contract, docs/segmentation.md, "Checkpoints"), written field by field in the schema's order.
  * Every section is written in a canonical order, so that equal states give equal bytes (timings
@@ -75,6 +75,51 @@ final class CheckpointWriter {
     out.arrayEnd();
     out.longValue(h.edges);
     out.longValue(h.unknowns);
+    out.index(1);
+    out.longValue(h.allRuns.maxRuns());
+    out.longValue(h.versions);
+    runs(h.allRuns);
+    runs(h.otherRuns);
+  }
+
+  /** A run-set: versions taken, absent keys gap-coded, then per key with runs its bounds delta-coded. */
+  private void runs(final RetiredRuns r) {
+    out.longValue(r.taken());
+    final int bound = r.keyBound();
+    int absent = 0;
+    int withRuns = 0;
+    for (int k = 0; k < bound; k++) {
+      absent += r.absent(k) ? 1 : 0;
+      withRuns += r.runsOf(k).length > 0 ? 1 : 0;
+    }
+    out.arrayStart(absent);
+    int previous = -1;
+    for (int k = 0; k < bound; k++) {
+      if (r.absent(k)) {
+        out.intValue(k - previous - 1);
+        previous = k;
+      }
+    }
+    out.arrayEnd();
+    out.arrayStart(withRuns);
+    previous = -1;
+    for (int k = 0; k < bound; k++) {
+      final long[] lohi = r.runsOf(k);
+      if (lohi.length == 0) {
+        continue;
+      }
+      out.intValue(k - previous - 1);
+      previous = k;
+      out.arrayStart(lohi.length);
+      long last = 0;
+      for (int i = 0; i < lohi.length; i++) {
+        // Differences wrap in two's complement, so any pair of values round-trips.
+        out.longValue(i == 0 ? lohi[0] : lohi[i] - last);
+        last = lohi[i];
+      }
+      out.arrayEnd();
+    }
+    out.arrayEnd();
   }
 
   private void filter(final RetiredValues f) {

@@ -32,6 +32,9 @@ final class Checkpoints {
    * summary, key and session tables, and what a cut carries (findings, thin-air values, repeats).
    */
   static OnlineState seeded(final CheckOptions options, final OnlineOptions online, final Checkpoint c) {
+    // The run-sets' cap is configuration, not state: the restoring engine's (formats 1-3 restore empty run-sets).
+    c.summary().allRuns.capAt(online.horizon().maxRuns());
+    c.summary().otherRuns.capAt(online.horizon().maxRuns());
     final OnlineState next = new OnlineState(options, online, Math.max(1 << 10, 2 * c.segment().size()), c.summary());
     for (int i = 0; i < c.sessionNames().size(); i++) {
       next.sessions.seed(c.sessionNames().get(i), c.sessionArrivals()[i]);

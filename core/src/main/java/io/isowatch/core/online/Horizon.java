@@ -23,9 +23,13 @@ package io.isowatch.core.online;
  *     #MIN_CUT_FACTOR}, {@link #MAX_CUT_FACTOR}]
  * @param maxFilterBits the cap of each filter of retired values, bits ({@link #MAX_FILTER_BITS} by
  *     default); past it the false-positive probability grows beyond its bound and is reported
+ * @param maxRunBytes the cap of each of the two exact run-sets of retired values, bytes ({@link
+ *     #DEFAULT_MAX_RUN_BYTES} by default, {@link RetiredRuns#BYTES_PER_RUN} per run; 0 keeps no runs and
+ *     every retired version goes to the filters, as before format 4); past it, versions that fit no
+ *     run go to the filters (docs/segmentation.md, "Retired versions")
  */
 public record Horizon(long transactions, long micros, boolean onSnapshots, int filterBits, double cutFactor,
-    long maxFilterBits) {
+    long maxFilterBits, long maxRunBytes) {
   public static final long UNLIMITED = Long.MAX_VALUE;
   /**
    * 2^23 bits (1 MiB) for the first stage of each filter of retired versions: about 440,000
@@ -37,6 +41,11 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
    * retired versions under the false-positive bound; beyond it the error grows and is reported.
    */
   public static final long MAX_FILTER_BITS = 1L << 32;
+  /**
+   * The cap of each run-set of retired versions: 64 MiB, 4 x 2^20 runs (about a run per key and
+   * writing session for IsoWatch's own workloads, one per value for arbitrary values).
+   */
+  public static final long DEFAULT_MAX_RUN_BYTES = 64L << 20;
   /** Self-cuts at twice the horizon: at most one extra processing of each transaction. */
   public static final double DEFAULT_CUT_FACTOR = 2.0;
   /** Below this, self-cuts would come so often that their replays dominate (10 per transaction). */
@@ -55,10 +64,19 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
     if (maxFilterBits < filterBits) {
       throw new IllegalArgumentException("maxFilterBits must be at least filterBits");
     }
+    if (maxRunBytes < 0) {
+      throw new IllegalArgumentException("maxRunBytes must be >= 0, got " + maxRunBytes);
+    }
     if (!isCutFactor(cutFactor)) {
       throw new IllegalArgumentException("cutFactor must be in [" + MIN_CUT_FACTOR + ", " + MAX_CUT_FACTOR
           + "], got " + cutFactor);
     }
+  }
+
+  /** A horizon with the default cap of the run-sets of retired values. */
+  public Horizon(final long transactions, final long micros, final boolean onSnapshots, final int filterBits,
+      final double cutFactor, final long maxFilterBits) {
+    this(transactions, micros, onSnapshots, filterBits, cutFactor, maxFilterBits, DEFAULT_MAX_RUN_BYTES);
   }
 
   /** A horizon with the default cap of the filters of retired values. */
@@ -88,24 +106,34 @@ public record Horizon(long transactions, long micros, boolean onSnapshots, int f
   }
 
   public Horizon withTransactions(final long n) {
-    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor, maxFilterBits);
+    return new Horizon(n, micros, onSnapshots, filterBits, cutFactor, maxFilterBits, maxRunBytes);
   }
 
   public Horizon withMicros(final long m) {
-    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor, maxFilterBits);
+    return new Horizon(transactions, m, onSnapshots, filterBits, cutFactor, maxFilterBits, maxRunBytes);
   }
 
   public Horizon withSnapshots(final boolean on) {
-    return new Horizon(transactions, micros, on, filterBits, cutFactor, maxFilterBits);
+    return new Horizon(transactions, micros, on, filterBits, cutFactor, maxFilterBits, maxRunBytes);
   }
 
   public Horizon withCutFactor(final double factor) {
-    return new Horizon(transactions, micros, onSnapshots, filterBits, factor, maxFilterBits);
+    return new Horizon(transactions, micros, onSnapshots, filterBits, factor, maxFilterBits, maxRunBytes);
   }
 
   /** The same horizon with these filters of retired values: first stage and cap, bits. */
   public Horizon withFilters(final int firstBits, final long maxBits) {
-    return new Horizon(transactions, micros, onSnapshots, firstBits, cutFactor, maxBits);
+    return new Horizon(transactions, micros, onSnapshots, firstBits, cutFactor, maxBits, maxRunBytes);
+  }
+
+  /** The same horizon with this cap of each run-set of retired values, bytes (0: filters only). */
+  public Horizon withMaxRunBytes(final long bytes) {
+    return new Horizon(transactions, micros, onSnapshots, filterBits, cutFactor, maxFilterBits, bytes);
+  }
+
+  /** The cap of each run-set of retired values, in runs. */
+  long maxRuns() {
+    return maxRunBytes / RetiredRuns.BYTES_PER_RUN;
   }
 
   /** Processed transactions at which the engine cuts by itself, or {@link #UNLIMITED}. */

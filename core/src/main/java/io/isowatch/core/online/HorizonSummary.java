@@ -22,6 +22,21 @@ final class HorizonSummary {
   final RetiredValues overwritten;
   /** Other retired versions: dormant indeterminate writes, lost-update branches, repeated values. */
   final RetiredValues other;
+  /**
+   * Every retired version, of both categories, held exactly as runs of values per key
+   * (docs/segmentation.md, "Retired versions"): a key's versions of the overwritten category then
+   * stay one run even where a version of the other category sits between them. A version of the
+   * overwritten category that fits no run under the cap goes to {@link #overwritten}.
+   */
+  RetiredRuns allRuns;
+  /**
+   * The retired versions of {@link #other}'s category held exactly; one that fits no run goes to
+   * {@link #other}. A version {@link #allRuns} holds is of the overwritten category unless this
+   * run-set or that filter knows it.
+   */
+  RetiredRuns otherRuns;
+  /** Retired versions so far, with repeats (runs and filters together). */
+  long versions;
   /** The latest end time of a pruned successor of a version in {@link #overwritten}, µs. */
   long bound = Long.MIN_VALUE;
 
@@ -51,27 +66,96 @@ final class HorizonSummary {
 
   HorizonSummary(final Horizon horizon) {
     this(new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
-        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()));
+        new RetiredValues(horizon.filterBits(), horizon.maxFilterBits()),
+        new RetiredRuns(horizon.maxRuns()), new RetiredRuns(horizon.maxRuns()));
   }
 
-  /** A summary with these filters (a restore keeps the size the checkpoint was written with). */
-  HorizonSummary(final RetiredValues overwritten, final RetiredValues other) {
+  /**
+   * A summary with these filters and run-sets (a restore keeps the sizes the checkpoint was written
+   * with; one of format 3 or older restores empty run-sets and keeps its filters as they are).
+   */
+  HorizonSummary(final RetiredValues overwritten, final RetiredValues other, final RetiredRuns allRuns,
+      final RetiredRuns otherRuns) {
     this.overwritten = overwritten;
     this.other = other;
+    this.allRuns = allRuns;
+    this.otherRuns = otherRuns;
+    // Formats 1-3 held every retired version in the filters.
+    this.versions = overwritten.added() + other.added() + allRuns.taken();
   }
 
-  /** Which filter knows (k, v): 2 other, 1 overwritten, 0 none (never retired). */
+  /** A restore of format 4: the run-sets the checkpoint holds. */
+  void restoreRuns(final RetiredRuns allRuns, final RetiredRuns otherRuns, final long versions) {
+    this.allRuns = allRuns;
+    this.otherRuns = otherRuns;
+    this.versions = versions;
+  }
+
+  /** Key ids the run-sets know of: one past the highest. */
+  int runKeyBound() {
+    return Math.max(allRuns.keyBound(), otherRuns.keyBound());
+  }
+
+  /**
+   * Retires a version into the category of {@link #overwritten} ({@code overwrittenCategory}) or
+   * {@link #other}: into its run-set when it fits (exact), else into its filter.
+   */
+  void retire(final boolean overwrittenCategory, final int k, final long v, final boolean absent) {
+    versions++;
+    final boolean held = allRuns.add(k, v, absent);
+    if (overwrittenCategory) {
+      if (!held) {
+        overwritten.add(k, v, absent);
+      }
+    } else if (!otherRuns.add(k, v, absent)) {
+      // Every version of the other category is in its run-set or its filter: that is what makes
+      // a version of allRuns known by neither certainly of the overwritten category.
+      other.add(k, v, absent);
+    }
+  }
+
+  /**
+   * Which category knows (k, v): 2 other, 1 overwritten, 0 none (never retired). "Other" first,
+   * runs or filter: it claims less (no real-time bound). A version {@link #allRuns} holds that
+   * neither {@link #otherRuns} nor {@link #other} knows is of the overwritten category, exactly.
+   */
   int retired(final int k, final long v, final boolean absent) {
-    if (other.mightContain(k, v, absent)) {
+    if (otherRuns.contains(k, v, absent) || other.mightContain(k, v, absent)) {
       return 2;
     }
-    return overwritten.mightContain(k, v, absent) ? 1 : 0;
+    return allRuns.contains(k, v, absent) || overwritten.mightContain(k, v, absent) ? 1 : 0;
+  }
+
+  /**
+   * Whether (k, v) certainly retired: a run-set holds it. Then "written by a pruned transaction" is
+   * a fact, not a filter's "probably" (with {@link #retired} 1 the other category answered no,
+   * exactly, so the version is of the overwritten category).
+   */
+  boolean certainlyRetired(final int k, final long v, final boolean absent) {
+    return otherRuns.contains(k, v, absent) || allRuns.contains(k, v, absent);
+  }
+
+  /** Runs held by both run-sets. */
+  long runs() {
+    return allRuns.runs() + otherRuns.runs();
+  }
+
+  /** Bytes held by both run-sets. */
+  long runBytes() {
+    return allRuns.bytes() + otherRuns.bytes();
+  }
+
+  /** Retired versions held exactly by the run-sets (with repeats). */
+  long exactVersions() {
+    return allRuns.taken();
   }
 
   /**
    * An upper bound of the probability that {@link #retired} says "retired" (1 or 2) for a version
    * never retired: a thin-air read then becomes an undecided stale read. The sum of both filters'
    * (union bound); at most {@link #FALSE_POSITIVE_BOUND} while the filters are under their cap.
+   * The run-sets are exact and add nothing: the filters only hold the versions that fit no run, and
+   * an empty filter answers no to everything.
    */
   double falsePositiveProbability() {
     return Math.min(1, overwritten.falsePositiveProbability() + other.falsePositiveProbability());

@@ -194,8 +194,8 @@ public final class OnlineChecker {
 
   /**
    * The probability, at most, that a read of a value never written is taken for a stale read
-   * beyond the horizon now (the filters of retired versions answer "maybe"): 0 before the first
-   * cut, at most {@link #RETIRED_FALSE_POSITIVE_BOUND} while the filters are under their cap
+   * beyond the horizon now (the filters of retired versions answer "maybe"; the exact run-sets never
+   * do, and the filters only hold the versions that fit no run): 0 before the first cut, at most {@link #RETIRED_FALSE_POSITIVE_BOUND} while the filters are under their cap
    * (docs/segmentation.md, "Retired versions").
    */
   public double retiredFalsePositiveRatio() {
@@ -205,9 +205,27 @@ public final class OnlineChecker {
   /** The bound {@link #retiredFalsePositiveRatio()} stays under while the filters are under their cap. */
   public static final double RETIRED_FALSE_POSITIVE_BOUND = HorizonSummary.FALSE_POSITIVE_BOUND;
 
-  /** Retired versions added to the filters so far (with repeats). */
+  /** Retired versions so far (with repeats): held exactly by the run-sets or added to the filters. */
   public long retiredVersions() {
-    return summary() == null ? 0 : summary().overwritten.added() + summary().other.added();
+    return summary() == null ? 0 : summary().versions;
+  }
+
+  /** Retired versions held exactly by the run-sets so far (with repeats); the rest went to the filters. */
+  public long retiredExactVersions() {
+    return summary() == null ? 0 : summary().exactVersions();
+  }
+
+  /**
+   * Runs the exact run-sets of retired versions hold (docs/segmentation.md, "Retired versions"):
+   * flat for values written in per-key sequences, one per value at worst, up to their cap.
+   */
+  public long retiredRuns() {
+    return summary() == null ? 0 : summary().runs();
+  }
+
+  /** Bytes the exact run-sets of retired versions take. */
+  public long retiredRunBytes() {
+    return summary() == null ? 0 : summary().runBytes();
   }
 
   /** Bytes the filters of retired versions hold. */
@@ -220,7 +238,7 @@ public final class OnlineChecker {
     return summary() == null ? 0 : summary().staleReads;
   }
 
-  private HorizonSummary summary() {
+  HorizonSummary summary() {
     return segments.state().summary;
   }
 

@@ -108,15 +108,17 @@ final class Publisher {
   }
 
   /**
-   * A read of a value no retained transaction wrote, which a filter of retired versions knows
+   * A read of a value no retained transaction wrote, which the summary knows as retired
    * (docs/segmentation.md): a typed, counted finding with the levels it leaves undecided; with
    * {@code violatesSser} (real time proves it) also a {@code StaleReadBeyondHorizon} anomaly that
-   * violates SSER. {@code overwritten}: the filter of overwritten versions answered (not the
-   * other one). The texts say what the filter does not know: its answer is a "probably", wrong
-   * with probability at most {@code falsePositive}, and then the value was never written.
+   * violates SSER. {@code overwritten}: the overwritten category answered (not the other one).
+   * {@code certain}: an exact run-set of retired versions holds it, and the texts state the pruned
+   * writer as a fact. Otherwise only a filter answered, and the texts say what the filter does not
+   * know: its answer is a "probably", wrong with probability at most {@code falsePositive}, and then
+   * the value was never written.
    */
   void staleRead(final int reader, final int op, final String key, final Long value, final boolean overwritten,
-      final double falsePositive, final boolean violatesSser) {
+      final boolean certain, final double falsePositive, final boolean violatesSser) {
     if (muted) {
       return;
     }
@@ -131,26 +133,38 @@ final class Publisher {
     h.staleUndecided.addAll(undecided);
     final String p = probability(falsePositive);
     final String read = "transaction " + t.id() + " read " + key + "=" + value;
+    final String how = overwritten ? " and then overwritten, or was an aborted or intermediate write" : "";
     finding(FindingKind.STALE_READ_BEYOND_HORIZON, key, t, read + ", which no retained transaction wrote; "
-        + "a filter of retired versions says this version was probably written by a transaction pruned "
-        + "beyond the horizon" + (overwritten ? " and then overwritten, or was an aborted or intermediate write" : "")
-        + " "
-        + "(false-positive probability at most " + p + "; if it is one, the value was never written and the read "
-        + "is a ThinAirRead)"
-        + (violatesSser ? "; either way it violates SSER, as real time proves (StaleReadBeyondHorizon)" : "")
+        + (certain
+            ? "the exact record of retired versions shows this version was written by a transaction pruned beyond "
+                + "the horizon" + how
+            : "a filter of retired versions says this version was probably written by a transaction pruned "
+                + "beyond the horizon" + how + " (false-positive probability at most " + p + "; if it is one, the "
+                + "value was never written and the read is a ThinAirRead)")
+        + (violatesSser ? "; " + (certain ? "it" : "either way it") + " violates SSER, as real time proves "
+            + "(StaleReadBeyondHorizon)" : "")
         + "; whether it is allowed at " + undecided + " depends on forgotten transactions", undecided);
     if (violatesSser) {
       h.staleViolatesSser = true;
-      final String explanation = read + ", which no retained transaction wrote. A filter of retired versions "
-          + "says " + key + "=" + value + " was probably written and then overwritten by transactions pruned "
-          + "beyond the horizon (false-positive probability at most " + p + "). Every pruned transaction that "
-          + "overwrote a version in that filter ended at or before " + h.bound + " µs, before " + t.id()
-          + " started (" + t.start() + " µs). If the filter is right, " + t.id() + " must precede the "
-          + "overwriting transaction (it read the version that transaction replaced) and follow it in real "
-          + "time, a contradiction; or " + key + "=" + value + " was an aborted or intermediate write (that "
-          + "filter holds those too), whose read violates every level. If the filter is wrong, no transaction "
-          + "ever wrote " + key + "=" + value + " and the read is a ThinAirRead, which violates SSER as well. "
-          + "Either way SSER is violated.";
+      final String realTime = "Every pruned transaction that overwrote a version of that category ended at or before "
+          + h.bound + " µs, before " + t.id() + " started (" + t.start() + " µs). ";
+      final String explanation = certain
+          ? read + ", which no retained transaction wrote. The exact record of retired versions shows that " + key
+              + "=" + value + " was written by a transaction pruned beyond the horizon and then overwritten by "
+              + "transactions pruned as well, or was an aborted or intermediate write. " + realTime + "If it was "
+              + "overwritten, " + t.id() + " must precede the overwriting transaction (it read the version that "
+              + "transaction replaced) and follow it in real time, a contradiction; if it was an aborted or "
+              + "intermediate write, its read violates every level. Either way SSER is violated."
+          : read + ", which no retained transaction wrote. A filter of retired versions "
+              + "says " + key + "=" + value + " was probably written and then overwritten by transactions pruned "
+              + "beyond the horizon (false-positive probability at most " + p + "). Every pruned transaction that "
+              + "overwrote a version in that filter ended at or before " + h.bound + " µs, before " + t.id()
+              + " started (" + t.start() + " µs). If the filter is right, " + t.id() + " must precede the "
+              + "overwriting transaction (it read the version that transaction replaced) and follow it in real "
+              + "time, a contradiction; or " + key + "=" + value + " was an aborted or intermediate write (that "
+              + "filter holds those too), whose read violates every level. If the filter is wrong, no transaction "
+              + "ever wrote " + key + "=" + value + " and the read is a ThinAirRead, which violates SSER as well. "
+              + "Either way SSER is violated.";
       s.anomalies.addCycle("StaleReadBeyondHorizon", publish(() -> new Anomaly("G-single-realtime",
           "StaleReadBeyondHorizon", java.util.EnumSet.of(Level.SSER), List.of(t), List.of(), explanation,
           new AnomalyRead(t.id(), op, key, value))));

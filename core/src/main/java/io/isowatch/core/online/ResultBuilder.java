@@ -62,10 +62,11 @@ final class ResultBuilder {
   String reason(final Level level) {
     final HorizonSummary h = s.summary;
     if (h != null && h.staleUndecided.contains(level)) {
-      return h.staleReads + " read(s) returned a value no retained transaction wrote, by a filter of retired "
-          + "versions probably a version older than the retained horizon (STALE_READ_BEYOND_HORIZON; each a "
-          + "ThinAirRead instead with probability at most " + Publisher.probability(h.falsePositiveProbability())
-          + "); whether they are allowed at " + level + " depends on transactions that were pruned; no violation "
+      return h.staleReads + " read(s) returned a value no retained transaction wrote, a version older than the "
+          + "retained horizon by the record of retired versions (STALE_READ_BEYOND_HORIZON; certainly so where its "
+          + "exact run-sets held the version, else by a filter, and then a ThinAirRead instead with probability at "
+          + "most " + Publisher.probability(h.falsePositiveProbability()) + "); whether they are allowed at " + level
+          + " depends on transactions that were pruned; no violation "
           + "is certain";
     }
     if (s.chains.undeterminedKeys() == 0) {
@@ -132,8 +133,10 @@ final class ResultBuilder {
     final CheckStats stats = new CheckStats(c.input(), c.committed(), c.aborted(), c.promoted(), unknown - c.promoted(),
         s.sessions.count(), s.chains.keyCount(), c.operations(), c.longRmw(), c.largeReadOnly(),
         s.graph.edges.edges() + (h == null ? 0 : h.edges), counts, truncated, seconds,
-        h == null || h.cuts == 0 ? null : new CheckStats.Retired(h.overwritten.added() + h.other.added(),
-            h.overwritten.bytes() + h.other.bytes(), h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND));
+        h == null || h.cuts == 0 ? null : new CheckStats.Retired(
+            h.versions, h.overwritten.bytes() + h.other.bytes(),
+            h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND, new CheckStats.Runs(h.runs(),
+                h.runBytes(), h.exactVersions(), h.allRuns.maxRuns())));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
   }
 }

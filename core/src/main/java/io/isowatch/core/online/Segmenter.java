@@ -118,10 +118,10 @@ final class Segmenter {
       if (!chains.isFinal(ver) || !counted || chains.isRepeated(ver)) {
         final boolean dormant = !counted && old.txns.status(w) == TxnStatus.UNKNOWN && chains.isFinal(ver);
         if (dormant || chains.isRepeated(ver)) {
-          sum.other.add(k, raw, absent);
+          sum.retire(false, k, raw, absent);
         } else {
           // Aborted or intermediate: any later read of it is G1a/G1b, which violates every level.
-          sum.overwritten.add(k, raw, absent);
+          sum.retire(true, k, raw, absent);
         }
         continue;
       }
@@ -142,22 +142,22 @@ final class Segmenter {
       }
       if (prunedSuccessor) {
         if (endsKnown) {
-          sum.overwritten.add(k, raw, absent);
+          sum.retire(true, k, raw, absent);
           sum.bound = Math.max(sum.bound, successorEnd);
         } else {
-          sum.other.add(k, raw, absent);
+          sum.retire(false, k, raw, absent);
         }
         continue;
       }
       final int pos = w == TxnIndex.INIT ? -1 : old.txns.piPos(w);
       if (frontier[k] < 0 || pos > frontierPos[k]) {
         if (frontier[k] >= 0) {
-          sum.other.add(k, chains.rawValue(frontier[k]), chains.value(frontier[k]) == null);
+          sum.retire(false, k, chains.rawValue(frontier[k]), chains.value(frontier[k]) == null);
         }
         frontier[k] = ver;
         frontierPos[k] = pos;
       } else {
-        sum.other.add(k, raw, absent);
+        sum.retire(false, k, raw, absent);
       }
     }
     final Long[] values = new Long[keys];
@@ -177,7 +177,8 @@ final class Segmenter {
     if (p > HorizonSummary.FALSE_POSITIVE_BOUND && !old.findings().has(FindingKind.RETIRED_FILTER_SATURATED)) {
       old.findings().add(FindingKind.RETIRED_FILTER_SATURATED, null, null, 0, "the filters of retired versions ("
           + (sum.overwritten.bytes() + sum.other.bytes()) + " bytes, " + (sum.overwritten.added() + sum.other.added())
-          + " versions) are past their cap: a read of a value never written is taken for a stale read beyond the "
+          + " versions that fit no run of the exact run-sets, which hold " + sum.runs() + " runs) are past their cap:"
+          + " a read of a value never written is taken for a stale read beyond the "
           + "horizon with probability " + Publisher.probability(p) + ", above the bound of "
           + Publisher.probability(HorizonSummary.FALSE_POSITIVE_BOUND) + "; a shorter history per engine or a "
           + "larger cap restores the bound");

@@ -114,7 +114,7 @@ final class TransactionChecker {
 
   /**
    * A read of a value no retained transaction wrote: a stale read beyond the horizon if the
-   * summary's filters know it as retired (docs/segmentation.md). Returns false when the value was
+   * summary's run-sets (exact) or filters know it as retired (docs/segmentation.md). Returns false when the value was
    * certainly never retired (then it is thin air, as without segmentation).
    */
   private boolean staleRead(final int reader, final int k, final Long v, final int op, final boolean writesKey) {
@@ -129,7 +129,9 @@ final class TransactionChecker {
     final Transaction t = s.txns.txn(reader);
     final boolean sser = which == 1 && s.requested(Level.SSER) && h.bound != Long.MIN_VALUE
         && RealTime.startUsable(t) && t.start() > h.bound + s.options.rtSkewMicros();
-    out.staleRead(reader, op, s.chains.keyName(k), v, which == 1, h.falsePositiveProbability(), sser);
+    // A run-set's answer is exact: the explanation then states the pruned writer as a fact.
+    final boolean certain = h.certainlyRetired(k, v == null ? 0 : v, v == null);
+    out.staleRead(reader, op, s.chains.keyName(k), v, which == 1, certain, h.falsePositiveProbability(), sser);
     if (writesKey) {
       s.chains.addOpenHead(k);
     }

@@ -46,7 +46,8 @@ import java.util.TreeMap;
  *                 "anomaliesByName": {"LostUpdate": 1}, "anomaliesTruncated": false,
  *                 "seconds": 0.042,
  *                 "retired": {"versions": 5000000, "filterBytes": 14680064,
- *                             "falsePositiveRatio": 0.00041, "falsePositiveBound": 0.001}}
+ *                             "falsePositiveRatio": 0.00041, "falsePositiveBound": 0.001},
+ *                 "retiredRuns": {"runs": 1000, "bytes": 16000, "versions": 4990000, "maxRuns": 4194304}}
  * }
  * }</pre>
  *
@@ -74,7 +75,10 @@ import java.util.TreeMap;
  *       SI); {@code key} is {@code null} for findings about no single key.
  *   <li>{@code stats.retired} is present only for a segmented check that pruned something: the
  *       filters of retired versions, and the probability, at most, that a read of a value never
- *       written was taken for a stale read beyond the horizon (docs/segmentation.md).
+ *       written was taken for a stale read beyond the horizon (docs/segmentation.md); {@code
+ *       versions} counts every retired version. {@code stats.retiredRuns} comes with it: the exact
+ *       run-sets, which held {@code versions} of them (the filters hold the rest, and only the filters
+ *       can be wrong).
  *   <li>Fields are only ever added, never renamed or removed: ignore the ones you do not know.
  * </ul>
  */
@@ -216,6 +220,13 @@ public final class JsonReport {
       r.put("filterBytes", s.retired().filterBytes());
       r.put("falsePositiveRatio", s.retired().falsePositiveRatio());
       r.put("falsePositiveBound", s.retired().falsePositiveBound());
+      if (s.retired().runs() != null) {
+        final ObjectNode runs = n.putObject("retiredRuns");
+        runs.put("runs", s.retired().runs().runs());
+        runs.put("bytes", s.retired().runs().bytes());
+        runs.put("versions", s.retired().runs().versions());
+        runs.put("maxRuns", s.retired().runs().maxRuns());
+      }
     }
     return n;
   }

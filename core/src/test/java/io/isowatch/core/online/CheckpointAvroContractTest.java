@@ -27,7 +27,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The body of a format-3 checkpoint is a contract any Avro tool can read: stock Avro, given
+ * The body of a format-4 checkpoint is a contract any Avro tool can read: stock Avro, given
  * {@code Checkpoint.avsc}, decodes it to the end, finds the engine's state in it, writes it back
  * to the same bytes, and resolves it under a later schema that adds a field with a default (the
  * evolution rule of docs/segmentation.md, "Checkpoints").
@@ -102,11 +102,111 @@ class CheckpointAvroContractTest {
   }
 
   @Test
-  void shouldKeepTheSchemaOfFormatThreeAsPublished() throws IOException {
+  void shouldKeepTheSchemaOfFormatFourAsPublished() throws IOException {
     // A change of Checkpoint.avsc is a new format version, with its own frozen schema (the reader
     // of the new version resolves the bodies of the older ones against their frozen schemas).
-    assertEquals(3, CheckpointFormat.VERSION);
-    assertEquals(schema("published/Checkpoint-v3.avsc"), CheckpointFormat.SCHEMA);
+    assertEquals(4, CheckpointFormat.VERSION);
+    assertEquals(schema("published/Checkpoint-v4.avsc"), CheckpointFormat.SCHEMA);
+  }
+
+  @Test
+  void shouldResolveAFormatThreeBodyUnderTheFormatFourSchemaWithoutRuns() throws IOException {
+    // Given: a format-3 body (the frozen v3 schema: no run-sets), made from a format-4 one
+    final byte[] v4 = engine().checkpoint();
+    final Schema v3 = schema("published/Checkpoint-v3.avsc");
+    final byte[] v3Body = reencode(v4, CheckpointFormat.SCHEMA, v3);
+
+    // When: stock Avro resolves it under the format-4 schema
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(v3, CheckpointFormat.SCHEMA).read(null,
+        DecoderFactory.get().binaryDecoder(v3Body, null));
+
+    // Then: the run-sets default to null (a format-3 body's filters hold every retired version)
+    assertNull(((GenericRecord) record.get("summary")).get("runs"));
+    assertEquals(CheckpointReader.read(v4).maxEnd(), record.get("maxEnd"));
+  }
+
+  @Test
+  void shouldRestoreAFormatThreeCheckpointWithItsFiltersAsTheOverflowAndRunsFromThenOn() throws IOException {
+    // Given: an engine whose retired versions all went to the filters (no runs), written as format 3
+    final OnlineOptions filtersOnly = OnlineOptions.streaming(10).withHorizon(
+        Horizon.ofTransactions(300).withFilters(1 << 12, Horizon.MAX_FILTER_BITS).withMaxRunBytes(0));
+    final OnlineChecker original = new OnlineChecker(CheckOptions.defaults(), filtersOnly);
+    final List<io.isowatch.core.history.Transaction> txns = MtHistoryGenerator.generateHistory(GeneratorConfig
+        .defaults().withSeed(4).withTransactions(6_000).withSessions(5).withKeys(40)).transactions();
+    txns.subList(0, 3_000).forEach(original::accept);
+    assertTrue(original.cutForCheckpoint(), "no cut");
+    final byte[] v4 = original.checkpoint();
+    final byte[] v3 = CheckpointFormat.frame(3, reencode(v4, CheckpointFormat.SCHEMA,
+        schema("published/Checkpoint-v3.avsc")), 0, CheckpointReader.read(v4).summary());
+    assertTrue(original.retiredVersions() > 1_000 && original.retiredRuns() == 0);
+
+    // When: restored under the default run cap, and fed the rest
+    final OnlineOptions withRuns = OnlineOptions.streaming(10).withHorizon(
+        Horizon.ofTransactions(300).withFilters(1 << 12, Horizon.MAX_FILTER_BITS));
+    final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), withRuns, v3);
+    final long inFilters = restored.retiredVersions();
+    txns.subList(3_000, txns.size()).forEach(restored::accept);
+    assertTrue(restored.prune(), "nothing to prune");
+
+    // Then: the filters kept what format 3 had, and what retired since is held in runs
+    assertEquals(original.retiredVersions(), inFilters);
+    assertTrue(restored.retiredExactVersions() > 1_000, "runs took " + restored.retiredExactVersions());
+    assertTrue(restored.retiredRuns() > 0 && restored.retiredRuns() <= 2 * 40 * 5, restored.retiredRuns() + " runs");
+    assertEquals(inFilters + restored.retiredExactVersions(), restored.retiredVersions());
+    assertEquals(4, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+  }
+
+  @Test
+  void shouldRoundTripTheRunSetsThroughAFormatFourCheckpoint() throws IOException {
+    // Given: an engine whose retired versions are in runs, and one with a run cap of 3 (runs and overflow)
+    for (final long runBytes : new long[] {Horizon.DEFAULT_MAX_RUN_BYTES, 3L * RetiredRuns.BYTES_PER_RUN}) {
+      final OnlineOptions online = OnlineOptions.streaming(10).withHorizon(
+          Horizon.ofTransactions(300).withFilters(1 << 12, Horizon.MAX_FILTER_BITS).withMaxRunBytes(runBytes));
+      final OnlineChecker engine = new OnlineChecker(CheckOptions.defaults(), online);
+      MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(4).withTransactions(3_000)
+          .withSessions(5).withKeys(40)).transactions().forEach(engine::accept);
+      assertTrue(engine.cutForCheckpoint(), "no cut");
+      final byte[] bytes = engine.checkpoint();
+
+      // When
+      final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), online, bytes);
+      final GenericRecord record = new GenericDatumReader<GenericRecord>(CheckpointFormat.SCHEMA).read(null,
+          DecoderFactory.get().binaryDecoder(bytes, CheckpointFormat.HEADER,
+              bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+
+      // Then: the same runs, versions and filters, the same bytes again, and stock Avro sees the runs
+      assertTrue(engine.retiredRuns() > 0, "no runs");
+      assertEquals(engine.retiredRuns(), restored.retiredRuns());
+      assertEquals(engine.retiredExactVersions(), restored.retiredExactVersions());
+      assertEquals(engine.retiredVersions(), restored.retiredVersions());
+      assertEquals(engine.retiredFilterBytes(), restored.retiredFilterBytes());
+      assertArrayEquals(CheckpointPropertyTest.withoutTimings(bytes),
+          CheckpointPropertyTest.withoutTimings(restored.checkpoint()));
+      final GenericRecord runs = (GenericRecord) ((GenericRecord) record.get("summary")).get("runs");
+      assertEquals(engine.retiredVersions(), runs.get("versions"));
+      long keys = 0;
+      for (final String set : List.of("all", "other")) {
+        for (final Object k : (List<?>) ((GenericRecord) runs.get(set)).get("keys")) {
+          keys += ((List<?>) ((GenericRecord) k).get("bounds")).size() / 2;
+        }
+      }
+      assertEquals(engine.retiredRuns(), keys);
+      if (runBytes < 100) {
+        assertTrue(engine.retiredFilterBytes() > 0, "the tiny cap sent nothing to the filters");
+      }
+    }
+  }
+
+  /** The body of {@code bytes} decoded with {@code from}, written with {@code to} (a prefix of its fields). */
+  private static byte[] reencode(final byte[] bytes, final Schema from, final Schema to) throws IOException {
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(from).read(null,
+        DecoderFactory.get().binaryDecoder(bytes, CheckpointFormat.HEADER,
+            bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(to, GenericData.get()).write(record, encoder);
+    encoder.flush();
+    return out.toByteArray();
   }
 
   private static OnlineChecker engine() {

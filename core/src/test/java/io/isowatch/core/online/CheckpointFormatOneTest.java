@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class CheckpointFormatOneTest {
   private static final OnlineOptions ONLINE = OnlineOptions.streaming(2_000)
-      .withHorizon(Horizon.ofTransactions(200).withFilters(1 << 20, Horizon.MAX_FILTER_BITS));
+      .withHorizon(Horizon.ofTransactions(200).withFilters(1 << 20, Horizon.MAX_FILTER_BITS).withMaxRunBytes(0));
 
   @Test
   void shouldRestoreAFormatOneCheckpointAndFindWhatTheFormatTwoRestoreFinds() {

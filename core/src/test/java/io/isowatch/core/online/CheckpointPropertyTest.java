@@ -199,8 +199,14 @@ class CheckpointPropertyTest {
     final long grace = 200 + rnd.nextInt(3_000);
     // Self-cuts at other sizes than twice the horizon place the cuts elsewhere (one case in five).
     final double cutFactor = i % 5 == 4 ? 1.1 + (i % 3) * 1.7 : Horizon.DEFAULT_CUT_FACTOR;
+    // Run-sets of retired versions: none (filters only), a few runs (runs and overflow), the default.
+    final long runBytes = switch (i % 3) {
+      case 0 -> 0;
+      case 1 -> 4L * RetiredRuns.BYTES_PER_RUN;
+      default -> Horizon.DEFAULT_MAX_RUN_BYTES;
+    };
     final Horizon small = new Horizon(horizon.transactions(), horizon.micros(), horizon.onSnapshots(), 1 << 12,
-        cutFactor);
+        cutFactor).withMaxRunBytes(runBytes);
     return new Case("mt " + small, h, options, OnlineOptions.streaming(grace).withHorizon(small), grace);
   }
 
@@ -239,7 +245,8 @@ class CheckpointPropertyTest {
         : Horizon.ofTransactions(txns).withMicros(1_000L * (3 + rnd.nextInt(20)));
     final CheckOptions options = options(rnd, CheckOptions.defaults().withInitialValue(initial));
     final long grace = 50 + rnd.nextInt(2_000);
-    final Horizon small = new Horizon(horizon.transactions(), horizon.micros(), false, 1 << 10);
+    final Horizon small = new Horizon(horizon.transactions(), horizon.micros(), false, 1 << 10)
+        .withMaxRunBytes(rnd.nextInt(3) * 3L * RetiredRuns.BYTES_PER_RUN);
     return new Case("random " + small + " initial=" + initial + " sharedKeys=" + sharedKeys,
         withGapsAndStatuses(b.build(), rnd), options, OnlineOptions.streaming(grace).withHorizon(small), grace);
   }

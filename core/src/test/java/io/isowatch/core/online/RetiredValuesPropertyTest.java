@@ -54,7 +54,50 @@ class RetiredValuesPropertyTest {
   private static final Pattern PROBABILITY = Pattern.compile("false-positive probability at most ([0-9.eE+-]+)");
 
   @Test
-  void shouldNeverNameAThinAirReadStaleBeyondTheBoundNorStaleOneThinAirWhenLimitsAreTiny() {
+  void shouldNeverNameAThinAirReadStaleNorStaleOneThinAirWhenTheRunsHoldEveryRetiredVersion() {
+    // Given: the default run cap (every retired version fits), filters of 64 bits that get nothing
+    final Totals t = check(Horizon.DEFAULT_MAX_RUN_BYTES);
+
+    // Then: exact, so not a single thin-air read called stale, and every stale-read text a fact
+    assertEquals(0, t.falseStale, t.falseStale + " thin-air reads called stale with exact runs");
+    assertEquals(t.thinAirFull, t.thinAirSeg, "thin-air reads named ThinAirRead");
+    assertTrue(t.certain > 100 && t.probable == 0, t.certain + " exact and " + t.probable + " filter texts");
+  }
+
+  @Test
+  void shouldStayHonestWhenTheRunCapIsTinyAndMostVersionsOverflowToTheFilters() {
+    // Given: 3 runs per run-set: a few keys exact, every other version in a filter of 64 bits
+    final Totals t = check(3L * RetiredRuns.BYTES_PER_RUN);
+
+    // Then: both kinds of text, each honest (checked per read in check)
+    assertTrue(t.certain > 10 && t.probable > 10, t.certain + " exact and " + t.probable + " filter texts");
+  }
+
+  @Test
+  void shouldKeepTheFilterBehaviourAndItsHonestyWhenTheRunCapIsZero() {
+    // Given: no runs at all: every retired version in the filters, as before checkpoint format 4
+    final Totals t = check(0);
+
+    // Then
+    assertEquals(0, t.certain, "an exact text without runs");
+    assertTrue(t.probable > 100, "only " + t.probable + " filter texts");
+  }
+
+  /** What {@link #check} counted over all histories. */
+  private static final class Totals {
+    long thinAirFull;
+    long thinAirSeg;
+    long falseStale;
+    long certain;
+    long probable;
+  }
+
+  /**
+   * Every history under a tiny horizon, filters of 64 bits and run-sets of {@code runBytes}, against
+   * the unsegmented engine; fails on any wrong name or false text, and on more thin-air reads
+   * called stale than the filters' probability allows.
+   */
+  private static Totals check(final long runBytes) {
     // Given
     final List<String> failures = new ArrayList<>();
     long thinAirFull = 0;
@@ -63,11 +106,13 @@ class RetiredValuesPropertyTest {
     long stale = 0;
     long retired = 0;
     double expectedFalseStale = 0;
+    final Totals totals = new Totals();
     for (int i = 0; i < HISTORIES; i++) {
       final Random rnd = new Random(31_000 + i);
       final History h = history(rnd, i);
       final CheckOptions options = CheckOptions.defaults().withMaxAnomalies(1_000_000);
-      final Horizon horizon = Horizon.ofTransactions(10 + rnd.nextInt(50)).withFilters(64, Horizon.MAX_FILTER_BITS);
+      final Horizon horizon = Horizon.ofTransactions(10 + rnd.nextInt(50)).withFilters(64, Horizon.MAX_FILTER_BITS)
+          .withMaxRunBytes(runBytes);
 
       // When
       final OnlineChecker full = new OnlineChecker(options, OnlineOptions.streaming(GRACE));
@@ -103,6 +148,15 @@ class RetiredValuesPropertyTest {
           staleNamed.add(read);
           final double p = probability(f.message());
           failures.addAll(honest(where, f.message()));
+          if (certain(f.message())) {
+            totals.certain++;
+            // A fact: the value was written (and its read is no thin-air read).
+            if (fullThinAir.contains(read) || !written.contains(readOf(f.message()))) {
+              failures.add(where + ": states as fact a pruned writer of a value never written: " + f.message());
+            }
+          } else {
+            totals.probable++;
+          }
           if (fullThinAir.contains(read)) {
             // A filter's false positive: allowed, with the probability the finding states.
             falseStale++;
@@ -125,6 +179,10 @@ class RetiredValuesPropertyTest {
       for (final Anomaly a : sr.anomalies()) {
         if ("StaleReadBeyondHorizon".equals(a.name())) {
           failures.addAll(honest(where, a.explanation()));
+          if (certain(a.explanation()) && !written.contains(a.read().key() + "=" + a.read().value())) {
+            failures.add(where + ": StaleReadBeyondHorizon states a pruned writer as fact for a value never written: "
+                + a.explanation());
+          }
           if (!a.explanation().contains("Either way SSER is violated")) {
             failures.add(where + ": StaleReadBeyondHorizon without the false-positive case: " + a.explanation());
           }
@@ -148,15 +206,19 @@ class RetiredValuesPropertyTest {
     // Poisson with mean expectedFalseStale (about 0.5 here): 5 or more has probability under 2e-4.
     assertTrue(falseStale <= Math.max(4, 3 * expectedFalseStale), falseStale + " thin-air reads called stale, "
         + "expected about " + expectedFalseStale + " (" + thinAirSeg + " of " + thinAirFull + " named ThinAirRead)");
+    totals.thinAirFull = thinAirFull;
+    totals.thinAirSeg = thinAirSeg;
+    totals.falseStale = falseStale;
+    return totals;
   }
 
   @Test
   void shouldReportSaturationAndStayHonestWhenTheFiltersAreCappedTiny() {
-    // Given: filters capped at 256 bits, far too few for the versions retired
+    // Given: filters capped at 256 bits, far too few for the versions retired, and no runs
     final Random rnd = new Random(4_242);
     final History h = history(rnd, 1);
     final CheckOptions options = CheckOptions.defaults().withMaxAnomalies(1_000_000);
-    final Horizon horizon = Horizon.ofTransactions(20).withFilters(64, 256);
+    final Horizon horizon = Horizon.ofTransactions(20).withFilters(64, 256).withMaxRunBytes(0);
 
     // When
     final FullAndSegmented run = FullAndSegmented.run(h, options, GRACE, horizon);
@@ -175,11 +237,44 @@ class RetiredValuesPropertyTest {
     assertTrue(sr.stats().retired().filterBytes() * 8 <= 2 * 256);
   }
 
-  /** Problems of a text that rests on a filter hit: it must say that the writer is only probable. */
+  @Test
+  void shouldNameEveryThinAirReadWhenTheFiltersAreCappedTinyButTheRunsHoldEverything() {
+    // Given: the same history and filters capped at 256 bits, with the default run cap
+    final Random rnd = new Random(4_242);
+    final History h = history(rnd, 1);
+    final CheckOptions options = CheckOptions.defaults().withMaxAnomalies(1_000_000);
+    final Horizon horizon = Horizon.ofTransactions(20).withFilters(64, 256);
+
+    // When
+    final FullAndSegmented run = FullAndSegmented.run(h, options, GRACE, horizon);
+    final CheckResult sr = run.seg().result();
+
+    // Then: exact, the filters empty, nothing saturated
+    assertEquals(thinAirReads(run.full().result()), thinAirReads(sr));
+    assertTrue(!thinAirReads(sr).isEmpty(), "no thin-air read: the case is too weak");
+    assertEquals(0.0, run.seg().retiredFalsePositiveRatio());
+    assertEquals(run.seg().retiredVersions(), run.seg().retiredExactVersions());
+    assertTrue(sr.findings().stream().noneMatch(f -> f.kind() == FindingKind.RETIRED_FILTER_SATURATED));
+    assertTrue(sr.stats().retired().runs().runs() > 0);
+    assertEquals(0, sr.stats().retired().filterBytes());
+  }
+
+  /** Whether a text rests on an exact run (it states the pruned writer as a fact). */
+  private static boolean certain(final String text) {
+    return text.contains("the exact record of retired versions shows")
+        || text.contains("The exact record of retired versions shows");
+  }
+
+  /**
+   * Problems of a stale-read text: one that rests on a filter hit must say that the writer is only
+   * probable, with the probability; one that rests on a run says neither (the caller checks that
+   * its value was written).
+   */
   private static List<String> honest(final String where, final String text) {
     final List<String> out = new ArrayList<>();
-    if (!text.contains("probably written") || !PROBABILITY.matcher(text).find()) {
-      out.add(where + ": states a filter hit as fact: " + text);
+    final boolean probable = text.contains("probably written") && PROBABILITY.matcher(text).find();
+    if (certain(text) == probable) {
+      out.add(where + ": neither exact nor a stated probability, or both: " + text);
     }
     if (text.contains("were pruned)") || text.contains("a version older than the retained horizon")) {
       out.add(where + ": claims a pruned writer as fact: " + text);

@@ -11,7 +11,7 @@ public sealed interface PlannedOp permits PlannedOp.Read, PlannedOp.Write, Plann
   /** {@code SELECT v FROM kv WHERE k = ?}. */
   record Read(String key) implements PlannedOp {}
 
-  /** {@code UPDATE kv SET v = ? WHERE k = ?}; the value is unique (see {@link ValueEncoder}). */
+  /** {@code UPDATE kv SET v = ? WHERE k = ?}; the value is unique per key (see {@link ValueEncoder}). */
   record Write(String key, long value) implements PlannedOp {}
 
   /**

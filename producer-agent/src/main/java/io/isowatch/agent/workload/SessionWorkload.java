@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 /**
  * Draws the transaction plans of one session: a shape (uniformly, or by read-only ratio), keys
  * for its slots from the key distribution (distinct when the shape has two slots), and fresh
- * unique values for its writes. Not thread-safe: one per session.
+ * values for its writes, unique per key ({@link ValueEncoder}). Not thread-safe: one per session.
  */
 public final class SessionWorkload {
   private static final int MAX_REDRAWS = 1000;
@@ -52,9 +52,9 @@ public final class SessionWorkload {
     final List<PlannedOp> ops = new ArrayList<>(failed.ops().size());
     for (final PlannedOp op : failed.ops()) {
       if (op instanceof PlannedOp.Write w) {
-        ops.add(new PlannedOp.Write(w.key(), values.next()));
+        ops.add(new PlannedOp.Write(w.key(), values.next(w.key())));
       } else if (op instanceof PlannedOp.Cas c) {
-        ops.add(new PlannedOp.Cas(c.key(), hints.expected(c.key()), values.next()));
+        ops.add(new PlannedOp.Cas(c.key(), hints.expected(c.key()), values.next(c.key())));
       } else {
         ops.add(op);
       }
@@ -105,12 +105,12 @@ public final class SessionWorkload {
   private TxnPlan build(final MtShape shape, final int[] slots) {
     if (shape.cas()) {
       final String key = config.keys().name(slots[0]);
-      return new TxnPlan(shape.name(), List.of(new PlannedOp.Cas(key, hints.expected(key), values.next())));
+      return new TxnPlan(shape.name(), List.of(new PlannedOp.Cas(key, hints.expected(key), values.next(key))));
     }
     final List<PlannedOp> ops = new ArrayList<>(shape.steps().size());
     for (final MtShape.Step st : shape.steps()) {
       final String key = config.keys().name(slots[st.slot() - 1]);
-      ops.add(st.write() ? new PlannedOp.Write(key, values.next()) : new PlannedOp.Read(key));
+      ops.add(st.write() ? new PlannedOp.Write(key, values.next(key)) : new PlannedOp.Read(key));
     }
     return new TxnPlan(shape.name(), ops);
   }

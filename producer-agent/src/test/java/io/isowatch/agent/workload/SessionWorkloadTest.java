@@ -34,19 +34,35 @@ class SessionWorkloadTest {
 
     // When
     final List<Long> values = new ArrayList<>();
+    final List<String> keyValues = new ArrayList<>();
+    final java.util.Map<String, List<Long>> s0PerKey = new java.util.HashMap<>();
     for (final TxnPlan p : draw(s0, 1000)) {
-      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).forEach(op -> values.add(((PlannedOp.Write) op).value()));
+      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).map(op -> (PlannedOp.Write) op).forEach(w -> {
+        values.add(w.value());
+        keyValues.add(w.key() + "=" + w.value());
+        s0PerKey.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.value());
+      });
     }
     for (final TxnPlan p : draw(s5, 1000)) {
-      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).forEach(op -> values.add(((PlannedOp.Write) op).value()));
+      p.ops().stream().filter(op -> op instanceof PlannedOp.Write).map(op -> (PlannedOp.Write) op).forEach(w -> {
+        values.add(w.value());
+        keyValues.add(w.key() + "=" + w.value());
+      });
     }
 
-    // Then
-    assertEquals(values.size(), new HashSet<>(values).size(), "values must be unique");
+    // Then: unique per key, and one session's values of a key consecutive (1, 2, 3, ... in its counter)
+    assertEquals(keyValues.size(), new HashSet<>(keyValues).size(), "values must be unique per key");
+    for (final List<Long> perKey : s0PerKey.values()) {
+      for (int i = 0; i < perKey.size(); i++) {
+        assertEquals((1L << 40) | (i + 1), perKey.get(i), "the values of one key of session 0: " + perKey);
+      }
+    }
+    assertTrue(s0PerKey.size() > 1 && values.size() > new HashSet<>(values).size(), "no value shared by two keys");
     assertTrue(values.stream().allMatch(v -> v > 0));
     assertTrue(values.stream().anyMatch(v -> ValueEncoder.clientId(v) == 6));
     assertTrue(values.stream().allMatch(v -> ValueEncoder.clientId(v) == 1 || ValueEncoder.clientId(v) == 6));
-    assertEquals((1L << 40) | 1, new ValueEncoder(1).next());
+    assertEquals((1L << 40) | 1, new ValueEncoder(1).next("x"));
+    assertEquals((1L << 40) | 1, new ValueEncoder(1).next("y"));
   }
 
   @Test

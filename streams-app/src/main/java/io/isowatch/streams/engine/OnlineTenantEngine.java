@@ -95,6 +95,16 @@ public final class OnlineTenantEngine implements TenantEngine {
   }
 
   @Override
+  public long retiredRuns() {
+    return checker.retiredRuns();
+  }
+
+  @Override
+  public long retiredRunBytes() {
+    return checker.retiredRunBytes();
+  }
+
+  @Override
   public long retainedTransactions() {
     return checker.retainedTransactions();
   }

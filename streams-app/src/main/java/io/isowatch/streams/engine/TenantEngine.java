@@ -72,6 +72,16 @@ public interface TenantEngine {
     return 0;
   }
 
+  /** Runs of the engine's exact record of retired versions; 0 for engines that never prune. */
+  default long retiredRuns() {
+    return 0;
+  }
+
+  /** Bytes of those runs; 0 for engines that never prune. */
+  default long retiredRunBytes() {
+    return 0;
+  }
+
   /** Transactions the engine holds: processed and retained, plus buffered. */
   default long retainedTransactions() {
     return 0;

@@ -128,6 +128,18 @@ public final class CheckerMetrics {
     retiredFalsePositive.labels(tenant).set(ratio);
   }
 
+  private final Gauge retiredRuns = gauge(MetricNames.RETIRED_RUNS,
+      "Runs of values in the engine's exact record of retired versions (one per key and writing session for "
+          + "IsoWatch's workloads); past their cap the versions that fit no run go to the filters.", "tenant");
+  private final Gauge retiredRunBytes = gauge(MetricNames.RETIRED_RUN_BYTES,
+      "Bytes of the engine's exact record of retired versions (16 per run).", "tenant");
+
+  /** The size of the tenant's exact record of retired versions, after a cut. */
+  public void retiredRuns(final String tenant, final long runs, final long bytes) {
+    retiredRuns.labels(tenant).set(runs);
+    retiredRunBytes.labels(tenant).set(bytes);
+  }
+
   public void retained(final String tenant, final long retainedNow) {
     of(tenant).retained.set(retainedNow);
   }

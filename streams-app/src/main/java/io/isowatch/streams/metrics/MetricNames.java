@@ -60,6 +60,17 @@ public final class MetricNames {
    */
   public static final String RETIRED_FALSE_POSITIVE_RATIO = "isowatch_retired_false_positive_ratio";
 
+  /**
+   * Runs the tenant's engine holds in its exact record of retired versions (docs/segmentation.md,
+   * "Retired versions"): about one per key and writing session for IsoWatch's own workloads, flat
+   * over time; past {@code check.retired.runs.max.bytes} the versions that fit no run go to the
+   * filters, per {@code tenant}.
+   */
+  public static final String RETIRED_RUNS = "isowatch_retired_runs";
+
+  /** Bytes those runs take (16 per run), per {@code tenant}. */
+  public static final String RETIRED_RUN_BYTES = "isowatch_retired_run_bytes";
+
   /** Transactions pruned beyond the horizon by the tenant's engine (docs/segmentation.md), per {@code tenant}. */
   public static final String PRUNED_TRANSACTIONS_TOTAL = "isowatch_pruned_transactions_total";
 
@@ -142,7 +153,7 @@ public final class MetricNames {
       VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
       RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
       CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL,
-      RETIRED_FALSE_POSITIVE_RATIO, REGISTRY_RETRIES_TOTAL, TENANT_QUARANTINED);
+      RETIRED_FALSE_POSITIVE_RATIO, RETIRED_RUNS, RETIRED_RUN_BYTES, REGISTRY_RETRIES_TOTAL, TENANT_QUARANTINED);
 
   /**
    * The families bridged from Kafka Streams that ops/ (alert rules, dashboard) relies on; {@code

@@ -32,5 +32,6 @@ final class PruneRecorder {
     }
     // The filters of retired versions change only at cuts.
     metrics.retiredFalsePositiveRatio(tenant, engine.retiredFalsePositiveRatio());
+    metrics.retiredRuns(tenant, engine.retiredRuns(), engine.retiredRunBytes());
   }
 }

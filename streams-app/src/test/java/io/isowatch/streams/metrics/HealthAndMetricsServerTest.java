@@ -38,6 +38,7 @@ class HealthAndMetricsServerTest {
     metrics.tenantState("acme", 3, 1, 42);
     metrics.pruned("acme", 0.02, 9, 21);
     metrics.retiredFalsePositiveRatio("acme", 0.00025);
+    metrics.retiredRuns("acme", 41, 656);
     metrics.checkpointed("acme", 123_456, 0.003);
     metrics.inputsDeleted("acme", 40);
     metrics.deadLettered(new IllegalArgumentException("x"));
@@ -70,6 +71,8 @@ class HealthAndMetricsServerTest {
       assertTrue(body.contains("isowatch_pruned_transactions_total{tenant=\"acme\",} 9.0"), body);
       assertTrue(body.contains("isowatch_retained_transactions{tenant=\"acme\",} 21.0"), body);
       assertTrue(body.contains("isowatch_retired_false_positive_ratio{tenant=\"acme\",} 2.5E-4"), body);
+      assertTrue(body.contains("isowatch_retired_runs{tenant=\"acme\",} 41.0"), body);
+      assertTrue(body.contains("isowatch_retired_run_bytes{tenant=\"acme\",} 656.0"), body);
       assertTrue(body.contains("isowatch_prune_seconds_bucket{tenant=\"acme\",le=\"0.05\",} 1.0"), body);
       assertTrue(body.contains("isowatch_checkpoint_bytes{tenant=\"acme\",} 123456.0"), body);
       assertTrue(body.contains("isowatch_checkpoints_total{tenant=\"acme\",} 1.0"), body);

@@ -215,7 +215,7 @@ class OpsCommandsIT {
           MetricNames.PRUNED_TRANSACTIONS_TOTAL, MetricNames.PRUNE_SECONDS, MetricNames.CHECKPOINT_BYTES,
           MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL,
           MetricNames.FINDINGS, MetricNames.ANOMALIES_RETRACTED_TOTAL, MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
-          MetricNames.TENANT_QUARANTINED);
+          MetricNames.RETIRED_RUNS, MetricNames.RETIRED_RUN_BYTES, MetricNames.TENANT_QUARANTINED);
       for (final String family : MetricNames.ALL) {
         if (!eventDriven.contains(family)) {
           assertTrue(scrape[0].contains("# TYPE " + family + " "), family + " missing in\n" + scrape[0]);
