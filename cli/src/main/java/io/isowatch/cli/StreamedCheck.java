@@ -82,10 +82,9 @@ final class StreamedCheck {
     // Decoded as every reader decodes (HistoryIO): invalid UTF-8 becomes U+FFFD, not an I/O error.
     final LineSource lines = new LineSource(new InputStreamReader(raw, StandardCharsets.UTF_8), limits);
     try {
-      String line;
-      while ((line = lines.next()) != null) {
-        if (!line.isBlank()) {
-          final Transaction t = reader.parseLine(line, lines.lineNo());
+      while (lines.advance()) {
+        final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
+        if (t != null) { // null: a blank line
           checker.accept(t);
           budget.accepted(t, name, lines.lineNo());
         }
