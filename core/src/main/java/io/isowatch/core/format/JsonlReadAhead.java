@@ -77,18 +77,22 @@ public final class JsonlReadAhead implements AutoCloseable {
     return List.of();
   }
 
-  /** Stops the reader thread (it may be blocked on a full queue) and waits for it. */
+  /**
+   * Stops the reader thread: it ends at its next line or hand-over. Does not wait for it, since it
+   * may be blocked reading a pipe or a terminal that has nothing more to say (an interrupt does not
+   * end a blocking read); it is a daemon thread, and the caller closes the input when it is done.
+   */
   @Override
   public void close() {
     closed = true;
     ended = true;
     thread.interrupt();
     queue.clear();
-    try {
-      thread.join();
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  }
+
+  /** Whether the reader thread has ended (tests). */
+  boolean readerEnded() {
+    return !thread.isAlive();
   }
 
   private void readAll(final Reader in, final InputLimits limits) {

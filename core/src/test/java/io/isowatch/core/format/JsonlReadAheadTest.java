@@ -119,13 +119,55 @@ class JsonlReadAheadTest {
       public void close() {}
     };
 
-    // When / Then: close() returns (it joins the reader thread) instead of hanging
+    // When / Then: the reader thread ends soon after close(), which itself returns at once
     assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
       final JsonlReadAhead ahead = new JsonlReadAhead(endless, InputLimits.BUILT_IN);
       assertTrue(ahead.next().size() > 0);
       ahead.close();
       assertEquals(List.of(), ahead.next());
+      while (!ahead.readerEnded()) {
+        Thread.onSpinWait();
+      }
     });
+  }
+
+  @Test
+  void shouldReturnFromCloseWhenTheReaderThreadIsBlockedReadingAnInputWithNothingMore() {
+    // Given: an input that gives some lines, then blocks for ever (a terminal, a silent pipe)
+    final java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+    final Reader blocking = new Reader() {
+      private final Reader text = new StringReader(lines(10, -1) + "\n");
+
+      @Override
+      public int read(final char[] buf, final int off, final int len) throws IOException {
+        final int n = text.read(buf, off, len);
+        if (n >= 0) {
+          return n;
+        }
+        blocked.countDown();
+        while (true) {
+          try {
+            never.await();
+            return -1;
+          } catch (final InterruptedException e) {
+            // as a blocking read of a pipe does: the interrupt does not end it
+          }
+        }
+      }
+
+      @Override
+      public void close() {}
+    };
+
+    // When / Then: close() does not wait for the blocked read
+    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+      final JsonlReadAhead ahead = new JsonlReadAhead(blocking, InputLimits.BUILT_IN);
+      blocked.await();
+      ahead.close();
+      assertEquals(List.of(), ahead.next());
+    });
+    never.countDown();
   }
 
   @Test
