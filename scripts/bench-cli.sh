@@ -30,6 +30,8 @@
 #   --refcheck-1m    also run refcheck on the 10^6 history (about 80 s of CPU per run)
 #   --opts L=OPTS    an extra isowatch variant for check-250k/check-1m, labelled L, run with
 #                    ISOWATCH_JAVA_OPTS=OPTS (repeatable)
+#   --baseline DIR   also run DIR/isowatch (another checkout, e.g. main's: git archive main | tar -x -C DIR)
+#                    as check-250k-baseline/check-1m-baseline, for before/after ratios taken in one run
 # Histories: ./isowatch generate --txns 250000 --sessions 64 --keys 10000 --seed 5 (the baseline of
 # docs/benchmarks.md, Part 4) and --txns 1000000 --sessions 64 --keys 40000 --seed 5.
 set -euo pipefail
@@ -43,6 +45,7 @@ with_1m=1
 refcheck_1m=0
 variant_labels=(default)
 variant_opts=("")
+baseline=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
@@ -51,6 +54,7 @@ while [[ $# -gt 0 ]]; do
     --h1m) h1m=$2; shift 2 ;;
     --no-1m) with_1m=0; shift ;;
     --refcheck-1m) refcheck_1m=1; shift ;;
+    --baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
     --opts) variant_labels+=("${2%%=*}"); variant_opts+=("${2#*=}"); shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-cli: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -61,6 +65,7 @@ command -v /usr/bin/time >/dev/null || { echo "bench-cli: needs /usr/bin/time (D
 mkdir -p "$dir"
 # Builds (when needed) and makes the class-data archive outside the measured runs.
 ./isowatch --version >/dev/null
+[[ -z $baseline ]] || "$baseline/isowatch" --version >/dev/null
 
 generate() { # FILE TXNS KEYS
   if [[ ! -s $1 ]]; then
@@ -81,6 +86,7 @@ for i in "${!variant_labels[@]}"; do
   suffix=; [[ $i == 0 ]] || suffix=-${variant_labels[$i]}
   commands+=("check-250k$suffix|0|$(txns_of "$h250k")|ISOWATCH_JAVA_OPTS='${variant_opts[$i]}' ./isowatch check --levels SSER,SER,SI --json '$h250k'")
 done
+[[ -z $baseline ]] || commands+=("check-250k-baseline|0|$(txns_of "$h250k")|'$baseline/isowatch' check --levels SSER,SER,SI --json '$h250k'")
 commands+=(
   "check-250k-nocds|0|$(txns_of "$h250k")|ISOWATCH_CDS=off ./isowatch check --levels SSER,SER,SI --json '$h250k'"
   "refcheck-250k|0|$(txns_of "$h250k")|python3 scripts/refcheck.py --levels SSER,SER,SI '$h250k'"
@@ -91,6 +97,7 @@ if [[ $with_1m == 1 ]]; then
     suffix=; [[ $i == 0 ]] || suffix=-${variant_labels[$i]}
     commands+=("check-1m$suffix|0|$n1m|ISOWATCH_JAVA_OPTS='${variant_opts[$i]}' ./isowatch check --levels SSER,SER,SI --json '$h1m'")
   done
+  [[ -z $baseline ]] || commands+=("check-1m-baseline|0|$n1m|'$baseline/isowatch' check --levels SSER,SER,SI --json '$h1m'")
   [[ $refcheck_1m == 0 ]] || commands+=("refcheck-1m|0|$n1m|python3 scripts/refcheck.py --levels SSER,SER,SI '$h1m'")
 fi
 
@@ -149,6 +156,14 @@ for i in "${!variant_labels[@]}"; do
   l=${variant_labels[$i]}
   echo "check-250k default/$l: CPU $(ratio "${cpu[check-250k]}" "${cpu[check-250k-$l]}"), wall $(ratio "${wall[check-250k]}" "${wall[check-250k-$l]}")"
 done
+if [[ -n $baseline ]]; then
+  echo "baseline: $baseline ($(cd "$baseline" && git rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout'))"
+  echo "250k baseline/this: CPU $(ratio "${cpu[check-250k-baseline]}" "${cpu[check-250k]}"), wall $(ratio "${wall[check-250k-baseline]}" "${wall[check-250k]}")"
+  echo "250k refcheck/baseline: CPU $(ratio "${cpu[refcheck-250k]}" "${cpu[check-250k-baseline]}"), wall $(ratio "${wall[refcheck-250k]}" "${wall[check-250k-baseline]}")"
+  if [[ $with_1m == 1 ]]; then
+    echo "1m baseline/this: CPU $(ratio "${cpu[check-1m-baseline]}" "${cpu[check-1m]}"), wall $(ratio "${wall[check-1m-baseline]}" "${wall[check-1m]}")"
+  fi
+fi
 if [[ $refcheck_1m == 1 ]]; then
   echo "1m refcheck/isowatch: CPU $(ratio "${cpu[refcheck-1m]}" "${cpu[check-1m]}"), wall $(ratio "${wall[refcheck-1m]}" "${wall[check-1m]}")"
 fi

@@ -5,8 +5,7 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.InputLimits;
 import io.isowatch.core.format.InvalidHistoryException;
-import io.isowatch.core.format.LineSource;
-import io.isowatch.core.format.JsonlHistoryReader;
+import io.isowatch.core.format.JsonlReadAhead;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.online.OnlineChecker;
@@ -19,6 +18,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code isowatch check} with a horizon (docs/segmentation.md): the history goes through the
@@ -78,16 +78,13 @@ final class StreamedCheck {
   private static void streamJsonl(final InputStream raw, final String name, final OnlineChecker checker,
       final GraceBudget budget) throws IOException {
     final InputLimits limits = HistoryInput.limits();
-    final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
     // Decoded as every reader decodes (HistoryIO): invalid UTF-8 becomes U+FFFD, not an I/O error.
-    final LineSource lines = new LineSource(new InputStreamReader(raw, StandardCharsets.UTF_8), limits);
-    try {
-      String line;
-      while ((line = lines.next()) != null) {
-        if (!line.isBlank()) {
-          final Transaction t = reader.parseLine(line, lines.lineNo());
+    // Parsed on a thread of its own while this one checks (JsonlReadAhead): two cores, one stream.
+    try (JsonlReadAhead lines = new JsonlReadAhead(new InputStreamReader(raw, StandardCharsets.UTF_8), limits)) {
+      for (List<Transaction> batch = lines.next(); !batch.isEmpty(); batch = lines.next()) {
+        for (final Transaction t : batch) {
           checker.accept(t);
-          budget.accepted(t, name, lines.lineNo());
+          budget.accepted(t, name, t.line());
         }
       }
     } catch (final InvalidHistoryException e) {

@@ -88,6 +88,74 @@ class ExitCodesTest extends LostUpdateFixture {
 
   @ParameterizedTest
   @MethodSource("throwables")
+  void shouldExit3WithOneClearLineWhenTheJsonlReaderThreadMeetsAThrowable(final Supplier<Throwable> thrown,
+      final String line) {
+    // Given: check --horizon streams JSONL from stdin, parsed on its reader thread (JsonlReadAhead);
+    // the stream fails after thousands of valid lines, inside that thread
+    final byte[] lines = jsonlLines(6000).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    final Services services = new CliRun.Fake().services().withStdin(() -> new java.io.InputStream() {
+      private int pos;
+
+      @Override
+      public int read() {
+        return pos < lines.length ? lines[pos++] & 0xff : sneakyThrow(thrown.get());
+      }
+
+      @Override
+      public int read(final byte[] b, final int off, final int len) {
+        if (pos >= lines.length) {
+          return sneakyThrow(thrown.get());
+        }
+        final int n = Math.min(len, lines.length - pos);
+        System.arraycopy(lines, pos, b, off, n);
+        pos += n;
+        return n;
+      }
+    });
+
+    // When
+    final CliRun run = CliRun.run(services, "check", "--horizon-txns", "100", "-");
+
+    // Then: as if the main thread had met it
+    assertEquals(3, run.exit(), run.err());
+    assertEquals("", run.out());
+    final String first = run.err().lines().findFirst().orElse("");
+    if (line.equals(OOM_LINE)) {
+      assertTrue(first.startsWith("isowatch: out of memory: the Java heap"), first);
+    } else {
+      assertEquals(line, first);
+    }
+  }
+
+  @Test
+  void shouldExit2NamingTheLineWhenTheJsonlReaderThreadMeetsAnInvalidLine() {
+    // Given: line 5000 of a streamed JSONL input is cut short
+    final String text = jsonlLines(6000).replaceFirst("\\{\"session\":\"s\\d\",\"txn\":\"t4999\"[^\n]*", "{\"session\":");
+    final Services services = new CliRun.Fake().withStdin(text).services();
+
+    // When
+    final CliRun run = CliRun.run(services, "check", "--horizon-txns", "100", "-");
+
+    // Then
+    assertEquals(2, run.exit(), run.err());
+    assertEquals("", run.out());
+    assertTrue(run.err().startsWith("isowatch: <stdin>: line 5000: malformed JSON"), run.err());
+  }
+
+  /** {@code n} valid JSONL lines, one write each to its own value, ids t0…, each line ended. */
+  private static String jsonlLines(final int n) {
+    final StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      sb.append("{\"session\":\"s").append(i % 5).append("\",\"txn\":\"t").append(i)
+          .append("\",\"status\":\"committed\",\"start\":").append(1000 + 10L * i).append(",\"end\":")
+          .append(1005 + 10L * i).append(",\"ops\":[{\"t\":\"w\",\"k\":\"k").append(i % 9)
+          .append("\",\"v\":").append(i + 1).append("}]}\n");
+    }
+    return sb.toString();
+  }
+
+  @ParameterizedTest
+  @MethodSource("throwables")
   void shouldExit3WhenTheCheckerOrTheWriterThrows(final Supplier<Throwable> thrown, final String line) {
     // Given
     final Services engine = new CliRun.Fake().services().withEngine((h, o) -> sneakyThrow(thrown.get()));

@@ -9,6 +9,7 @@ import java.io.Reader;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Entry point for reading and writing history files in every supported format. Files may be
@@ -51,12 +52,25 @@ public final class HistoryIO {
         format == HistoryFormat.AUTO ? FormatDetector.detect(HistoryInputs.prefix(in), source) : format;
     final Reader text = HistoryInputs.utf8(in);
     return switch (actual) {
-      case JSONL -> new JsonlHistoryReader().read(text);
+      case JSONL -> readJsonl(text);
       case TEXT -> new TextHistoryReader().read(text);
       case ELLE -> new ElleHistoryReader().read(text);
       case AION -> new AionHistoryReader().read(text);
       case AUTO -> throw new IllegalStateException("AUTO is resolved above");
     };
+  }
+
+  /** JSONL parsed on a thread of its own ({@link JsonlReadAhead}) while this one collects it. */
+  private static History readJsonl(final Reader text) throws IOException, InvalidHistoryException {
+    final HistoryAccumulator acc = new HistoryAccumulator();
+    try (JsonlReadAhead ahead = new JsonlReadAhead(text, InputLimits.defaults())) {
+      for (List<Transaction> batch = ahead.next(); !batch.isEmpty(); batch = ahead.next()) {
+        for (final Transaction t : batch) {
+          acc.add(t);
+        }
+      }
+    }
+    return acc.build();
   }
 
   /**

@@ -37,14 +37,24 @@ import java.util.List;
  * </ul>
  *
  * <p>Unknown fields are ignored (forward compatibility); blank lines are skipped. Any other
- * deviation is an {@link InvalidHistoryException} naming the line. Parsing uses Jackson's
- * streaming parser and interns keys, sessions, tenants and levels, so an instance must not be
- * shared between threads.
+ * deviation is an {@link InvalidHistoryException} naming the line. Keys, sessions, tenants and
+ * levels are interned, so an instance must not be shared between threads.
+ *
+ * <p>Lines as writers produce them go through a scanner from characters to the transaction
+ * ({@link JsonlFastPath}); every other line (escapes, unknown fields, anything invalid) through
+ * Jackson's streaming parser, which decides what it means or why it is refused. Both give the same
+ * transaction for a line both take. The system property {@value #FAST_PATH_PROPERTY}{@code =false}
+ * sends every line to the Jackson parser (to compare, or to rule the scanner out).
  */
 public final class JsonlHistoryReader {
+  /** The system property that, set to {@code false}, turns the scanner off (see above). */
+  public static final String FAST_PATH_PROPERTY = "isowatch.jsonl.fast-path";
+
   private final StringInterner strings = new StringInterner();
   private final InputLimits limits;
   private final JsonFactory factory;
+  private final JsonlFastPath fast;
+  private char[] lineCopy = new char[256];
 
   /** A reader with the default {@link InputLimits}. */
   public JsonlHistoryReader() {
@@ -52,21 +62,45 @@ public final class JsonlHistoryReader {
   }
 
   public JsonlHistoryReader(final InputLimits limits) {
+    this(limits, !"false".equalsIgnoreCase(System.getProperty(FAST_PATH_PROPERTY, "true").strip()));
+  }
+
+  /** A reader whose scanner is on or off ({@code fastPath} false: every line through Jackson's parser). */
+  JsonlHistoryReader(final InputLimits limits, final boolean fastPath) {
     this.limits = limits;
     this.factory = limits.jsonFactory();
+    this.fast = fastPath ? new JsonlFastPath(limits, strings) : null;
   }
 
   /** Reads a whole JSONL history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
     final LineSource lines = new LineSource(in, limits);
     final HistoryAccumulator acc = new HistoryAccumulator();
-    String line;
-    while ((line = lines.next()) != null) {
-      if (!line.isBlank()) {
-        acc.add(parseLine(line, lines.lineNo()));
+    while (lines.advance()) {
+      final Transaction t = parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
+      if (t != null) {
+        acc.add(t);
       }
     }
     return acc.build();
+  }
+
+  /**
+   * Parses the line {@code chars[from, to)} (as {@link LineSource#advance} exposes it): its
+   * transaction, or null when the line is blank (blank lines are skipped).
+   */
+  public Transaction parseLine(final char[] chars, final int from, final int to, final int lineNo)
+      throws InvalidHistoryException {
+    if (isBlank(chars, from, to)) {
+      return null;
+    }
+    if (fast != null && to - from <= limits.maxLineChars()) {
+      final Transaction t = fast.parse(chars, from, to, lineNo);
+      if (t != null) {
+        return t;
+      }
+    }
+    return parseWithJackson(new String(chars, from, to - from), lineNo);
   }
 
   /**
@@ -74,6 +108,33 @@ public final class JsonlHistoryReader {
    * line number only labels messages and {@link Transaction#line()}.
    */
   public Transaction parseLine(final String line, final int lineNo) throws InvalidHistoryException {
+    if (fast != null && line.length() <= limits.maxLineChars()) {
+      final int n = line.length();
+      if (lineCopy.length < n) {
+        lineCopy = new char[Math.max(n, lineCopy.length * 2)];
+      }
+      line.getChars(0, n, lineCopy, 0);
+      final Transaction t = fast.parse(lineCopy, 0, n, lineNo);
+      if (t != null) {
+        return t;
+      }
+    }
+    return parseWithJackson(line, lineNo);
+  }
+
+  /** As {@link String#isBlank()} on {@code chars[from, to)}. */
+  private static boolean isBlank(final char[] chars, final int from, final int to) {
+    for (int i = from; i < to; i++) {
+      final char ch = chars[i];
+      if (!Character.isWhitespace(ch)) {
+        // A surrogate pair may still be whitespace as a code point: let String decide.
+        return Character.isSurrogate(ch) && new String(chars, from, to - from).isBlank();
+      }
+    }
+    return true;
+  }
+
+  private Transaction parseWithJackson(final String line, final int lineNo) throws InvalidHistoryException {
     if (line.length() > limits.maxLineChars()) {
       throw InputLimits.exceeded(lineNo, "line too long", InputLimits.MAX_LINE_CHARS, limits.maxLineChars());
     }

@@ -20,6 +20,10 @@ public final class LineSource {
   private boolean skipLf;
   private int lineNo;
   private final StringBuilder longLine = new StringBuilder();
+  private char[] spare = new char[0];
+  private char[] lineChars = buf;
+  private int lineFrom;
+  private int lineTo;
 
   public LineSource(final Reader in, final InputLimits limits) {
     this.in = in;
@@ -37,6 +41,17 @@ public final class LineSource {
    * @throws InvalidHistoryException when the line is longer than the limit
    */
   public String next() throws IOException, InvalidHistoryException {
+    return advance() ? new String(lineChars, lineFrom, lineTo - lineFrom) : null;
+  }
+
+  /**
+   * Moves to the next line without making a {@code String} of it: afterwards the line is {@link
+   * #chars()} from {@link #from()} to {@link #to()}, valid until the next call. False at the end of
+   * input. The same lines as {@link #next}.
+   *
+   * @throws InvalidHistoryException when the line is longer than the limit
+   */
+  public boolean advance() throws IOException, InvalidHistoryException {
     longLine.setLength(0);
     boolean any = false;
     while (true) {
@@ -47,10 +62,10 @@ public final class LineSource {
             continue;
           }
           if (!any) {
-            return null;
+            return false;
           }
           lineNo++;
-          return longLine.toString();
+          return exposeLongLine();
         }
         pos = 0;
         limit = n;
@@ -75,11 +90,43 @@ public final class LineSource {
         skipLf = eol == '\r';
         lineNo++;
         if (longLine.length() == 0) {
-          return new String(buf, start, pos - 1 - start);
+          // The common case: the whole line lies in the buffer, which stays as it is until the next call.
+          lineChars = buf;
+          lineFrom = start;
+          lineTo = pos - 1;
+          return true;
         }
-        return longLine.append(buf, start, pos - 1 - start).toString();
+        longLine.append(buf, start, pos - 1 - start);
+        return exposeLongLine();
       }
       longLine.append(buf, start, pos - start);
     }
+  }
+
+  /** The characters of the current line (shared: read only {@link #from()} to {@link #to()}). */
+  public char[] chars() {
+    return lineChars;
+  }
+
+  /** Where the current line starts in {@link #chars()}. */
+  public int from() {
+    return lineFrom;
+  }
+
+  /** Where the current line ends (exclusive) in {@link #chars()}. */
+  public int to() {
+    return lineTo;
+  }
+
+  private boolean exposeLongLine() {
+    final int n = longLine.length();
+    if (spare.length < n) {
+      spare = new char[Math.max(n, spare.length * 2)];
+    }
+    longLine.getChars(0, n, spare, 0);
+    lineChars = spare;
+    lineFrom = 0;
+    lineTo = n;
+    return true;
   }
 }

@@ -1,22 +1,98 @@
 package io.isowatch.core.format;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * Keeps one instance per distinct string (keys, sessions, tenants, levels). A million
  * transactions over a thousand keys then hold a thousand key strings instead of millions, and the
- * checker's maps hash and compare fewer distinct objects. Not thread-safe.
+ * checker's maps hash and compare fewer distinct objects. A string can be looked up from a range of
+ * characters ({@link #intern(char[], int, int)}), so that a parser finds a known key without first
+ * building a {@code String} for it. Not thread-safe.
  */
 final class StringInterner {
-  private final Map<String, String> strings = new HashMap<>();
+  private static final int INITIAL_CAPACITY = 256;
+
+  // Open addressing, linear probing; hashes are String.hashCode() so both lookups agree.
+  private String[] table = new String[INITIAL_CAPACITY];
+  private int[] hashes = new int[INITIAL_CAPACITY];
+  private int size;
 
   /** The one shared instance equal to {@code s}; null stays null. */
   String intern(final String s) {
     if (s == null) {
       return null;
     }
-    final String known = strings.putIfAbsent(s, s);
-    return known == null ? s : known;
+    final int h = s.hashCode();
+    final int mask = table.length - 1;
+    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+      final String known = table[i];
+      if (known == null) {
+        insert(i, h, s);
+        return s;
+      }
+      if (hashes[i] == h && known.equals(s)) {
+        return known;
+      }
+    }
+  }
+
+  /** The one shared instance equal to {@code chars[from, to)}, made only if it is new. */
+  String intern(final char[] chars, final int from, final int to) {
+    int h = 0;
+    for (int i = from; i < to; i++) {
+      h = 31 * h + chars[i];
+    }
+    final int mask = table.length - 1;
+    for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+      final String known = table[i];
+      if (known == null) {
+        final String s = new String(chars, from, to - from);
+        insert(i, h, s);
+        return s;
+      }
+      if (hashes[i] == h && equal(known, chars, from, to)) {
+        return known;
+      }
+    }
+  }
+
+  private static boolean equal(final String s, final char[] chars, final int from, final int to) {
+    if (s.length() != to - from) {
+      return false;
+    }
+    for (int i = from; i < to; i++) {
+      if (s.charAt(i - from) != chars[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int spread(final int h) {
+    return h ^ (h >>> 16);
+  }
+
+  private void insert(final int slot, final int h, final String s) {
+    table[slot] = s;
+    hashes[slot] = h;
+    if (++size * 2 > table.length) {
+      grow();
+    }
+  }
+
+  private void grow() {
+    final String[] oldTable = table;
+    final int[] oldHashes = hashes;
+    table = new String[oldTable.length * 2];
+    hashes = new int[oldTable.length * 2];
+    final int mask = table.length - 1;
+    for (int j = 0; j < oldTable.length; j++) {
+      if (oldTable[j] != null) {
+        int i = spread(oldHashes[j]) & mask;
+        while (table[i] != null) {
+          i = (i + 1) & mask;
+        }
+        table[i] = oldTable[j];
+        hashes[i] = oldHashes[j];
+      }
+    }
   }
 }

@@ -1,0 +1,151 @@
+package io.isowatch.core.format;
+
+import io.isowatch.core.history.Transaction;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads a JSONL history on a thread of its own, ahead of the caller, so that splitting and parsing
+ * lines (the reader thread) overlaps with what the caller does with the transactions (the engine):
+ * on two cores both go on at once. Transactions come in batches, in file order, through a bounded
+ * queue: at most {@value #QUEUE_BATCHES} batches of {@value #BATCH_TXNS} wait, so memory stays
+ * bounded whatever the input's length.
+ *
+ * <p>What the reader thread meets ends the stream where it met it: {@link #next} first returns the
+ * transactions before it, then throws it as {@link JsonlHistoryReader#read} would have thrown it
+ * ({@link InvalidHistoryException} or {@link IOException} as they are; a {@link RuntimeException} or
+ * {@link Error}, a bug or no memory left, rethrown in the caller's thread, so the caller's handling
+ * of a failed command applies). Blank lines are skipped; each transaction's {@link Transaction#line()}
+ * is its line. {@link #close} stops the reader thread, e.g. when the caller fails first. One caller.
+ */
+public final class JsonlReadAhead implements AutoCloseable {
+  static final int BATCH_TXNS = 2048;
+  static final int QUEUE_BATCHES = 4;
+
+  private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
+  private final Thread thread;
+  private volatile boolean closed;
+  private boolean ended;
+  private Throwable pendingFailure;
+
+  /** What the reader thread hands over: transactions, then possibly the failure that ended them. */
+  private record Batch(List<Transaction> txns, Throwable failure, boolean last) {}
+
+  /** Starts reading {@code in} (consumed, not closed) with the given limits. */
+  public JsonlReadAhead(final Reader in, final InputLimits limits) {
+    this.thread = new Thread(() -> readAll(in, limits), "isowatch-jsonl-reader");
+    // Never keeps the JVM alive: a caller that stopped listening has already failed or finished.
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * The next batch in file order, never empty; an empty list at the end of input. Throws what the
+   * reader met once the transactions before it have been returned.
+   */
+  public List<Transaction> next() throws IOException, InvalidHistoryException {
+    while (!ended) {
+      if (pendingFailure != null) {
+        ended = true;
+        rethrow(pendingFailure);
+      }
+      final Batch b;
+      try {
+        b = queue.take();
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+        close();
+        throw new IOException("interrupted while reading", e);
+      }
+      if (b.last()) {
+        // The transactions before the failure first, as a reader in this thread would have given them.
+        if (b.failure() == null) {
+          ended = true;
+        } else {
+          pendingFailure = b.failure();
+        }
+      }
+      if (!b.txns().isEmpty()) {
+        return b.txns();
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * Stops the reader thread: it ends at its next line or hand-over. Does not wait for it, since it
+   * may be blocked reading a pipe or a terminal that has nothing more to say (an interrupt does not
+   * end a blocking read); it is a daemon thread, and the caller closes the input when it is done.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    ended = true;
+    thread.interrupt();
+    queue.clear();
+  }
+
+  /** Whether the reader thread has ended (tests). */
+  boolean readerEnded() {
+    return !thread.isAlive();
+  }
+
+  private void readAll(final Reader in, final InputLimits limits) {
+    List<Transaction> batch = new ArrayList<>(BATCH_TXNS);
+    Throwable failure = null;
+    try {
+      final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
+      final LineSource lines = new LineSource(in, limits);
+      while (!closed && lines.advance()) {
+        final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
+        if (t != null) {
+          batch.add(t);
+          if (batch.size() == BATCH_TXNS) {
+            if (!hand(new Batch(batch, null, false))) {
+              return;
+            }
+            batch = new ArrayList<>(BATCH_TXNS);
+          }
+        }
+      }
+    } catch (final Throwable e) { // every failure is the caller's to report, Errors included
+      failure = e;
+    }
+    hand(new Batch(batch, failure, true));
+  }
+
+  /** Puts a batch in the queue; false when the caller closed this. */
+  private boolean hand(final Batch b) {
+    try {
+      while (!closed) {
+        if (queue.offer(b, 100, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      }
+    } catch (final InterruptedException e) {
+      // close() interrupts: the caller is gone.
+    }
+    return false;
+  }
+
+  private static void rethrow(final Throwable t) throws IOException, InvalidHistoryException {
+    if (t instanceof InvalidHistoryException e) {
+      throw e;
+    }
+    if (t instanceof IOException e) {
+      throw e;
+    }
+    if (t instanceof RuntimeException e) {
+      throw e;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    throw new IllegalStateException("the JSONL reader thread failed", t);
+  }
+}
