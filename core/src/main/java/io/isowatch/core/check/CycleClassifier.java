@@ -72,14 +72,45 @@ final class CycleClassifier {
       base = "G2-item";
     }
     final String type = base + (realTime ? "-realtime" : session ? "-process" : "");
+    final String name = name(steps, rwOnly, pos, keys);
+    return new Classification(type, name, levels(steps, realTime, rwOnly, adjacentRw, name));
+  }
+
+  /**
+   * The levels a cycle of certain edges violates (docs/levels.md): SSER always; SER and RR (PL-2.99
+   * forbids every item cycle) unless a step needs real time; SI unless two RW-only steps are
+   * adjacent; CC and PC when at most one step is RW-only (with read-modify-write, the writer after
+   * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); RA when
+   * that writer is the reader's direct WR or SO predecessor (a two-step cycle); RC when, moreover,
+   * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c.
+   */
+  private static Set<Level> levels(final List<CycleStep> steps, final boolean realTime, final int rwOnly,
+      final boolean adjacentRw, final String name) {
     final Set<Level> levels = EnumSet.of(Level.SSER);
-    if (!realTime) {
-      levels.add(Level.SER);
-      if (!adjacentRw && rwOnly < n) {
-        levels.add(Level.SI);
+    if (realTime) {
+      return levels;
+    }
+    levels.add(Level.SER);
+    levels.add(Level.RR);
+    final int n = steps.size();
+    if (!adjacentRw && rwOnly < n) {
+      levels.add(Level.SI);
+    }
+    if (rwOnly == 0) {
+      return EnumSet.allOf(Level.class);
+    }
+    if (rwOnly == 1) {
+      levels.add(Level.PC);
+      levels.add(Level.CC);
+      final CycleStep dep = steps.get(0).rwOnly() ? steps.get(1 % n) : steps.get(0);
+      if (n == 2 && dep.has(CycleStep.WR | CycleStep.SO)) {
+        levels.add(Level.RA);
+        if ("NonMonotonicRead".equals(name)) {
+          levels.add(Level.RC);
+        }
       }
     }
-    return new Classification(type, name(steps, rwOnly, pos, keys), levels);
+    return levels;
   }
 
   private static String name(

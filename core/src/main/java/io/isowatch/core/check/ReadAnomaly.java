@@ -32,6 +32,15 @@ public record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value
       this.type = type;
     }
 
+    /**
+     * The levels it violates: all of them, except that two reads of one key returning different
+     * versions are allowed by both readings of Read Committed (a "fuzzy read"); from RA up, every
+     * read of a transaction is ordered after the writers it saw (docs/levels.md).
+     */
+    public java.util.Set<io.isowatch.core.check.Level> violates() {
+      return this == NonRepeatableReads ? Level.RA.andStronger() : java.util.EnumSet.allOf(Level.class);
+    }
+
     /** The Adya/Elle type reported for it. */
     public String type() {
       return type;

@@ -20,10 +20,11 @@ final class DependencyGraph {
   DependencyGraph(final Set<Level> requested, final TxnIndex txns, final long rtSkewMicros,
       final int expectedTransactions) {
     this.edges = new DependencyEdges(expectedTransactions);
-    if (requested.contains(Level.SI)) {
+    // PC is decided with SI's graph, RR with SER's (docs/levels.md).
+    if (requested.contains(Level.SI) || requested.contains(Level.PC)) {
       levels.add(new SiGraph(edges, expectedTransactions));
     }
-    if (requested.contains(Level.SER)) {
+    if (requested.contains(Level.SER) || requested.contains(Level.RR)) {
       levels.add(new SerGraph(edges, expectedTransactions));
     }
     if (requested.contains(Level.SSER)) {

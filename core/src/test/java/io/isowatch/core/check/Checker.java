@@ -85,6 +85,7 @@ public final class Checker {
       case SI -> LevelGraphs.si(dg);
       case SER -> LevelGraphs.ser(dg);
       case SSER -> LevelGraphs.sser(dg, options.rtSkewMicros());
+      default -> throw new IllegalArgumentException("the batch Checker decides SSER, SER and SI only, not " + level);
     };
     return search.search(level, g, options.rtSkewMicros());
   }

@@ -1,0 +1,565 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides the weak levels PL2, RC, RA and CC (docs/levels.md) from the write-read and session
+ * orders alone, by saturation (Biswas-Enea, OOPSLA 2019, Section 4): each level's axiom says which
+ * writers must commit before the writer a read returned, and the level holds exactly when SO, WR
+ * and those edges together are acyclic (PL2: when SO ∪ WR is). None of them needs a key's version
+ * order, so blind writes leave them decided; only a read whose writer is not known for sure (a value
+ * written twice, or no committed writer yet) leaves them UNKNOWN, unless a violation is certain.
+ *
+ * <p>The transactions given are the committed ones (and indeterminate ones that were read); the
+ * reads the engine already reports as non-cycle anomalies (thin air, aborted, intermediate, own
+ * writes) are its concern, not this class's. The result names one counterexample per violated
+ * level, as an {@link Anomaly} with a Let/Then explanation.
+ */
+public final class WeakLevelCheck {
+  /** One transaction as the engine holds it: its session id and rank in the session. */
+  public record Entry(Transaction txn, int session, long rank) {}
+
+  /** Verdicts of the weak levels, the counterexample of each violated one, and why an unknown one is. */
+  public record Result(Map<Level, Verdict> verdicts, Map<Level, Anomaly> witnesses, String unknownReason) {}
+
+  private static final int INIT = 0;
+
+  private final List<Entry> entries;
+  private final Long initialValue;
+  private final boolean horizon;
+  /** Node i (1..n) is entries.get(i - 1); node 0 is the initial transaction. */
+  private final int n;
+  private final List<Read>[] reads;
+  private final Map<String, Map<Long, Integer>> finalWriter = new HashMap<>();
+  private final Map<String, Map<Long, Integer>> writeCount = new HashMap<>();
+  private final int[] soPred;
+  private String unknownReason;
+
+  /** An external read of node {@code reader}: op {@code op} read {@code key}={@code value} from {@code writer}. */
+  private record Read(int reader, int op, String key, Long value, int writer) {}
+
+  /** A constraint or a fact: {@code from} commits before {@code to}, and why. */
+  private record Arc(int from, int to, EdgeKind kind, String key, Long value, Why why) {}
+
+  /** Why a derived arc holds: {@code reader} read {@code read} although it saw {@code from} via {@code seen}. */
+  private record Why(Read read, List<Arc> seen) {}
+
+  /**
+   * @param entries the transactions to judge
+   * @param initialValue the value of every key before any write (null: absent)
+   * @param horizon whether transactions were pruned (a cut): a read of a value no given transaction
+   *     wrote then reads a pruned version and is not judged, instead of leaving the levels UNKNOWN
+   */
+  @SuppressWarnings("unchecked")
+  public WeakLevelCheck(final List<Entry> entries, final Long initialValue, final boolean horizon) {
+    this.entries = entries;
+    this.initialValue = initialValue;
+    this.horizon = horizon;
+    this.n = entries.size();
+    this.reads = new List[n + 1];
+    this.soPred = new int[n + 1];
+    indexWrites();
+    sessionOrder();
+    resolveReads();
+  }
+
+  /** Decides {@code levels} (those of them that are weak). */
+  public Result decide(final Set<Level> levels) {
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, Anomaly> witnesses = new EnumMap<>(Level.class);
+    final List<Arc> base = baseArcs();
+    final List<Arc> g1c = cycle(base);
+    for (final Level level : Level.weakestFirst(levels)) {
+      if (!Level.WEAK.contains(level)) {
+        continue;
+      }
+      final List<Arc> cycle = g1c != null || level == Level.PL2 ? g1c : cycle(withDerived(base, level));
+      if (cycle != null) {
+        verdicts.put(level, Verdict.VIOLATED);
+        witnesses.put(level, anomaly(cycle, level));
+      } else {
+        verdicts.put(level, unknownReason == null ? Verdict.SATISFIED : Verdict.UNKNOWN);
+      }
+    }
+    return new Result(verdicts, witnesses, unknownReason);
+  }
+
+  private Transaction txn(final int node) {
+    return entries.get(node - 1).txn();
+  }
+
+  private String id(final int node) {
+    return node == INIT ? "init" : txn(node).id();
+  }
+
+  private void indexWrites() {
+    for (int i = 1; i <= n; i++) {
+      final Transaction t = txn(i);
+      final Map<String, Long> last = new LinkedHashMap<>();
+      for (final Op op : t.ops()) {
+        if (op.isWrite()) {
+          last.put(op.key(), op.value());
+          writeCount.computeIfAbsent(op.key(), k -> new HashMap<>()).merge(op.value(), 1, Integer::sum);
+        }
+      }
+      final int node = i;
+      last.forEach((k, v) -> finalWriter.computeIfAbsent(k, x -> new HashMap<>()).put(v, node));
+    }
+  }
+
+  private void sessionOrder() {
+    final Map<Integer, List<Integer>> bySession = new HashMap<>();
+    for (int i = 1; i <= n; i++) {
+      bySession.computeIfAbsent(entries.get(i - 1).session(), s -> new ArrayList<>()).add(i);
+    }
+    for (final List<Integer> members : bySession.values()) {
+      members.sort((a, b) -> Long.compare(entries.get(a - 1).rank(), entries.get(b - 1).rank()));
+      for (int j = 1; j < members.size(); j++) {
+        soPred[members.get(j)] = members.get(j - 1);
+      }
+    }
+  }
+
+  private void resolveReads() {
+    for (int i = 1; i <= n; i++) {
+      final List<Read> list = new ArrayList<>(4);
+      final Set<String> written = new LinkedHashSet<>();
+      final List<Op> ops = txn(i).ops();
+      for (int j = 0; j < ops.size(); j++) {
+        final Op op = ops.get(j);
+        if (op.isWrite()) {
+          written.add(op.key());
+          continue;
+        }
+        if (written.contains(op.key())) {
+          continue; // Int: the engine checks reads of own writes
+        }
+        final int w = writerOf(op.key(), op.value());
+        if (w == INIT || w > 0) {
+          if (w != i) {
+            list.add(new Read(i, j, op.key(), op.value(), w));
+          }
+        }
+      }
+      reads[i] = list;
+    }
+  }
+
+  /** The node whose final write a read of (key, value) returned: INIT, a node, or -1 when none is known. */
+  private int writerOf(final String key, final Long value) {
+    if (value == null ? initialValue == null : value.equals(initialValue)) {
+      return INIT;
+    }
+    final Integer count = value == null ? null : writeCount.getOrDefault(key, Map.of()).get(value);
+    if (count != null && count > 1) {
+      unknown("a value of " + key + " is written more than once (NON_UNIQUE_WRITE): the transaction a read of it "
+          + "saw is not known");
+      return -1;
+    }
+    final Integer w = value == null ? null : finalWriter.getOrDefault(key, Map.of()).get(value);
+    if (w == null) {
+      if (!horizon && count == null) {
+        unknown("a read of " + key + "=" + value + " has no committed writer yet");
+      }
+      return -1;
+    }
+    return w;
+  }
+
+  private void unknown(final String reason) {
+    if (unknownReason == null) {
+      unknownReason = reason;
+    }
+  }
+
+  /** SO ∪ WR, and the initial transaction before every other (as a WR-free fact, kind SO). */
+  private List<Arc> baseArcs() {
+    final List<Arc> arcs = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      if (soPred[i] > 0) {
+        arcs.add(new Arc(soPred[i], i, EdgeKind.SO, null, null, null));
+      }
+      for (final Read r : reads[i]) {
+        if (r.writer() != INIT) {
+          arcs.add(new Arc(r.writer(), i, EdgeKind.WR, r.key(), r.value(), null));
+        }
+      }
+    }
+    return arcs;
+  }
+
+  /**
+   * The base arcs and the axiom's: for each read of {@code x} from t1 by t, and each other writer t2
+   * of x that t saw as the axiom counts seeing, t2 before t1 (an arc of kind RW from t to t2 in
+   * the reported cycle, "t read a version of x older than t2's").
+   */
+  private List<Arc> withDerived(final List<Arc> base, final Level level) {
+    final List<Arc> arcs = new ArrayList<>(base);
+    final List<Map<String, List<List<Arc>>>> seen = level == Level.CC ? causalWriters(base) : null;
+    for (int t = 1; t <= n; t++) {
+      final List<Read> rs = reads[t];
+      for (int i = 0; i < rs.size(); i++) {
+        final Read r = rs.get(i);
+        final List<List<Arc>> via = new ArrayList<>();
+        if (level == Level.RC) {
+          for (int j = 0; j < i; j++) {
+            addIfWrites(via, rs.get(j).writer(), r, List.of(wr(rs.get(j))));
+          }
+        } else if (level == Level.RA) {
+          for (final Read other : rs) {
+            addIfWrites(via, other.writer(), r, List.of(wr(other)));
+          }
+          for (int p = soPred[t]; p > 0; p = soPred[p]) {
+            if (writes(p, r.key())) {
+              addIfWrites(via, p, r, soPath(p, t));
+              break;
+            }
+          }
+        } else {
+          via.addAll(seen.get(t).getOrDefault(r.key(), List.of()));
+        }
+        for (final List<Arc> path : via) {
+          final int t2 = path.get(0).from();
+          if (t2 != r.writer()) {
+            arcs.add(new Arc(t2, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, path)));
+          }
+        }
+      }
+    }
+    return arcs;
+  }
+
+  private void addIfWrites(final List<List<Arc>> via, final int t2, final Read r, final List<Arc> path) {
+    if (t2 > 0 && t2 != r.writer() && writes(t2, r.key())) {
+      via.add(path);
+    }
+  }
+
+  private static Arc wr(final Read r) {
+    return new Arc(r.writer(), r.reader(), EdgeKind.WR, r.key(), r.value(), null);
+  }
+
+  private List<Arc> soPath(final int from, final int to) {
+    final List<Arc> path = new ArrayList<>();
+    for (int t = to; t != from; t = soPred[t]) {
+      path.add(0, new Arc(soPred[t], t, EdgeKind.SO, null, null, null));
+    }
+    return path;
+  }
+
+  private boolean writes(final int node, final String key) {
+    for (final Op op : txn(node).ops()) {
+      if (op.isWrite() && op.key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * For each node t and key x, the writers of x that precede t in (SO ∪ WR)+, each with a path to
+   * t; a writer is dropped when a later writer of x on the same path precedes t (it precedes that
+   * one in every commit order, so its arc is implied). SO ∪ WR is acyclic here.
+   */
+  private List<Map<String, List<List<Arc>>>> causalWriters(final List<Arc> base) {
+    final List<List<Arc>> in = new ArrayList<>(n + 1);
+    for (int i = 0; i <= n; i++) {
+      in.add(new ArrayList<>());
+    }
+    for (final Arc a : base) {
+      in.get(a.to()).add(a);
+    }
+    final List<Map<String, List<List<Arc>>>> out = new ArrayList<>(n + 1);
+    for (int i = 0; i <= n; i++) {
+      out.add(null);
+    }
+    for (final int t : topological(base)) {
+      final Map<String, List<List<Arc>>> mine = new HashMap<>();
+      final Set<Integer> preds = new LinkedHashSet<>();
+      for (final Arc a : in.get(t)) {
+        if (!preds.add(a.from())) {
+          continue;
+        }
+        final int p = a.from();
+        final Set<String> pw = new LinkedHashSet<>();
+        for (final Op op : txn(p).ops()) {
+          if (op.isWrite()) {
+            pw.add(op.key());
+          }
+        }
+        for (final String k : pw) {
+          add(mine, k, List.of(a));
+        }
+        out.get(p).forEach((k, paths) -> {
+          if (!pw.contains(k)) {
+            for (final List<Arc> path : paths) {
+              final List<Arc> longer = new ArrayList<>(path);
+              longer.add(a);
+              add(mine, k, longer);
+            }
+          }
+        });
+      }
+      out.set(t, mine);
+    }
+    return out;
+  }
+
+  private static void add(final Map<String, List<List<Arc>>> m, final String key, final List<Arc> path) {
+    final List<List<Arc>> paths = m.computeIfAbsent(key, k -> new ArrayList<>(1));
+    for (final List<Arc> p : paths) {
+      if (p.get(0).from() == path.get(0).from()) {
+        return;
+      }
+    }
+    paths.add(path);
+  }
+
+  private int[] topological(final List<Arc> arcs) {
+    final int[] indeg = new int[n + 1];
+    final List<List<Integer>> succ = new ArrayList<>(n + 1);
+    for (int i = 0; i <= n; i++) {
+      succ.add(new ArrayList<>());
+    }
+    for (final Arc a : arcs) {
+      succ.get(a.from()).add(a.to());
+      indeg[a.to()]++;
+    }
+    final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    for (int i = 1; i <= n; i++) {
+      if (indeg[i] == 0) {
+        ready.add(i);
+      }
+    }
+    final int[] order = new int[n];
+    int k = 0;
+    while (!ready.isEmpty()) {
+      final int v = ready.poll();
+      order[k++] = v;
+      for (final int w : succ.get(v)) {
+        if (--indeg[w] == 0) {
+          ready.add(w);
+        }
+      }
+    }
+    return Arrays.copyOf(order, k);
+  }
+
+  /**
+   * A cycle of {@code arcs}, as arcs in order, or null when they are acyclic. An arc into the
+   * initial transaction is a cycle by itself: the initial transaction precedes every other.
+   */
+  private List<Arc> cycle(final List<Arc> arcs) {
+    for (final Arc a : arcs) {
+      if (a.to() == INIT) {
+        return List.of(a);
+      }
+    }
+    final List<List<Arc>> out = new ArrayList<>(n + 1);
+    for (int i = 0; i <= n; i++) {
+      out.add(new ArrayList<>());
+    }
+    for (final Arc a : arcs) {
+      out.get(a.from()).add(a);
+    }
+    final int[] color = new int[n + 1];
+    final Arc[] via = new Arc[n + 1];
+    for (int s = 1; s <= n; s++) {
+      if (color[s] != 0) {
+        continue;
+      }
+      // Iterative DFS: 1 = on the stack, 2 = done.
+      final ArrayDeque<int[]> stack = new ArrayDeque<>();
+      stack.push(new int[] {s, 0});
+      color[s] = 1;
+      while (!stack.isEmpty()) {
+        final int[] top = stack.peek();
+        final List<Arc> edges = out.get(top[0]);
+        if (top[1] == edges.size()) {
+          color[top[0]] = 2;
+          stack.pop();
+          continue;
+        }
+        final Arc a = edges.get(top[1]++);
+        if (color[a.to()] == 1) {
+          final List<Arc> cyc = new ArrayList<>();
+          cyc.add(a);
+          for (int v = a.from(); v != a.to(); v = via[v].from()) {
+            cyc.add(0, via[v]);
+          }
+          return cyc;
+        }
+        if (color[a.to()] == 0) {
+          color[a.to()] = 1;
+          via[a.to()] = a;
+          stack.push(new int[] {a.to(), 0});
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The counterexample of {@code level}: the cycle, named and explained. */
+  private Anomaly anomaly(final List<Arc> cycle, final Level level) {
+    int derived = 0;
+    int at = -1;
+    for (int i = 0; i < cycle.size(); i++) {
+      if (cycle.get(i).why() != null) {
+        derived++;
+        at = i;
+      }
+    }
+    final List<Edge> edges = new ArrayList<>();
+    final LinkedHashSet<Integer> inCycle = new LinkedHashSet<>();
+    final LinkedHashSet<Integer> mentioned = new LinkedHashSet<>();
+    final StringBuilder then = new StringBuilder("Then:\n");
+    final String type;
+    final String name;
+    final Set<Level> violates;
+    if (derived == 1) {
+      // Drawn as the classic anti-dependency cycle: the reader read x older than the version of t2,
+      // a writer it saw; the rest of the cycle is why t1's version precedes t2's.
+      final Arc d = cycle.get(at);
+      final Read r = d.why().read();
+      final int t2 = d.from();
+      edges.add(new Edge(id(r.reader()), id(t2), EdgeKind.RW, r.key(), r.value()));
+      inCycle.add(r.reader());
+      for (final Arc p : d.why().seen()) {
+        inCycle.add(p.from());
+        edges.add(edge(p));
+      }
+      final List<Arc> rest = new ArrayList<>();
+      for (int i = 1; i < cycle.size(); i++) {
+        rest.add(cycle.get((at + i) % cycle.size()));
+      }
+      final String t1 = r.writer() == INIT ? "init" : id(r.writer());
+      then.append("  - ").append(id(r.reader())).append(" read ").append(r.key()).append('=').append(r.value())
+          .append(r.writer() == INIT ? ", the initial value" : ", written by " + t1).append(", although it had seen ")
+          .append(id(t2)).append(", which also wrote ").append(r.key()).append(" (").append(seenBy(d.why().seen()))
+          .append(");\n  - so ").append(axiom(level)).append(": ").append(id(t2)).append(" must commit before ")
+          .append(t1).append(";\n  - but ").append(t1).append(" commits before ").append(id(t2));
+      if (rest.isEmpty()) {
+        then.append(", since the initial transaction precedes every other");
+      } else {
+        then.append(": ");
+        for (int i = 0; i < rest.size(); i++) {
+          then.append(i == 0 ? "" : ", ").append(fact(rest.get(i)));
+          mentioned.add(rest.get(i).from());
+        }
+      }
+      then.append(".\n");
+      type = "G-single" + (d.why().seen().stream().allMatch(p -> p.kind() == EdgeKind.SO) ? "-process" : "");
+      name = nameOf(d, level);
+      violates = level.andStronger();
+    } else {
+      for (final Arc a : cycle) {
+        inCycle.add(a.from());
+        if (a.why() == null) {
+          edges.add(edge(a));
+          then.append("  - ").append(fact(a)).append(";\n");
+        } else {
+          final Read r = a.why().read();
+          edges.add(new Edge(id(a.from()), id(a.to()), EdgeKind.WW, r.key(), lastWrite(a.from(), r.key())));
+          mentioned.add(r.reader());
+          then.append("  - ").append(id(a.from())).append(" must commit before ").append(id(a.to()))
+              .append(", because ").append(id(r.reader())).append(" read ").append(r.key()).append('=')
+              .append(r.value()).append(" from ").append(id(a.to())).append(" although it had seen ")
+              .append(id(a.from())).append(" (").append(seenBy(a.why().seen())).append("), and ")
+              .append(axiom(level)).append(";\n");
+        }
+      }
+      final boolean so = cycle.stream().anyMatch(a -> a.kind() == EdgeKind.SO);
+      type = derived == 0 ? "G1c" + (so ? "-process" : "") : "G2-item";
+      name = null;
+      violates = derived == 0 ? java.util.EnumSet.allOf(Level.class) : level.andStronger();
+    }
+    final LinkedHashSet<Integer> all = new LinkedHashSet<>(inCycle);
+    all.addAll(mentioned);
+    all.remove(INIT);
+    inCycle.remove(INIT);
+    final StringBuilder let = new StringBuilder("Let:\n");
+    for (final int v : all) {
+      final Transaction t = txn(v);
+      let.append("  ").append(t.id()).append(" = [")
+          .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
+          .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
+          .append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+    }
+    final List<Transaction> txns = new ArrayList<>();
+    for (final int v : inCycle) {
+      txns.add(txn(v));
+    }
+    final String explanation = let + then.toString() + "No commit order satisfies these constraints. This violates "
+        + String.join(", ", Level.strongestFirst(violates).stream().map(Level::name).toList()) + " (" + type
+        + (name == null ? "" : ", " + name) + ")";
+    return new Anomaly(type, name, violates, txns, edges, explanation);
+  }
+
+  private Edge edge(final Arc a) {
+    return new Edge(id(a.from()), id(a.to()), a.kind(), a.key(), a.value());
+  }
+
+  /** A fact arc as a sentence: session order, or a read from a writer. */
+  private String fact(final Arc a) {
+    return a.kind() == EdgeKind.SO
+        ? id(a.from()) + " precedes " + id(a.to()) + " in session " + txn(a.to()).session()
+        : id(a.to()) + " read " + a.key() + "=" + a.value() + ", which " + id(a.from()) + " wrote";
+  }
+
+  private Long lastWrite(final int node, final String key) {
+    Long v = null;
+    for (final Op op : txn(node).ops()) {
+      if (op.isWrite() && op.key().equals(key)) {
+        v = op.value();
+      }
+    }
+    return v;
+  }
+
+  private String seenBy(final List<Arc> path) {
+    final StringBuilder sb = new StringBuilder();
+    for (final Arc p : path) {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(p.kind() == EdgeKind.SO ? id(p.from()) + " precedes " + id(p.to()) + " in its session"
+          : id(p.to()) + " read " + p.key() + "=" + p.value() + " from " + id(p.from()));
+    }
+    return sb.toString();
+  }
+
+  private static String axiom(final Level level) {
+    return switch (level) {
+      case RC -> "Read Committed orders before the writer a read returns every writer of the key that an earlier "
+          + "read of the transaction read from";
+      case RA -> "Read Atomic orders before the writer a read returns every writer of the key that the "
+          + "transaction read from or follows in its session";
+      default -> "Causal Consistency orders before the writer a read returns every writer of the key that causally "
+          + "precedes the transaction (SO ∪ WR)+";
+    };
+  }
+
+  /** The literature name of a one-derived-arc cycle. */
+  private static String nameOf(final Arc a, final Level level) {
+    final List<Arc> seen = a.why().seen();
+    if (seen.stream().allMatch(p -> p.kind() == EdgeKind.SO)) {
+      return "SessionGuaranteeViolation";
+    }
+    if (seen.size() > 1) {
+      return "CausalityViolation";
+    }
+    return level == Level.RC ? "NonMonotonicRead" : "FracturedRead";
+  }
+}
