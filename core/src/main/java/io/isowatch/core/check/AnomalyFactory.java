@@ -12,6 +12,10 @@ import java.util.Set;
  * explained the same way whichever engine found it.
  */
 public final class AnomalyFactory {
+  /** A lost update is allowed up to PC (no write-conflict axiom below SI); it is a G-single for Adya. */
+  static final java.util.Set<Level> LOST_UPDATE_LEVELS =
+      java.util.Collections.unmodifiableSet(java.util.EnumSet.of(Level.SI, Level.RR, Level.SER, Level.SSER));
+
   private final DependencyView view;
   private final Explainer explainer;
   private final CycleAnomalies cycles;
@@ -43,7 +47,7 @@ public final class AnomalyFactory {
         new Edge(view.txnId(a), view.txnId(b), EdgeKind.WW, key, lastWrite(view.txn(a), key)),
         new Edge(view.txnId(b), view.txnId(a), EdgeKind.RW, key, view.versionValue(version)));
     // Allowed up to PC (no write-conflict axiom below SI; Cerone et al. 2015).
-    return new Anomaly("G-single", "LostUpdate", Level.SI.andStronger(), List.of(view.txn(a), view.txn(b)), cycle,
+    return new Anomaly("G-single", "LostUpdate", LOST_UPDATE_LEVELS, List.of(view.txn(a), view.txn(b)), cycle,
         explainer.lostUpdate(version, a, b));
   }
 

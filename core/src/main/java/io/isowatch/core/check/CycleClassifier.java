@@ -77,12 +77,13 @@ final class CycleClassifier {
   }
 
   /**
-   * The levels a cycle of certain edges violates (docs/levels.md): SSER always; SER and RR (PL-2.99
-   * forbids every item cycle) unless a step needs real time; SI unless two RW-only steps are
+   * The levels a cycle of certain edges violates (docs/levels.md): SSER always; SER unless a step
+   * needs real time, and RR too (PL-2.99 forbids every item cycle) unless a step needs session order; SI unless two RW-only steps are
    * adjacent; CC and PC when at most one step is RW-only (with read-modify-write, the writer after
    * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); RA when
    * that writer is the reader's direct WR or SO predecessor (a two-step cycle); RC when, moreover,
-   * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c.
+   * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c without
+   * session order.
    */
   private static Set<Level> levels(final List<CycleStep> steps, final boolean realTime, final int rwOnly,
       final boolean adjacentRw, final String name) {
@@ -91,13 +92,22 @@ final class CycleClassifier {
       return levels;
     }
     levels.add(Level.SER);
-    levels.add(Level.RR);
+    // Adya's levels have no session order: only a cycle that holds without it violates them.
+    final boolean sessionFree = steps.stream().noneMatch(CycleStep::needsSession);
+    if (sessionFree) {
+      levels.add(Level.RR);
+    }
     final int n = steps.size();
     if (!adjacentRw && rwOnly < n) {
       levels.add(Level.SI);
     }
     if (rwOnly == 0) {
-      return EnumSet.allOf(Level.class);
+      final Set<Level> all = EnumSet.allOf(Level.class);
+      if (!sessionFree) {
+        all.remove(Level.PL2);
+        all.remove(Level.RR);
+      }
+      return all;
     }
     if (rwOnly == 1) {
       levels.add(Level.PC);

@@ -136,7 +136,7 @@ final class Explainer {
         + " < " + tb + " (WW) and " + tb + " < " + ta + " (" + tb + " read " + kv + ", which " + ta
         + " overwrote), and symmetrically.\n"
         + "So one of the two updates was lost (the Divergence pattern, MTC Definition 10). "
-        + levelsSentence(Level.SI.andStronger()) + " (G-single, LostUpdate)";
+        + levelsSentence(AnomalyFactory.LOST_UPDATE_LEVELS) + " (G-single, LostUpdate)";
   }
 
   String read(final ReadAnomaly a) {

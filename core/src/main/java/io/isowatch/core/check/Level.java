@@ -11,14 +11,14 @@ import java.util.Set;
 /**
  * The isolation levels IsoWatch decides, declared weakest first (docs/levels.md has the
  * definitions, a minimal history for each and the hierarchy). Every history that satisfies a
- * level satisfies each level declared before it, except that {@link #PL2} and {@link #RC} are two
- * readings of Read Committed (RC implies PL2, not the reverse) and {@link #RR} sits where it is
- * because, on key-value histories (no predicate reads), Adya's PL-2.99 forbids every cycle that
- * PL-3 forbids, so it coincides with {@link #SER}.
+ * level satisfies each level declared before it ({@link #implies}), except for Adya's two levels,
+ * which have no session order: {@link #PL2} is implied by every other level, and {@link #RR} only
+ * by SER and SSER (it implies PL2 alone). On key-value histories (no predicate reads) PL-2.99
+ * forbids every cycle PL-3 forbids, so RR is SER without session order.
  *
  * <ul>
- *   <li>{@link #PL2}: Adya's PL-2, no G0, G1a, G1b or G1c (with session order, as Elle's
- *       {@code -process} variants): reads see committed, final writes, and SO ∪ WR ∪ WW is acyclic;
+ *   <li>{@link #PL2}: Adya's PL-2, no G0, G1a, G1b or G1c: reads see committed, final writes, and
+ *       WR ∪ WW is acyclic for some version order (no session order, as in Adya's DSG);
  *   <li>{@link #RC}: Read Committed as the axiom of Biswas-Enea (paper 002): some commit order
  *       extends SO ∪ WR and orders before the writer a read returns every other writer of the key
  *       that an earlier read of the same transaction read from;
@@ -29,7 +29,8 @@ import java.util.Set;
  *   <li>{@link #PC}: prefix consistency (Prefix axiom): CC, and every transaction sees a prefix of
  *       the commit order;
  *   <li>{@link #SI}: some dependency graph has (SO ∪ WR ∪ WW) ; RW? acyclic (MTC Def. 6);
- *   <li>{@link #RR}: Adya's PL-2.99 (no G1, no G2-item), with session order;
+ *   <li>{@link #RR}: Adya's PL-2.99 (no G1, no G2-item): WR ∪ WW ∪ RW acyclic for some version
+ *       order, without session order;
  *   <li>{@link #SER}: some dependency graph has SO ∪ WR ∪ WW ∪ RW acyclic (MTC Def. 5);
  *   <li>{@link #SSER}: some dependency graph has RT ∪ SO ∪ WR ∪ WW ∪ RW acyclic (MTC Def. 4).
  * </ul>
@@ -55,8 +56,8 @@ public enum Level {
   /** Levels whose decision needs each key's version order, so a blind write can leave them open. */
   public static final Set<Level> NEED_VERSION_ORDER = Collections.unmodifiableSet(EnumSet.of(PC, SI, RR, SER, SSER));
 
-  /** The weak levels decided from SO and WR alone (docs/levels.md, "How IsoWatch decides each level"). */
-  public static final Set<Level> WEAK = Collections.unmodifiableSet(EnumSet.of(PL2, RC, RA, CC));
+  /** The levels {@link WeakLevelCheck} decides (docs/levels.md, "How IsoWatch decides each level"). */
+  public static final Set<Level> WEAK = Collections.unmodifiableSet(EnumSet.of(PL2, RC, RA, CC, RR));
 
   /** This level and every level that implies it: what a violation of this level also violates. */
   public Set<Level> andStronger() {
@@ -71,9 +72,12 @@ public enum Level {
 
   /** Whether every history satisfying this level satisfies {@code weaker} (reflexive). */
   public boolean implies(final Level weaker) {
-    // Declaration order is the hierarchy; the one exception: RC implies PL2, and PL2 implies no other.
-    if (this == PL2) {
-      return weaker == PL2;
+    // Declaration order is the hierarchy, but for Adya's levels, which ignore session order.
+    if (this == PL2 || this == RR) {
+      return weaker == this || weaker == PL2;
+    }
+    if (weaker == RR) {
+      return this == SER || this == SSER;
     }
     return ordinal() >= weaker.ordinal();
   }

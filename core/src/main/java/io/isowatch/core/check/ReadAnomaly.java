@@ -38,7 +38,12 @@ public record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value
      * read of a transaction is ordered after the writers it saw (docs/levels.md).
      */
     public java.util.Set<io.isowatch.core.check.Level> violates() {
-      return this == NonRepeatableReads ? Level.RA.andStronger() : java.util.EnumSet.allOf(Level.class);
+      if (this != NonRepeatableReads) {
+        return java.util.EnumSet.allOf(Level.class);
+      }
+      final java.util.EnumSet<Level> levels = java.util.EnumSet.copyOf(Level.RA.andStronger());
+      levels.add(Level.RR); // the second read's writer overwrote the first's version, or the reverse: G-single
+      return levels;
     }
 
     /** The Adya/Elle type reported for it. */

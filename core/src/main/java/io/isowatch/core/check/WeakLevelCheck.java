@@ -81,19 +81,161 @@ public final class WeakLevelCheck {
     final Map<Level, Anomaly> witnesses = new EnumMap<>(Level.class);
     final List<Arc> base = baseArcs();
     final List<Arc> g1c = cycle(base);
+    final List<Arc> wr = base.stream().filter(a -> a.kind() != EdgeKind.SO).toList();
+    String rrReason = null;
     for (final Level level : Level.weakestFirst(levels)) {
       if (!Level.WEAK.contains(level)) {
         continue;
       }
-      final List<Arc> cycle = g1c != null || level == Level.PL2 ? g1c : cycle(withDerived(base, level));
+      final List<Arc> cycle;
+      if (level == Level.PL2) {
+        cycle = cycle(wr);
+      } else if (level == Level.RR) {
+        final List<Arc> adya = adyaArcs(wr);
+        cycle = cycle(adya);
+        rrReason = blindWriter == null ? null : "the version order of " + blindWriter + " is open (BLIND_WRITE), and "
+            + "Adya's PL-2.99 needs one; no violation is certain";
+      } else {
+        cycle = g1c != null ? g1c : cycle(withDerived(base, level));
+      }
       if (cycle != null) {
         verdicts.put(level, Verdict.VIOLATED);
-        witnesses.put(level, anomaly(cycle, level));
+        witnesses.put(level, level == Level.RR || level == Level.PL2 ? adyaAnomaly(cycle, level) : anomaly(cycle, level));
+      } else if (unknownReason != null || (level == Level.RR && rrReason != null)) {
+        verdicts.put(level, Verdict.UNKNOWN);
       } else {
-        verdicts.put(level, unknownReason == null ? Verdict.SATISFIED : Verdict.UNKNOWN);
+        verdicts.put(level, Verdict.SATISFIED);
       }
     }
-    return new Result(verdicts, witnesses, unknownReason);
+    return new Result(verdicts, witnesses, unknownReason != null ? unknownReason : rrReason);
+  }
+
+  /** A key some transaction wrote without reading it first, or null. */
+  private String blindWriter;
+
+  /**
+   * Adya's certain edges (docs/anomalies.md, "Certain edges"), without session order: WR; WW from
+   * the writer of the version a transaction read to that transaction when it then writes the key;
+   * RW from every other reader of that version to it; RW from a reader of a key's initial version to
+   * every writer of the key that did not read it first (a blind write). With no blind write these
+   * are all the edges of the one version order read-modify-write leaves (or a cycle shows there is
+   * none); with one, a cycle is a violation whatever the order.
+   */
+  private List<Arc> adyaArcs(final List<Arc> wr) {
+    final List<Arc> arcs = new ArrayList<>(wr);
+    // Readers of each version (key, writer node), and its overwriters.
+    final Map<String, Map<Integer, List<Read>>> readers = new HashMap<>();
+    final Map<String, Map<Integer, List<Integer>>> overwriters = new HashMap<>();
+    final Map<String, List<Integer>> blind = new HashMap<>();
+    for (int t = 1; t <= n; t++) {
+      for (final Read r : reads[t]) {
+        readers.computeIfAbsent(r.key(), k -> new HashMap<>()).computeIfAbsent(r.writer(), w -> new ArrayList<>()).add(r);
+      }
+      final Set<String> seen = new java.util.HashSet<>();
+      for (final Op op : txn(t).ops()) {
+        if (!op.isWrite() || !seen.add(op.key())) {
+          if (op.isRead()) {
+            seen.add(op.key());
+          }
+          continue;
+        }
+        // The key's first op is this write: a blind write.
+        blind.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(t);
+        blindWriter = blindWriter == null ? op.key() : blindWriter;
+      }
+      for (final Read first : firstReads(t)) {
+        if (writes(t, first.key())) {
+          overwriters.computeIfAbsent(first.key(), k -> new HashMap<>())
+              .computeIfAbsent(first.writer(), w -> new ArrayList<>()).add(t);
+        }
+      }
+    }
+    overwriters.forEach((key, byVersion) -> byVersion.forEach((w, us) -> {
+      for (final int u : us) {
+        if (w != INIT) {
+          arcs.add(new Arc(w, u, EdgeKind.WW, key, lastWrite(w, key), null));
+        }
+        for (final Read r : readers.getOrDefault(key, Map.of()).getOrDefault(w, List.of())) {
+          if (r.reader() != u) {
+            arcs.add(new Arc(r.reader(), u, EdgeKind.RW, key, r.value(), null));
+          }
+        }
+      }
+    }));
+    blind.forEach((key, bs) -> {
+      for (final int b : bs) {
+        for (final Read r : readers.getOrDefault(key, Map.of()).getOrDefault(INIT, List.of())) {
+          if (r.reader() != b) {
+            arcs.add(new Arc(r.reader(), b, EdgeKind.RW, key, r.value(), null));
+          }
+        }
+      }
+    });
+    return arcs;
+  }
+
+  /** The first external read of each key node {@code t} reads (external reads precede own writes). */
+  private List<Read> firstReads(final int t) {
+    final Set<String> keys = new java.util.HashSet<>();
+    final List<Read> out = new ArrayList<>();
+    for (final Read r : reads[t]) {
+      if (keys.add(r.key())) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The counterexample of an Adya level: a DSG cycle of certain edges, classified as Adya does. */
+  private Anomaly adyaAnomaly(final List<Arc> cycle, final Level level) {
+    final List<Edge> edges = new ArrayList<>();
+    final LinkedHashSet<Integer> nodes = new LinkedHashSet<>();
+    final StringBuilder then = new StringBuilder("Then:\n");
+    int rw = 0;
+    boolean allWw = true;
+    for (final Arc a : cycle) {
+      nodes.add(a.from());
+      edges.add(edge(a));
+      rw += a.kind() == EdgeKind.RW ? 1 : 0;
+      allWw &= a.kind() == EdgeKind.WW;
+      then.append("  - ").append(id(a.from())).append(" < ").append(id(a.to())).append(", because ")
+          .append(switch (a.kind()) {
+            case WR -> id(a.to()) + " read " + a.key() + "=" + a.value() + ", which " + id(a.from()) + " wrote";
+            case WW -> id(a.to()) + " read " + a.key() + "=" + a.value() + " from " + id(a.from())
+                + " and then wrote " + a.key() + ": its version follows " + id(a.from()) + "'s";
+            default -> id(a.from()) + " read " + a.key() + "=" + a.value() + ", a version that " + id(a.to())
+                + " overwrote";
+          }).append(";\n");
+    }
+    nodes.remove(INIT);
+    final String type = rw == 0 ? (allWw ? "G0" : "G1c") : rw == 1 ? "G-single" : "G2-item";
+    final String name = cycle.size() == 2 && rw == 2 ? "WriteSkew"
+        : cycle.size() == 2 && rw == 1 && cycle.stream().anyMatch(a -> a.kind() == EdgeKind.WW) ? "LostUpdate" : null;
+    final Set<Level> violates = rw == 0 ? java.util.EnumSet.allOf(Level.class)
+        : java.util.EnumSet.of(Level.RR, Level.SER, Level.SSER);
+    final List<Transaction> txns = new ArrayList<>();
+    for (final int v : nodes) {
+      txns.add(txn(v));
+    }
+    return new Anomaly(type, name, violates, txns, edges, let(nodes) + then
+        + "These edges form a cycle of Adya's direct serialization graph (no session order). This violates "
+        + String.join(", ", Level.strongestFirst(violates).stream().map(Level::name).toList()) + " (" + type
+        + (name == null ? "" : ", " + name) + ")");
+  }
+
+  private String let(final Set<Integer> nodes) {
+    final StringBuilder let = new StringBuilder("Let:\n");
+    for (final int v : nodes) {
+      if (v == INIT) {
+        continue;
+      }
+      final Transaction t = txn(v);
+      let.append("  ").append(t.id()).append(" = [")
+          .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
+          .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
+          .append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+    }
+    return let.toString();
   }
 
   private Transaction txn(final int node) {
@@ -489,14 +631,7 @@ public final class WeakLevelCheck {
     all.addAll(mentioned);
     all.remove(INIT);
     inCycle.remove(INIT);
-    final StringBuilder let = new StringBuilder("Let:\n");
-    for (final int v : all) {
-      final Transaction t = txn(v);
-      let.append("  ").append(t.id()).append(" = [")
-          .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
-          .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
-          .append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
-    }
+    final String let = let(all);
     final List<Transaction> txns = new ArrayList<>();
     for (final int v : inCycle) {
       txns.add(txn(v));

@@ -20,11 +20,11 @@ final class DependencyGraph {
   DependencyGraph(final Set<Level> requested, final TxnIndex txns, final long rtSkewMicros,
       final int expectedTransactions) {
     this.edges = new DependencyEdges(expectedTransactions);
-    // PC is decided with SI's graph, RR with SER's (docs/levels.md).
+    // PC is decided with SI's graph (docs/levels.md).
     if (requested.contains(Level.SI) || requested.contains(Level.PC)) {
       levels.add(new SiGraph(edges, expectedTransactions));
     }
-    if (requested.contains(Level.SER) || requested.contains(Level.RR)) {
+    if (requested.contains(Level.SER)) {
       levels.add(new SerGraph(edges, expectedTransactions));
     }
     if (requested.contains(Level.SSER)) {

@@ -15,10 +15,9 @@ import java.util.Set;
  * level"), read from a state as the {@link ResultBuilder} reads SSER, SER and SI:
  *
  * <ul>
- *   <li>PL2, RC, RA, CC: by {@link WeakLevelCheck} over the retained counted transactions, plus the
+ *   <li>PL2, RC, RA, CC, RR: by {@link WeakLevelCheck} over the retained counted transactions, plus the
  *       non-cycle anomalies of the engine that violate them (all but NonRepeatableReads for PL2 and
- *       RC) and what earlier cuts proved;
- *   <li>RR: SER's verdict (PL-2.99 forbids every item cycle; there are no predicate reads);
+ *       RC; a lost update for RR) and what earlier cuts proved;
  *   <li>PC: VIOLATED when CC is, or when SI is by a cycle while no update was lost and every version
  *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
  * </ul>
@@ -44,7 +43,6 @@ final class WeakVerdicts {
       return Verdict.VIOLATED;
     }
     return switch (level) {
-      case RR -> results.classicVerdict(Level.SER, results.everyLevelViolated());
       case PC -> pc();
       default -> weak(level);
     };
@@ -52,7 +50,6 @@ final class WeakVerdicts {
 
   String reason(final Level level) {
     return switch (level) {
-      case RR -> results.classicReason(Level.SER);
       case PC -> {
         if (weak(Level.CC) == Verdict.UNKNOWN) {
           yield reason(Level.CC);
@@ -110,7 +107,7 @@ final class WeakVerdicts {
     if (si == Verdict.VIOLATED) {
       final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
           && (s.summary == null || s.summary.cuts == 0);
-      return exact && results.cyclic(Level.PC) ? Verdict.VIOLATED : Verdict.UNKNOWN;
+      return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
     }
     return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;
   }
@@ -121,6 +118,9 @@ final class WeakVerdicts {
       return Verdict.VIOLATED;
     }
     if (nonRepeatable > 0 && level != Level.PL2 && level != Level.RC) {
+      return Verdict.VIOLATED;
+    }
+    if (level == Level.RR && s.anomalies.lostUpdateCount() > 0) {
       return Verdict.VIOLATED;
     }
     final Verdict v = check().verdicts().get(level);
