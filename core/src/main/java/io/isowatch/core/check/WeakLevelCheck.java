@@ -39,11 +39,18 @@ public final class WeakLevelCheck {
   private final List<Entry> entries;
   private final Long initialValue;
   private final boolean horizon;
+  private final boolean complete;
+  /** Every write of every transaction given, committed or not: (key, value) to its writers. */
+  private final Map<String, Map<Long, List<Written>>> allWrites = new HashMap<>();
+  /** A read no level allows (thin air, aborted, intermediate, own future write), or null. */
+  private Anomaly readViolation;
+
+  /** One write op: who wrote it, and whether it is that transaction's last write of the key. */
+  private record Written(Transaction txn, boolean last) {}
   /** Node i (1..n) is entries.get(i - 1); node 0 is the initial transaction. */
   private final int n;
   private final List<Read>[] reads;
   private final Map<String, Map<Long, Integer>> finalWriter = new HashMap<>();
-  private final Map<String, Map<Long, Integer>> writeCount = new HashMap<>();
   private final int[] soPred;
   private String unknownReason;
 
@@ -61,14 +68,34 @@ public final class WeakLevelCheck {
    * @param initialValue the value of every key before any write (null: absent)
    * @param horizon whether transactions were pruned (a cut): a read of a value no given transaction
    *     wrote then reads a pruned version and is not judged, instead of leaving the levels UNKNOWN
+   * @param complete whether every transaction has arrived (a flush): a read of a value nobody wrote
+   *     is then from thin air, not waiting for its writer
    */
-  @SuppressWarnings("unchecked")
-  public WeakLevelCheck(final List<Entry> entries, final Long initialValue, final boolean horizon) {
-    this.entries = entries;
+  public WeakLevelCheck(final List<Entry> all, final Long initialValue, final boolean horizon, final boolean complete) {
     this.initialValue = initialValue;
     this.horizon = horizon;
+    this.complete = complete;
+    for (final Entry e : all) {
+      final Map<String, Integer> lastAt = new HashMap<>();
+      final List<Op> ops = e.txn().ops();
+      for (int j = 0; j < ops.size(); j++) {
+        if (ops.get(j).isWrite()) {
+          lastAt.put(ops.get(j).key(), j);
+        }
+      }
+      for (int j = 0; j < ops.size(); j++) {
+        final Op op = ops.get(j);
+        if (op.isWrite()) {
+          allWrites.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(op.value(), v -> new ArrayList<>(1))
+              .add(new Written(e.txn(), lastAt.get(op.key()) == j));
+        }
+      }
+    }
+    this.entries = counted(all);
     this.n = entries.size();
-    this.reads = new List[n + 1];
+    @SuppressWarnings("unchecked")
+    final List<Read>[] r = new List[n + 1];
+    this.reads = r;
     this.soPred = new int[n + 1];
     indexWrites();
     sessionOrder();
@@ -79,6 +106,15 @@ public final class WeakLevelCheck {
   public Result decide(final Set<Level> levels) {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     final Map<Level, Anomaly> witnesses = new EnumMap<>(Level.class);
+    if (readViolation != null) {
+      for (final Level level : levels) {
+        if (Level.WEAK.contains(level)) {
+          verdicts.put(level, Verdict.VIOLATED);
+          witnesses.put(level, readViolation);
+        }
+      }
+      return new Result(verdicts, witnesses, null);
+    }
     final List<Arc> base = baseArcs();
     final List<Arc> g1c = cycle(base);
     final List<Arc> wr = base.stream().filter(a -> a.kind() != EdgeKind.SO).toList();
@@ -253,7 +289,6 @@ public final class WeakLevelCheck {
       for (final Op op : t.ops()) {
         if (op.isWrite()) {
           last.put(op.key(), op.value());
-          writeCount.computeIfAbsent(op.key(), k -> new HashMap<>()).merge(op.value(), 1, Integer::sum);
         }
       }
       final int node = i;
@@ -288,7 +323,7 @@ public final class WeakLevelCheck {
         if (written.contains(op.key())) {
           continue; // Int: the engine checks reads of own writes
         }
-        final int w = writerOf(op.key(), op.value());
+        final int w = writerOf(i, j, op.key(), op.value());
         if (w == INIT || w > 0) {
           if (w != i) {
             list.add(new Read(i, j, op.key(), op.value(), w));
@@ -299,25 +334,88 @@ public final class WeakLevelCheck {
     }
   }
 
-  /** The node whose final write a read of (key, value) returned: INIT, a node, or -1 when none is known. */
-  private int writerOf(final String key, final Long value) {
+  /**
+   * The transactions that count: the committed ones, and an indeterminate one once a counted one
+   * reads a value it wrote last (to a fixpoint), as the engine and the oracle count them.
+   */
+  private List<Entry> counted(final List<Entry> all) {
+    final List<Entry> out = new ArrayList<>();
+    final Set<Transaction> in = new java.util.HashSet<>();
+    final ArrayDeque<Entry> work = new ArrayDeque<>();
+    for (final Entry e : all) {
+      if (e.txn().status() == TxnStatus.COMMITTED) {
+        work.add(e);
+        in.add(e.txn());
+      }
+    }
+    final Map<Transaction, Entry> byTxn = new HashMap<>();
+    all.forEach(e -> byTxn.put(e.txn(), e));
+    while (!work.isEmpty()) {
+      final Entry e = work.poll();
+      out.add(e);
+      for (final Op op : e.txn().ops()) {
+        if (!op.isRead() || op.value() == null) {
+          continue;
+        }
+        for (final Written w : allWrites.getOrDefault(op.key(), Map.of()).getOrDefault(op.value(), List.of())) {
+          if (w.last() && w.txn().status() == TxnStatus.UNKNOWN && in.add(w.txn())) {
+            work.add(byTxn.get(w.txn()));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The node whose final write a read of (key, value) by {@code reader} returned: INIT, a node, or -1. */
+  private int writerOf(final int reader, final int op, final String key, final Long value) {
     if (value == null ? initialValue == null : value.equals(initialValue)) {
       return INIT;
     }
-    final Integer count = value == null ? null : writeCount.getOrDefault(key, Map.of()).get(value);
-    if (count != null && count > 1) {
+    final List<Written> ws = value == null ? List.of() : allWrites.getOrDefault(key, Map.of()).getOrDefault(value, List.of());
+    if (ws.size() > 1) {
       unknown("a value of " + key + " is written more than once (NON_UNIQUE_WRITE): the transaction a read of it "
           + "saw is not known");
       return -1;
     }
-    final Integer w = value == null ? null : finalWriter.getOrDefault(key, Map.of()).get(value);
-    if (w == null) {
-      if (!horizon && count == null) {
-        unknown("a read of " + key + "=" + value + " has no committed writer yet");
+    if (ws.isEmpty()) {
+      if (complete && !horizon) {
+        readViolation(reader, op, key, value, null, "thin-air", "ThinAirRead",
+            "no transaction wrote " + value + " to " + key + " and it is not the initial value");
+      } else if (!horizon) {
+        unknown("a read of " + key + "=" + value + " has no writer yet");
       }
       return -1;
     }
-    return w;
+    final Written w = ws.get(0);
+    final Integer node = finalWriter.getOrDefault(key, Map.of()).get(value);
+    if (w.txn() == txn(reader)) {
+      readViolation(reader, op, key, value, null, "internal", "FutureRead", "it writes that value itself only later");
+    } else if (w.txn().status() == TxnStatus.ABORTED) {
+      readViolation(reader, op, key, value, w.txn(), "G1a", "AbortedRead", w.txn().id() + " wrote it and aborted");
+    } else if (!w.last()) {
+      readViolation(reader, op, key, value, w.txn(), "G1b", "IntermediateRead",
+          w.txn().id() + " wrote it and later overwrote it in the same transaction");
+    } else if (node != null) {
+      return node;
+    }
+    return -1;
+  }
+
+  private void readViolation(final int reader, final int op, final String key, final Long value,
+      final Transaction writer, final String type, final String name, final String why) {
+    if (readViolation != null) {
+      return;
+    }
+    final Transaction r = txn(reader);
+    final List<Transaction> txns = writer == null ? List.of(r) : List.of(writer, r);
+    final Set<Integer> none = Set.of();
+    readViolation = new Anomaly(type, name, java.util.EnumSet.allOf(Level.class), txns, List.of(),
+        let(none) + "  " + r.id() + " = [" + String.join(" ", r.ops().stream().map(Op::toString).toList()) + "]\n"
+        + "Then:\n  - " + r.id() + " read " + key + "=" + value + " (op " + op + "), but " + why
+        + ": no level allows a read of a value that was never committed as its writer's last write.\n"
+        + "This violates every level (" + type + ", " + name + ")",
+        new AnomalyRead(r.id(), op, key, value));
   }
 
   private void unknown(final String reason) {

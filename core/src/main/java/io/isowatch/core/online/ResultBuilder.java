@@ -32,6 +32,11 @@ final class ResultBuilder {
     this.weak = new WeakVerdicts(s, this);
   }
 
+  /** Tells the weak levels whether every writer has come (a flush) or not (a transaction was processed). */
+  void complete(final boolean flushed) {
+    weak.complete(flushed);
+  }
+
   Map<Level, Verdict> verdicts() {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     final boolean everyLevel = everyLevelViolated();

@@ -31,6 +31,8 @@ final class WeakVerdicts {
   private final ResultBuilder results;
   private long stamp = -1;
   private WeakLevelCheck.Result cached;
+  /** Whether the stream was flushed since the last transaction processed: every writer has come. */
+  private boolean complete;
 
   WeakVerdicts(final OnlineState s, final ResultBuilder results) {
     this.s = s;
@@ -131,18 +133,25 @@ final class WeakVerdicts {
     return v;
   }
 
+  /** A transaction was processed (false) or the stream flushed (true). */
+  void complete(final boolean flushed) {
+    if (complete != flushed) {
+      complete = flushed;
+      cached = null;
+    }
+  }
+
   private WeakLevelCheck.Result check() {
-    // Weak verdicts change only when a transaction is released or promoted (counted).
-    final long now = ((long) s.txns.released() << 32) + s.counters.promoted();
+    // Weak verdicts change only when a transaction is released or the stream flushed.
+    final long now = s.txns.released();
     if (cached == null || now != stamp) {
       final List<WeakLevelCheck.Entry> entries = new ArrayList<>();
-      for (int slot = 1; slot < s.txns.size(); slot++) {
-        if (s.txns.isCounted(slot)) {
-          entries.add(new WeakLevelCheck.Entry(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot)));
-        }
+      for (int i = 0; i < s.txns.released(); i++) {
+        final int slot = s.txns.releasedAt(i);
+        entries.add(new WeakLevelCheck.Entry(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot)));
       }
       final HorizonSummary h = s.summary;
-      cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0)
+      cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0, complete)
           .decide(EnumSet.copyOf(Level.WEAK));
       stamp = now;
     }
