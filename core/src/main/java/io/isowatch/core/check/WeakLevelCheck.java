@@ -61,7 +61,11 @@ public final class WeakLevelCheck {
   private record Arc(int from, int to, EdgeKind kind, String key, Long value, Why why) {}
 
   /** Why a derived arc holds: {@code reader} read {@code read} although it saw {@code from} via {@code seen}. */
-  private record Why(Read read, List<Arc> seen) {}
+  private record Why(Read read, java.util.function.Supplier<List<Arc>> path) {
+    List<Arc> seen() {
+      return path.get();
+    }
+  }
 
   /**
    * @param entries the transactions to judge
@@ -447,12 +451,12 @@ public final class WeakLevelCheck {
    */
   private List<Arc> withDerived(final List<Arc> base, final Level level) {
     final List<Arc> arcs = new ArrayList<>(base);
-    final List<Map<String, List<List<Arc>>>> seen = level == Level.CC ? causalWriters(base) : null;
+    final List<Map<String, Map<Integer, Arc>>> seen = level == Level.CC ? causalWriters(base) : null;
     for (int t = 1; t <= n; t++) {
       final List<Read> rs = reads[t];
       for (int i = 0; i < rs.size(); i++) {
         final Read r = rs.get(i);
-        final List<List<Arc>> via = new ArrayList<>();
+        final List<java.util.function.Supplier<List<Arc>>> via = new ArrayList<>();
         if (level == Level.RC) {
           for (int j = 0; j < i; j++) {
             addIfWrites(via, rs.get(j).writer(), r, List.of(wr(rs.get(j))));
@@ -468,10 +472,16 @@ public final class WeakLevelCheck {
             }
           }
         } else {
-          via.addAll(seen.get(t).getOrDefault(r.key(), List.of()));
+          final int reader = t;
+          for (final int w : seen.get(t).getOrDefault(r.key(), Map.of()).keySet()) {
+            if (w != r.writer()) {
+              arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(),
+                  new Why(r, () -> causalPath(seen, w, reader, r.key()))));
+            }
+          }
         }
-        for (final List<Arc> path : via) {
-          final int t2 = path.get(0).from();
+        for (final java.util.function.Supplier<List<Arc>> path : via) {
+          final int t2 = path.get().get(0).from();
           if (t2 != r.writer()) {
             arcs.add(new Arc(t2, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, path)));
           }
@@ -481,10 +491,24 @@ public final class WeakLevelCheck {
     return arcs;
   }
 
-  private void addIfWrites(final List<List<Arc>> via, final int t2, final Read r, final List<Arc> path) {
+  private void addIfWrites(final List<java.util.function.Supplier<List<Arc>>> via, final int t2, final Read r,
+      final List<Arc> path) {
     if (t2 > 0 && t2 != r.writer() && writes(t2, r.key())) {
-      via.add(path);
+      via.add(() -> path);
     }
+  }
+
+  /** The path by which writer {@code w} of {@code key} precedes {@code t} in (SO ∪ WR)+. */
+  private static List<Arc> causalPath(final List<Map<String, Map<Integer, Arc>>> seen, final int w, final int t,
+      final String key) {
+    final List<Arc> path = new ArrayList<>();
+    int v = t;
+    while (v != w) {
+      final Arc a = seen.get(v).get(key).get(w);
+      path.add(0, a);
+      v = a.from();
+    }
+    return path;
   }
 
   private static Arc wr(final Read r) {
@@ -509,11 +533,12 @@ public final class WeakLevelCheck {
   }
 
   /**
-   * For each node t and key x, the writers of x that precede t in (SO ∪ WR)+, each with a path to
-   * t; a writer is dropped when a later writer of x on the same path precedes t (it precedes that
-   * one in every commit order, so its arc is implied). SO ∪ WR is acyclic here.
+   * For each node t and key x, the writers of x that precede t in (SO ∪ WR)+, each with the last
+   * arc of a path from it to t; a writer is dropped when a later writer of x on the same path
+   * precedes t (it precedes that one in every commit order, so its arc is implied). SO ∪ WR is
+   * acyclic here.
    */
-  private List<Map<String, List<List<Arc>>>> causalWriters(final List<Arc> base) {
+  private List<Map<String, Map<Integer, Arc>>> causalWriters(final List<Arc> base) {
     final List<List<Arc>> in = new ArrayList<>(n + 1);
     for (int i = 0; i <= n; i++) {
       in.add(new ArrayList<>());
@@ -521,33 +546,27 @@ public final class WeakLevelCheck {
     for (final Arc a : base) {
       in.get(a.to()).add(a);
     }
-    final List<Map<String, List<List<Arc>>>> out = new ArrayList<>(n + 1);
+    final List<Map<String, Map<Integer, Arc>>> out = new ArrayList<>(n + 1);
     for (int i = 0; i <= n; i++) {
       out.add(null);
     }
     for (final int t : topological(base)) {
-      final Map<String, List<List<Arc>>> mine = new HashMap<>();
-      final Set<Integer> preds = new LinkedHashSet<>();
+      final Map<String, Map<Integer, Arc>> mine = new HashMap<>();
+      final Set<Integer> preds = new java.util.HashSet<>();
       for (final Arc a : in.get(t)) {
         if (!preds.add(a.from())) {
           continue;
         }
         final int p = a.from();
-        final Set<String> pw = new LinkedHashSet<>();
-        for (final Op op : txn(p).ops()) {
-          if (op.isWrite()) {
-            pw.add(op.key());
-          }
-        }
+        final Set<String> pw = writtenKeys(p);
         for (final String k : pw) {
-          add(mine, k, List.of(a));
+          mine.computeIfAbsent(k, x -> new HashMap<>(2)).putIfAbsent(p, a);
         }
-        out.get(p).forEach((k, paths) -> {
+        out.get(p).forEach((k, writers) -> {
           if (!pw.contains(k)) {
-            for (final List<Arc> path : paths) {
-              final List<Arc> longer = new ArrayList<>(path);
-              longer.add(a);
-              add(mine, k, longer);
+            final Map<Integer, Arc> m = mine.computeIfAbsent(k, x -> new HashMap<>(2));
+            for (final int w : writers.keySet()) {
+              m.putIfAbsent(w, a);
             }
           }
         });
@@ -557,14 +576,14 @@ public final class WeakLevelCheck {
     return out;
   }
 
-  private static void add(final Map<String, List<List<Arc>>> m, final String key, final List<Arc> path) {
-    final List<List<Arc>> paths = m.computeIfAbsent(key, k -> new ArrayList<>(1));
-    for (final List<Arc> p : paths) {
-      if (p.get(0).from() == path.get(0).from()) {
-        return;
+  private Set<String> writtenKeys(final int node) {
+    final Set<String> keys = new java.util.HashSet<>();
+    for (final Op op : txn(node).ops()) {
+      if (op.isWrite()) {
+        keys.add(op.key());
       }
     }
-    paths.add(path);
+    return keys;
   }
 
   private int[] topological(final List<Arc> arcs) {

@@ -28,6 +28,8 @@ final class PublishedVerdicts {
     // as the verdict map's).
     final ResultBuilder results = engine.results;
     final boolean everyLevel = results.everyLevelViolated();
+    // The weak levels' check is not incremental yet: between two transactions it may lag (see WeakVerdicts).
+    results.allowLag(true);
     for (final Level level : engine.state.options.levels()) {
       final Verdict v = results.verdict(level, everyLevel);
       final Verdict before = published.put(level, v);
@@ -36,6 +38,7 @@ final class PublishedVerdicts {
             v == Verdict.UNKNOWN ? results.reason(level) : null));
       }
     }
+    results.allowLag(false);
   }
 
   /** The verdicts as last published, for a checkpoint. */

@@ -32,6 +32,11 @@ final class ResultBuilder {
     this.weak = new WeakVerdicts(s, this);
   }
 
+  /** Lets the weak levels answer from a check made a few transactions ago (verdict publication only). */
+  void allowLag(final boolean lag) {
+    weak.allowLag(lag);
+  }
+
   /** Tells the weak levels whether every writer has come (a flush) or not (a transaction was processed). */
   void complete(final boolean flushed) {
     weak.complete(flushed);

@@ -33,10 +33,27 @@ final class WeakVerdicts {
   private WeakLevelCheck.Result cached;
   /** Whether the stream was flushed since the last transaction processed: every writer has come. */
   private boolean complete;
+  /** Whether a lagging answer will do (the publication of verdict changes after each transaction). */
+  private boolean lag;
+  /** The weak levels requested, and CC when PC is (PC is decided from it). */
+  private final Set<Level> decided;
 
   WeakVerdicts(final OnlineState s, final ResultBuilder results) {
     this.s = s;
     this.results = results;
+    this.decided = EnumSet.noneOf(Level.class);
+    for (final Level l : s.options.levels()) {
+      if (Level.WEAK.contains(l)) {
+        decided.add(l);
+      }
+    }
+    if (s.options.levels().contains(Level.PC)) {
+      decided.add(Level.CC);
+    }
+  }
+
+  void allowLag(final boolean allowed) {
+    lag = allowed;
   }
 
   Verdict verdict(final Level level) {
@@ -142,9 +159,12 @@ final class WeakVerdicts {
   }
 
   private WeakLevelCheck.Result check() {
-    // Weak verdicts change only when a transaction is released or the stream flushed.
+    // Weak verdicts change only when a transaction is released or the stream flushed. The check is
+    // linear in the retained transactions; publishing after each one may use a check up to an eighth
+    // of them (at least 64) old, so publication costs amortised linear time; results are exact.
     final long now = s.txns.released();
-    if (cached == null || now != stamp) {
+    final boolean fresh = cached != null && (now == stamp || (lag && now < stamp + Math.max(64, stamp / 8)));
+    if (!fresh) {
       final List<WeakLevelCheck.Entry> entries = new ArrayList<>();
       for (int i = 0; i < s.txns.released(); i++) {
         final int slot = s.txns.releasedAt(i);
@@ -152,7 +172,7 @@ final class WeakVerdicts {
       }
       final HorizonSummary h = s.summary;
       cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0, complete)
-          .decide(EnumSet.copyOf(Level.WEAK));
+          .decide(decided);
       stamp = now;
     }
     return cached;
