@@ -43,7 +43,7 @@ class CheckCommandTest extends LostUpdateFixture {
   @Test
   void shouldPassDefaultOptionsWhenNoneAreGiven() {
     // Given
-    final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(EnumSet.allOf(Level.class)));
+    final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(Level.CLASSIC));
 
     // When
     final CliRun run = CliRun.run(fake.services(), "check", history.toString());
