@@ -33,7 +33,7 @@ public final class AnomalyFactory {
       txns.add(view.txn(a.writer()));
     }
     txns.add(view.txn(a.reader()));
-    return new Anomaly(a.kind().type(), a.kind().name(), a.kind().violates(), txns, List.of(), explainer.read(a),
+    return new Anomaly(a.kind().type(), a.kind().name(), Level.shown(a.kind().violates(), view.requestedLevels()), txns, List.of(), explainer.read(a),
         new AnomalyRead(view.txnId(a.reader()), a.opIndex(), view.keyName(a.key()), a.value()));
   }
 
@@ -47,7 +47,7 @@ public final class AnomalyFactory {
         new Edge(view.txnId(a), view.txnId(b), EdgeKind.WW, key, lastWrite(view.txn(a), key)),
         new Edge(view.txnId(b), view.txnId(a), EdgeKind.RW, key, view.versionValue(version)));
     // Allowed up to PC (no write-conflict axiom below SI; Cerone et al. 2015).
-    return new Anomaly("G-single", "LostUpdate", LOST_UPDATE_LEVELS, List.of(view.txn(a), view.txn(b)), cycle,
+    return new Anomaly("G-single", "LostUpdate", Level.shown(LOST_UPDATE_LEVELS, view.requestedLevels()), List.of(view.txn(a), view.txn(b)), cycle,
         explainer.lostUpdate(version, a, b));
   }
 

@@ -167,7 +167,8 @@ final class Explainer {
         + " (" + a.kind().type() + ", " + a.kind() + ")";
   }
 
-  private static String levelsSentence(final Set<Level> levels) {
+  private String levelsSentence(final Set<Level> all) {
+    final Set<Level> levels = Level.shown(all, view.requestedLevels());
     final List<String> names = new ArrayList<>();
     // Strongest first, as explanations always said.
     for (final Level l : Level.strongestFirst(levels)) {

@@ -177,7 +177,8 @@ public final class Findings {
     return out;
   }
 
-  private static Set<Level> defaultLevels(final FindingKind kind) {
+  /** The levels a finding of this kind makes undecidable unless a violation is certain. */
+  public static Set<Level> defaultLevels(final FindingKind kind) {
     return switch (kind) {
       case NON_UNIQUE_WRITE -> EnumSet.allOf(Level.class);
       case BLIND_WRITE -> EnumSet.copyOf(Level.NEED_VERSION_ORDER);

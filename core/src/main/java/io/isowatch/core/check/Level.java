@@ -97,6 +97,21 @@ public enum Level {
     return Collections.unmodifiableSet(ordered);
   }
 
+  /**
+   * The levels of {@code violates} that a check shows: SSER, SER and SI (shown whatever was
+   * requested, as before the weak levels) and the requested ones. An anomaly lists those only, so
+   * that a check of the classic levels reports exactly what it reported before.
+   */
+  public static Set<Level> shown(final Set<Level> violates, final Set<Level> requested) {
+    final EnumSet<Level> out = EnumSet.noneOf(Level.class);
+    for (final Level l : violates) {
+      if (CLASSIC.contains(l) || requested.contains(l)) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
   /** The levels weakest first, the order of reports: a reader sees the strongest level that holds last. */
   public static List<Level> weakestFirst(final Collection<Level> levels) {
     return java.util.stream.Stream.of(values()).filter(levels::contains).toList();

@@ -40,10 +40,12 @@ public final class WeakLevelCheck {
   private final Long initialValue;
   private final boolean horizon;
   private final boolean complete;
+  /** The levels requested: anomalies list these and SSER, SER, SI ({@link Level#shown}). */
+  private Set<Level> requested = Level.CLASSIC;
   /** Every write of every transaction given, committed or not: (key, value) to its writers. */
   private final Map<String, Map<Long, List<Written>>> allWrites = new HashMap<>();
   /** A read no level allows (thin air, aborted, intermediate, own future write), or null. */
-  private Anomaly readViolation;
+  private java.util.function.Supplier<Anomaly> readViolation;
 
   /** One write op: who wrote it, and whether it is that transaction's last write of the key. */
   private record Written(Transaction txn, boolean last) {}
@@ -106,6 +108,12 @@ public final class WeakLevelCheck {
     resolveReads();
   }
 
+  /** Decides {@code levels} (those of them that are weak); its anomalies show {@code requested}. */
+  public Result decide(final Set<Level> levels, final Set<Level> requestedLevels) {
+    this.requested = requestedLevels;
+    return decide(levels);
+  }
+
   /** Decides {@code levels} (those of them that are weak). */
   public Result decide(final Set<Level> levels) {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
@@ -114,7 +122,7 @@ public final class WeakLevelCheck {
       for (final Level level : levels) {
         if (Level.WEAK.contains(level)) {
           verdicts.put(level, Verdict.VIOLATED);
-          witnesses.put(level, readViolation);
+          witnesses.put(level, readViolation.get());
         }
       }
       return new Result(verdicts, witnesses, null);
@@ -257,9 +265,9 @@ public final class WeakLevelCheck {
     for (final int v : nodes) {
       txns.add(txn(v));
     }
-    return new Anomaly(type, name, violates, txns, edges, let(nodes) + then
+    return new Anomaly(type, name, Level.shown(violates, requested), txns, edges, let(nodes) + then
         + "These edges form a cycle of Adya's direct serialization graph (no session order). This violates "
-        + String.join(", ", Level.strongestFirst(violates).stream().map(Level::name).toList()) + " (" + type
+        + String.join(", ", Level.strongestFirst(Level.shown(violates, requested)).stream().map(Level::name).toList()) + " (" + type
         + (name == null ? "" : ", " + name) + ")");
   }
 
@@ -414,7 +422,8 @@ public final class WeakLevelCheck {
     final Transaction r = txn(reader);
     final List<Transaction> txns = writer == null ? List.of(r) : List.of(writer, r);
     final Set<Integer> none = Set.of();
-    readViolation = new Anomaly(type, name, java.util.EnumSet.allOf(Level.class), txns, List.of(),
+    readViolation = () -> new Anomaly(type, name, Level.shown(java.util.EnumSet.allOf(Level.class), requested), txns,
+        List.of(),
         let(none) + "  " + r.id() + " = [" + String.join(" ", r.ops().stream().map(Op::toString).toList()) + "]\n"
         + "Then:\n  - " + r.id() + " read " + key + "=" + value + " (op " + op + "), but " + why
         + ": no level allows a read of a value that was never committed as its writer's last write.\n"
@@ -754,9 +763,9 @@ public final class WeakLevelCheck {
       txns.add(txn(v));
     }
     final String explanation = let + then.toString() + "No commit order satisfies these constraints. This violates "
-        + String.join(", ", Level.strongestFirst(violates).stream().map(Level::name).toList()) + " (" + type
+        + String.join(", ", Level.strongestFirst(Level.shown(violates, requested)).stream().map(Level::name).toList()) + " (" + type
         + (name == null ? "" : ", " + name) + ")";
-    return new Anomaly(type, name, violates, txns, edges, explanation);
+    return new Anomaly(type, name, Level.shown(violates, requested), txns, edges, explanation);
   }
 
   private Edge edge(final Arc a) {

@@ -172,7 +172,7 @@ final class WeakVerdicts {
       }
       final HorizonSummary h = s.summary;
       cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0, complete)
-          .decide(decided);
+          .decide(decided, s.options.levels());
       stamp = now;
     }
     return cached;

@@ -150,7 +150,7 @@ public final class Checker {
         final int key = res.instKey.get(row);
         final boolean open = dg.undeterminedKey[key];
         findings.add(FindingKind.BLIND_WRITE, dg.h.keyNames[key], t.id(), t.line(),
-            FindingMessages.blindWrite(t.id(), dg.h.keyNames[key], open), open ? Level.NEED_VERSION_ORDER : Set.of());
+            FindingMessages.blindWrite(t.id(), dg.h.keyNames[key], open), open ? Level.CLASSIC : Set.of());
       }
     }
   }
