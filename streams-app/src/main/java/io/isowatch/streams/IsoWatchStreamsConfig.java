@@ -452,14 +452,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   public Set<Level> levels() {
     final EnumSet<Level> levels = EnumSet.noneOf(Level.class);
     for (final String s : getList(CHECK_LEVELS_CONFIG)) {
-      final Level level = Level.parse(s);
-      if (!Level.CLASSIC.contains(level)) {
-        // The Avro Level enum of the verdict and anomaly topics knows SSER, SER and SI only; the
-        // weak levels reach the topics with its extension (issue 12), until then isowatch check decides them.
-        throw new org.apache.kafka.common.config.ConfigException(CHECK_LEVELS_CONFIG, s,
-            "the streaming checker decides SSER, SER and SI; " + level + " is decided by isowatch check only so far");
-      }
-      levels.add(level);
+      levels.add(Level.parse(s));
     }
     return levels;
   }

@@ -185,4 +185,13 @@ class ConfigSourcesTest {
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_CHECK_RETIRED_FILTER_MAX_BYTES", "1000"), Map.of()));
   }
+
+  @Test
+  void shouldRefuseAWeakLevelWhenTheTopicsCannotCarryIt() {
+    // Given: RC, which isowatch check decides but the Avro Level of the topics does not know
+    // When / Then
+    final ConfigException e = assertThrows(ConfigException.class,
+        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SI,RC")));
+    assertTrue(e.getMessage().contains("RC"), e.getMessage());
+  }
 }

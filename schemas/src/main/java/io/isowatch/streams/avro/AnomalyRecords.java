@@ -29,9 +29,7 @@ public final class AnomalyRecords {
         .setAnomalyId(anomalyId(tenant, a))
         .setType(a.type())
         .setName(a.name())
-        // The Avro enum knows SSER, SER and SI only (the weak levels of issue 12 are not on the topics yet).
-        .setViolates(a.violates().stream().filter(io.isowatch.core.check.Level.CLASSIC::contains)
-            .map(l -> Level.valueOf(l.name())).toList())
+        .setViolates(a.violates().stream().map(l -> Level.valueOf(l.name())).toList())
         .setCycle(a.cycle().stream().map(AnomalyRecords::edge).toList())
         .setTransactions(a.transactions().stream().map(AnomalyRecords::transaction).toList())
         .setExplanation(a.explanation())
