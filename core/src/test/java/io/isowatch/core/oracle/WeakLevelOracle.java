@@ -46,7 +46,10 @@ import java.util.TreeSet;
  *       transaction whose <em>last</em> write of the key is that value (only last writes are
  *       visible: writes(t) in Section 2.2.1). No such writer (thin-air, aborted or intermediate
  *       read: Adya G1a, G1b) falsifies every level: the write-read relation of the paper's
- *       histories is total. Several writers (duplicate values) are a choice, enumerated.
+ *       histories is total. Several writers (duplicate values) are a choice, enumerated;
+ *       repeated reads of one key returning one value in one transaction share their choice (a
+ *       split choice only adds wr, rw and RC premises, so it never satisfies a level the shared
+ *       one does not).
  *   <li>Session order: T0 first, then per session by seq when every member has one, else by
  *       source order.
  * </ul>
@@ -124,18 +127,27 @@ public final class WeakLevelOracle {
     if (!m.wellFormed) {
       return new WeakVerdict(Collections.unmodifiableMap(holds), Map.of(), countedIds);
     }
-    final int[] wrRadix = m.reads.stream().mapToInt(r -> r.candidates().length).toArray();
+    final int[] wrRadix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
     final List<String> keys = new ArrayList<>(m.writersByKey.keySet());
+    final long wrTotal = total(wrRadix);
+    long voTotal = 1;
+    for (final String key : keys) {
+      for (int i = 2; i <= m.writersByKey.get(key).size(); i++) {
+        voTotal *= i;
+        if (voTotal > MAX_CHOICES) {
+          throw new IllegalArgumentException("too many version orders for the oracle: " + key + " has "
+              + m.writersByKey.get(key).size() + " writers");
+        }
+      }
+    }
+    if (wrTotal > MAX_CHOICES / voTotal) {
+      throw new IllegalArgumentException("too many choices for the oracle: " + wrTotal + " x " + voTotal);
+    }
     final List<List<int[]>> orders = new ArrayList<>();
     for (final String key : keys) {
       orders.add(permutationsAfterT0(m.writersByKey.get(key)));
     }
     final int[] voRadix = orders.stream().mapToInt(List::size).toArray();
-    final long wrTotal = total(wrRadix);
-    final long voTotal = total(voRadix);
-    if (wrTotal > MAX_CHOICES / voTotal) {
-      throw new IllegalArgumentException("too many choices for the oracle: " + wrTotal + " x " + voTotal);
-    }
     final int[] wrDigit = new int[wrRadix.length];
     for (long c = 0; c < wrTotal; c++, increment(wrDigit, wrRadix)) {
       final Choice choice = m.choice(wrDigit);
@@ -164,6 +176,51 @@ public final class WeakLevelOracle {
         Collections.unmodifiableMap(holds), Collections.unmodifiableMap(witnesses), countedIds);
   }
 
+  /**
+   * A second formulation, for cross-checking the commit-order search only: for the levels whose
+   * premise does not depend on co, a commit order exists iff so ∪ wr plus every required edge t2 →
+   * t1 is acyclic (saturation, Biswas and Enea 2019, Section 4); and PL-2 holds iff wr alone is
+   * acyclic for some choice of writers (then a topological order of wr, taken as every key's
+   * version order, puts every ww and wr edge forward; conversely a wr cycle is a G1c whatever the
+   * version order). Gives RC, RA, CC and RC_ADYA only.
+   */
+  static Map<WeakLevel, Boolean> bySaturation(final History history, final Long initialValue) {
+    final Model m = Model.of(history, initialValue);
+    final List<WeakLevel> levels = List.of(WeakLevel.RC, WeakLevel.RA, WeakLevel.CC);
+    final Map<WeakLevel, Boolean> holds = new EnumMap<>(WeakLevel.class);
+    levels.forEach(l -> holds.put(l, false));
+    holds.put(WeakLevel.RC_ADYA, false);
+    if (!m.wellFormed) {
+      return holds;
+    }
+    final int[] radix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
+    final int[] digit = new int[radix.length];
+    for (long c = 0, total = total(radix); c < total; c++, increment(digit, radix)) {
+      final Choice choice = m.choice(digit);
+      if (BruteForceOracle.isAcyclic(choice.wr())) {
+        holds.put(WeakLevel.RC_ADYA, true);
+      }
+      for (final WeakLevel l : levels) {
+        final long[] required = choice.soWr().clone();
+        for (int r = 0; r < m.reads.size(); r++) {
+          final int t1 = choice.writer()[r];
+          final int t3 = m.reads.get(r).reader();
+          final long writers = m.writersOf(m.reads.get(r).key());
+          for (int t2 = 0; t2 < m.nodes; t2++) {
+            if (t2 != t1 && (writers & bit(t2)) != 0
+                && brokenInstance(l, m, choice, null, 0L, r, t2, t3, false)) {
+              required[t2] |= bit(t1);
+            }
+          }
+        }
+        if (BruteForceOracle.isAcyclic(required)) {
+          holds.put(l, true);
+        }
+      }
+    }
+    return holds;
+  }
+
   private static List<String> ids(final Model m, final int[] order) {
     final List<String> out = new ArrayList<>();
     for (final int n : order) {
@@ -183,8 +240,15 @@ public final class WeakLevelOracle {
    * @param po its index among the transaction's ops (program order)
    * @param key the key read
    * @param candidates the nodes whose visible write of the key is the value read
+   * @param sameAs the index of an earlier read event of the same transaction, key and value, whose
+   *     writer this one shares, or -1 when this read's writer is a choice of its own
    */
-  private record ReadEvent(int reader, int po, String key, int[] candidates) {}
+  private record ReadEvent(int reader, int po, String key, int[] candidates, int sameAs) {
+    /** How many writers this read may choose from independently: 1 when it shares an earlier one's. */
+    int choices() {
+      return sameAs < 0 ? candidates.length : 1;
+    }
+  }
 
   private static final class Model {
     final List<Transaction> counted;
@@ -245,8 +309,9 @@ public final class WeakLevelOracle {
       final int[] writer = new int[reads.size()];
       final long[] wr = new long[nodes];
       for (int r = 0; r < reads.size(); r++) {
-        writer[r] = reads.get(r).candidates()[digit[r]];
-        wr[writer[r]] |= bit(reads.get(r).reader());
+        final ReadEvent read = reads.get(r);
+        writer[r] = read.sameAs() < 0 ? read.candidates()[digit[r]] : writer[read.sameAs()];
+        wr[writer[r]] |= bit(read.reader());
       }
       final long[] soWr = union(so, wr);
       final long[] soWrPlus = closure(soWr);
@@ -377,7 +442,15 @@ public final class WeakLevelOracle {
             candidates.add(j + 1);
           }
         }
-        out.add(new ReadEvent(i + 1, p, op.key(), candidates.stream().mapToInt(Integer::intValue).toArray()));
+        int sameAs = -1;
+        for (int e = out.size() - 1; e >= 0 && out.get(e).reader() == i + 1; e--) {
+          final Op earlier = t.ops().get(out.get(e).po());
+          if (earlier.key().equals(op.key()) && Objects.equals(earlier.value(), op.value())) {
+            sameAs = out.get(e).sameAs() < 0 ? e : out.get(e).sameAs();
+          }
+        }
+        out.add(new ReadEvent(
+            i + 1, p, op.key(), candidates.stream().mapToInt(Integer::intValue).toArray(), sameAs));
       }
     }
     return out;
