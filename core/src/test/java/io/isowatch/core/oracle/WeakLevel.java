@@ -49,6 +49,14 @@ public enum WeakLevel {
   SER,
   RR;
 
+  /**
+   * The name of the same level in the engine's {@code io.isowatch.core.check.Level} (issue 12):
+   * {@code PL2} for {@link #RC_ADYA}, the enum name otherwise.
+   */
+  public String levelName() {
+    return this == RC_ADYA ? "PL2" : name();
+  }
+
   /** True for the levels defined by Biswas and Enea's axioms on a commit order. */
   public boolean axiomatic() {
     return this != RC_ADYA && this != RR;

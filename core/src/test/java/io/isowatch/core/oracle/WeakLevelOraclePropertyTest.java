@@ -11,12 +11,17 @@ import static io.isowatch.core.oracle.WeakLevel.SI;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +41,8 @@ import org.junit.jupiter.api.Test;
  *       WeakLevelOracle#bySaturation});
  *   <li>PL-2.99 ignores sessions, and equals SER once every transaction has its own session
  *       (Adya's PL-3 on item histories is conflict serializability);
- *   <li>pruning the commit-order search never changes an answer.
+ *   <li>pruning the commit-order search never changes an answer;
+ *   <li>on proper mini-transactions without a lost update, PC equals SI.
  * </ul>
  */
 class WeakLevelOraclePropertyTest {
@@ -211,6 +217,50 @@ class WeakLevelOraclePropertyTest {
         + " histories, " + sessionOnly + " of them only because of session order; smallest:\n"
         + (differ.isEmpty() ? "none" : differ.get(0).describe()));
     assertTrue(!differ.isEmpty(), "the two definitions of RC never differ in the sample");
+  }
+
+  @Test
+  void shouldMakePcEqualSiWhenMiniTransactionsLoseNoUpdate() {
+    // Given: proper mini-transaction histories where no two transactions overwrite the version they
+    // both read (no divergence, MTC Definition 10). Conflict then adds nothing to Prefix: the
+    // engine decides PC with SI's graph there (docs/levels.md).
+    final List<Case> mt = cases.stream()
+        .filter(c -> MiniTransactions.isProper(c.history(), c.initial()) && !diverges(c.history()))
+        .toList();
+
+    // When
+    final List<String> failures = new ArrayList<>();
+    for (final Case c : mt) {
+      if (c.weak().get(PC) != c.weak().get(SI)) {
+        failures.add("PC=" + c.weak().get(PC) + " SI=" + c.weak().get(SI) + " " + c.describe());
+      }
+    }
+
+    // Then: not vacuous (SI fails in some), and never different
+    assertTrue(mt.stream().filter(c -> !c.weak().get(SI)).count() > 100, "too few SI violations to compare");
+    assertTrue(failures.isEmpty(), () -> failures.size() + " of " + mt.size() + " histories:\n"
+        + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
+  }
+
+  /** Whether two non-aborted transactions overwrite the same version of a key (a lost update). */
+  private static boolean diverges(final History h) {
+    final Set<String> overwritten = new HashSet<>();
+    for (final Transaction t : h.transactions()) {
+      if (t.status() == TxnStatus.ABORTED) {
+        continue;
+      }
+      final Map<String, Long> firstRead = new HashMap<>();
+      final Set<String> written = new HashSet<>();
+      for (final Op op : t.ops()) {
+        if (op.isRead() && !written.contains(op.key())) {
+          firstRead.putIfAbsent(op.key(), op.value());
+        } else if (op.isWrite() && written.add(op.key()) && firstRead.containsKey(op.key())
+            && !overwritten.add(op.key() + "=" + firstRead.get(op.key()))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static List<WeakLevel[]> implications() {
