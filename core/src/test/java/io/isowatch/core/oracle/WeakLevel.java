@@ -23,7 +23,7 @@ package io.isowatch.core.oracle;
  * </ul>
  *
  * <p><b>Adya</b> (A. Adya, "Weak Consistency: A Generalized Theory and Optimistic Implementations
- * for Distributed Transactions", PhD thesis, MIT, 1999, Chapter 3; A. Adya, B. Liskov, P. O'Neil,
+ * for Distributed Transactions", PhD thesis, MIT, 1999; A. Adya, B. Liskov, P. O'Neil,
  * "Generalized Isolation Level Definitions", ICDE 2000): phenomena on the direct serialization
  * graph (DSG) of committed transactions with write-dependency (ww), read-dependency (wr) and
  * anti-dependency (rw) edges, for some version order of every key:
