@@ -10,6 +10,7 @@ import static io.isowatch.core.oracle.WeakLevel.SER;
 import static io.isowatch.core.oracle.WeakLevel.SI;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
@@ -28,11 +29,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Property tests of {@link WeakLevelOracle} on {@value OracleRuns#DEFAULT_COUNT} random small
- * histories of {@link RandomHistories#generate} and as many of {@link
- * RandomHistories#generateWithBlindWrites} (seeds from {@code isowatch.oracle.seed}, count {@code
- * isowatch.oracle.count}), each judged once:
+ * histories of {@link RandomHistories#generate}, as many of {@link
+ * RandomHistories#generateWithBlindWrites} and as many of {@link WeakHistories#generate} (seeds
+ * from {@code isowatch.oracle.seed}, count {@code isowatch.oracle.count}), each judged once:
  *
  * <ul>
+ *   <li>a {@link WeakHistories} history satisfies the level its visibility rule guarantees;
  *   <li>the hierarchy the definitions imply: SER ⇒ SI ⇒ PC ⇒ CC ⇒ RA ⇒ RC ⇒ RC_ADYA, SER ⇒ RR ⇒
  *       RC_ADYA, and each implication strict somewhere in the sample;
  *   <li>SER and SI equal {@link BruteForceOracle}'s (dependency graphs over version orders, MTC
@@ -50,18 +52,21 @@ class WeakLevelOraclePropertyTest {
   private static final int UNPRUNED_COUNT = Math.max(1, COUNT / 5);
   private static final int FAILURES_SHOWN = 5;
 
-  /** One history with both oracles' verdicts. */
-  private record Case(RandomHistories.Generated g, Map<WeakLevel, Boolean> weak, OracleVerdict strong) {
-    History history() {
-      return g.history();
-    }
-
+  /**
+   * One history with both oracles' verdicts.
+   *
+   * @param origin how to reproduce it (seed, generator parameters, the history)
+   * @param visibility the rule a {@link WeakHistories} history was made under; null for {@link RandomHistories}
+   */
+  private record Case(
+      String origin, History history, CheckOptions options, WeakHistories.Visibility visibility,
+      Map<WeakLevel, Boolean> weak, OracleVerdict strong) {
     Long initial() {
-      return g.options().initialValue();
+      return options.initialValue();
     }
 
     String describe() {
-      return WeakLevelOracle.describe(weak) + " ser=" + strong.ser() + " si=" + strong.si() + "\n" + g.describe();
+      return WeakLevelOracle.describe(weak) + " ser=" + strong.ser() + " si=" + strong.si() + "\n" + origin;
     }
   }
 
@@ -69,16 +74,34 @@ class WeakLevelOraclePropertyTest {
 
   @BeforeAll
   static void generateAndJudge() {
-    final List<Case> all = new ArrayList<>(2 * COUNT);
+    final List<Case> all = new ArrayList<>(3 * COUNT);
     for (int i = 0; i < COUNT; i++) {
-      all.add(judge(RandomHistories.generate(OracleRuns.BASE_SEED + i)));
-      all.add(judge(RandomHistories.generateWithBlindWrites(OracleRuns.BASE_SEED + i)));
+      final long seed = OracleRuns.BASE_SEED + i;
+      final RandomHistories.Generated g = RandomHistories.generate(seed);
+      all.add(judge(g.describe(), g.history(), g.options(), null));
+      final RandomHistories.Generated b = RandomHistories.generateWithBlindWrites(seed);
+      all.add(judge(b.describe(), b.history(), b.options(), null));
+      final WeakHistories.Generated w = WeakHistories.generate(seed);
+      all.add(judge(w.describe(), w.history(), w.options(), w.visibility()));
     }
     cases = List.copyOf(all);
   }
 
-  private static Case judge(final RandomHistories.Generated g) {
-    return new Case(g, WeakLevelOracle.decide(g.history(), g.options()), BruteForceOracle.judge(g.history(), g.options()));
+  private static Case judge(
+      final String origin, final History h, final CheckOptions options, final WeakHistories.Visibility visibility) {
+    return new Case(origin, h, options, visibility, WeakLevelOracle.decide(h, options), BruteForceOracle.judge(h, options));
+  }
+
+  @Test
+  void shouldSatisfyTheLevelEachWeakHistoryWasBuiltForWhenHistoriesAreRandom() {
+    // When: a history built under a visibility rule satisfies that rule's level by construction
+    final List<String> failures = failures(c -> c.visibility() == null || c.visibility().guarantees() == null
+        || c.weak().get(c.visibility().guarantees())
+        ? List.of()
+        : List.of(c.visibility() + " built it, yet " + c.visibility().guarantees() + " does not hold"));
+
+    // Then
+    assertNone("break the level they were built for", failures);
   }
 
   @Test
@@ -292,7 +315,7 @@ class WeakLevelOraclePropertyTest {
   }
 
   private static void assertNone(final String what, final List<String> failures) {
-    assertTrue(cases.size() == 2 * COUNT, "every history judged");
+    assertTrue(cases.size() == 3 * COUNT, "every history judged");
     assertTrue(failures.isEmpty(), () -> failures.size() + " of " + cases.size() + " histories " + what
         + "; the first ones:\n\n" + String.join("\n", failures.subList(0, Math.min(FAILURES_SHOWN, failures.size()))));
   }
