@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A deliberately naive decision procedure for the weak levels of {@link WeakLevel}, written
@@ -153,7 +154,7 @@ public final class WeakLevelOracle {
       final Choice choice = m.choice(wrDigit);
       for (final WeakLevel l : WeakLevel.values()) {
         if (l.axiomatic() && !holds.get(l) && choice.soWrAcyclic) {
-          final int[] order = commitOrder(l, m, choice, prune);
+          final int[] order = commitOrder(uniform(l, m.nodes), m, choice, prune);
           if (order != null) {
             holds.put(l, true);
             witnesses.put(l, ids(m, order));
@@ -219,6 +220,57 @@ public final class WeakLevelOracle {
       }
     }
     return holds;
+  }
+
+  /**
+   * Mixed levels (papers/mixed-isolation-sql.txt, Definition 6): whether some commit order extends
+   * so ∪ wr and makes every read satisfy the axioms of the level of the transaction it belongs to
+   * ({@code levelOf}, asked for every counted transaction). A uniform assignment gives {@link
+   * #decide}'s answer for that level. Only axiomatic levels can be mixed: Adya's have no commit
+   * order.
+   *
+   * @throws IllegalArgumentException when a counted transaction's level is not axiomatic, or the
+   *     history is too large
+   */
+  public static boolean decideMixed(
+      final History history, final Long initialValue, final Function<Transaction, WeakLevel> levelOf) {
+    return decideMixed(history, initialValue, levelOf, true);
+  }
+
+  static boolean decideMixed(
+      final History history, final Long initialValue, final Function<Transaction, WeakLevel> levelOf,
+      final boolean prune) {
+    final Model m = Model.of(history, initialValue);
+    final WeakLevel[] levels = new WeakLevel[m.nodes];
+    for (int n = 1; n < m.nodes; n++) {
+      final Transaction t = m.counted.get(n - 1);
+      levels[n] = Objects.requireNonNull(levelOf.apply(t), () -> "no level for " + t.id());
+      if (!levels[n].axiomatic()) {
+        throw new IllegalArgumentException(t.id() + ": " + levels[n] + " has no commit-order axioms to mix");
+      }
+    }
+    if (!m.wellFormed) {
+      return false;
+    }
+    final int[] radix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
+    final long total = total(radix);
+    if (total > MAX_CHOICES) {
+      throw new IllegalArgumentException("too many choices for the oracle: " + total);
+    }
+    final int[] digit = new int[radix.length];
+    for (long c = 0; c < total; c++, increment(digit, radix)) {
+      final Choice choice = m.choice(digit);
+      if (choice.soWrAcyclic() && commitOrder(levels, m, choice, prune) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static WeakLevel[] uniform(final WeakLevel level, final int nodes) {
+    final WeakLevel[] out = new WeakLevel[nodes];
+    Arrays.fill(out, level);
+    return out;
   }
 
   private static List<String> ids(final Model m, final int[] order) {
@@ -481,21 +533,24 @@ public final class WeakLevelOracle {
 
   // ---- axiomatic levels: commit orders ----
 
-  /** A commit order (nodes, T0 first) satisfying the level's axioms, or null when there is none. */
-  private static int[] commitOrder(final WeakLevel level, final Model m, final Choice c, final boolean prune) {
+  /**
+   * A commit order (nodes, T0 first) under which every read satisfies the axioms of its reader's
+   * level ({@code levelOf} per node), or null when there is none.
+   */
+  private static int[] commitOrder(final WeakLevel[] levelOf, final Model m, final Choice c, final boolean prune) {
     final int[] pos = new int[m.nodes];
     Arrays.fill(pos, -1);
     pos[T0] = 0;
     final int[] order = new int[m.nodes];
     order[0] = T0;
-    return extend(level, m, c, pos, bit(T0), order, 1, prune) ? order : null;
+    return extend(levelOf, m, c, pos, bit(T0), order, 1, prune) ? order : null;
   }
 
   private static boolean extend(
-      final WeakLevel level, final Model m, final Choice c, final int[] pos, final long placed,
+      final WeakLevel[] levelOf, final Model m, final Choice c, final int[] pos, final long placed,
       final int[] order, final int next, final boolean prune) {
     if (next == m.nodes) {
-      return !violated(level, m, c, pos, placed);
+      return !violated(levelOf, m, c, pos, placed);
     }
     for (int n = 1; n < m.nodes; n++) {
       // co extends so ∪ wr: a node comes after all its predecessors.
@@ -505,7 +560,7 @@ public final class WeakLevelOracle {
       pos[n] = next;
       order[next] = n;
       final long now = placed | bit(n);
-      if ((!prune || !violated(level, m, c, pos, now)) && extend(level, m, c, pos, now, order, next + 1, prune)) {
+      if ((!prune || !violated(levelOf, m, c, pos, now)) && extend(levelOf, m, c, pos, now, order, next + 1, prune)) {
         return true;
       }
       pos[n] = -1;
@@ -514,7 +569,8 @@ public final class WeakLevelOracle {
   }
 
   /**
-   * Whether the (partial) commit order {@code pos} over the {@code placed} nodes breaks the level,
+   * Whether the (partial) commit order {@code pos} over the {@code placed} nodes breaks the axioms
+   * of some read's level (the level of its transaction, {@code levelOf[t3]}),
    * whatever the order of the nodes still to place (which all come after the placed ones). On a
    * complete order this is the literal check of the axioms: for every read event τ of key x in t3
    * reading from t1, every t2 ≠ t1 that writes x, φ(t2, τ) ⇒ t2 co t1; and co ⊇ so ∪ wr.
@@ -524,7 +580,8 @@ public final class WeakLevelOracle {
    * SER) is judged once t1, t2 and t3 are placed (every t4 the premise needs then lies before t3,
    * so is placed too).
    */
-  private static boolean violated(final WeakLevel level, final Model m, final Choice c, final int[] pos, final long placed) {
+  private static boolean violated(
+      final WeakLevel[] levelOf, final Model m, final Choice c, final int[] pos, final long placed) {
     for (int a = 0; a < m.nodes; a++) {
       for (int b = 0; b < m.nodes; b++) {
         if ((c.soWr()[a] & bit(b)) != 0 && (placed & bit(b)) != 0
@@ -550,7 +607,7 @@ public final class WeakLevelOracle {
         if (conclusion) {
           continue;
         }
-        if (brokenInstance(level, m, c, pos, placed, r, t2, t3, t2Placed)) {
+        if (brokenInstance(levelOf[t3], m, c, pos, placed, r, t2, t3, t2Placed)) {
           return true;
         }
       }
