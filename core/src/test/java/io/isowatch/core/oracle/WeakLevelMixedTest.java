@@ -80,6 +80,21 @@ class WeakLevelMixedTest {
   }
 
   @Test
+  void shouldJudgeAReadOfAWrittenVersionByItsReadersLevelNotItsWritersLevel() {
+    // Given: T3 reads x=1 from T1 although it also read from T2, which overwrote x=1. RA: T2 wr T3
+    // and T2 writes x, so T2 co T1, against T1 wr T2. RC: the read from T1 comes first, so nothing.
+    final History h = HistoryDsl.history("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(x,1) w(x,2) r(y,0) w(y,2)
+        T3 s3 r(x,1) r(y,2)
+        """);
+
+    // Then
+    assertEquals(false, mixed(h, Map.of("T1", RC, "T2", RC, "T3", RA)));
+    assertEquals(true, mixed(h, Map.of("T1", SER, "T2", SER, "T3", RC)));
+  }
+
+  @Test
   void shouldNeedBothReadersAtPrefixWhenForksAreLong() {
     // Given: T3 at PC forces T1 co T2, T4 at PC forces T2 co T1; with T4 at CC only the first holds.
     final History h = HistoryDsl.history("""
