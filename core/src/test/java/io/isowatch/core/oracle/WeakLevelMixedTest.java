@@ -38,7 +38,7 @@ class WeakLevelMixedTest {
 
   @Test
   void shouldAllowALostUpdateWhenOneOfTheWritersIsReadCommitted() {
-    // Given: paper 003, Section 3 (Figure 2c): with both SER, T1 co T2 makes T2's read of x from T0
+    // Given: the reasoning of paper 003's example in Section 3.2: with both SER, T1 co T2 makes T2's read of x from T0
     // break SER (T1 writes x and T1 co T2), and T2 co T1 breaks T1's. With T2 at RC, co T0 T1 T2:
     // T1's read has no SER premise (T2 follows it) and T2's read no RC premise.
     final History h = HistoryDsl.history(LOST_UPDATE);
@@ -139,7 +139,7 @@ class WeakLevelMixedTest {
 
   @Test
   void shouldStayConsistentWhenOneTransactionIsWeakened() {
-    // Given: paper 003, Section 3: a configuration weaker than a consistent one is consistent
+    // Given: paper 003, Section 3.2: a configuration weaker than a consistent one is consistent
     final Random rnd = new Random(OracleRuns.BASE_SEED);
     final List<String> failures = new ArrayList<>();
     int consistent = 0;

@@ -223,7 +223,7 @@ public final class WeakLevelOracle {
   }
 
   /**
-   * Mixed levels (papers/mixed-isolation-sql.txt, Definition 6): whether some commit order extends
+   * Mixed levels (papers/mixed-isolation-sql.txt, Section 3.2, Definition 6): whether some commit order extends
    * so ∪ wr and makes every read satisfy the axioms of the level of the transaction it belongs to
    * ({@code levelOf}, asked for every counted transaction). A uniform assignment gives {@link
    * #decide}'s answer for that level. Only axiomatic levels can be mixed: Adya's have no commit
