@@ -38,9 +38,9 @@ class WeakLevelMixedTest {
 
   @Test
   void shouldAllowALostUpdateWhenOneOfTheWritersIsReadCommitted() {
-    // Given: the reasoning of paper 003's example in Section 3.2: with both SER, T1 co T2 makes T2's read of x from T0
-    // break SER (T1 writes x and T1 co T2), and T2 co T1 breaks T1's. With T2 at RC, co T0 T1 T2:
-    // T1's read has no SER premise (T2 follows it) and T2's read no RC premise.
+    // Given: the reasoning of paper 003's example in Section 3.2. With both at SER, T1 co T2 makes
+    // T2's read of x from T0 break SER (T1 writes x and T1 co T2), and T2 co T1 breaks T1's. With
+    // T2 at RC, co T0 T1 T2: T1's read has no SER premise (T2 follows it), T2's no RC premise.
     final History h = HistoryDsl.history(LOST_UPDATE);
 
     // Then
