@@ -88,7 +88,9 @@ public final class WeakHistories {
     final Visibility visibility = Visibility.values()[rnd.nextInt(Visibility.values().length)];
     final boolean blind = rnd.nextDouble() < 0.15;
     final int n = 2 + rnd.nextInt(6);
-    final int keys = 1 + rnd.nextInt(3);
+    // A long fork (CC but not PC) and a write skew (PC but not SER) need two keys.
+    final boolean twoKeysAtLeast = visibility == Visibility.CAUSAL || visibility == Visibility.PREFIX;
+    final int keys = twoKeysAtLeast ? 2 + rnd.nextInt(2) : 1 + rnd.nextInt(3);
     final int sessions = 1 + rnd.nextInt(Math.min(4, n));
     return new Builder(rnd, visibility, keys).build(seed, n, sessions, blind);
   }
@@ -173,7 +175,8 @@ public final class WeakHistories {
           v.set(0, floor + rnd.nextInt(i - floor + 1));
         }
         case CAUSAL -> {
-          v.or(randomSubset(i));
+          // Sparser than the other rules: a fork needs transactions that miss each other.
+          v.or(randomSubset(i).get(0, Math.max(0, i - 1 - rnd.nextInt(Math.max(1, i)))));
           close(v);
         }
         case ATOMIC -> v.or(randomSubset(i));
