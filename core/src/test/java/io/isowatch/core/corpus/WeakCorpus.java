@@ -56,8 +56,13 @@ public final class WeakCorpus {
 
   /** Loads one case; an unknown key, a missing level or a verdict other than SATISFIED/VIOLATED is an error. */
   public static Case load(final String name) {
+    return parse(name, read(name + ".hist"), read(name + ".expected"));
+  }
+
+  /** Parses a case from the texts of its two files; errors as for {@link #load}. */
+  static Case parse(final String name, final String hist, final String expected) {
     final Map<String, String> kv = new LinkedHashMap<>();
-    for (final String raw : read(name + ".expected").split("\n")) {
+    for (final String raw : expected.split("\n")) {
       final String line = raw.replaceFirst("#.*", "").trim();
       if (line.isEmpty()) {
         continue;
@@ -84,7 +89,7 @@ public final class WeakCorpus {
       throw new IllegalArgumentException(name + ".expected: levels " + holds.keySet() + ", expected all of them");
     }
     final String init = kv.getOrDefault("initialValue", "0");
-    return new Case(name, HistoryDsl.history(read(name + ".hist")),
+    return new Case(name, HistoryDsl.history(hist),
         init.equals("null") ? null : Long.valueOf(init), Collections.unmodifiableMap(holds),
         kv.getOrDefault("anomaly", ""));
   }

@@ -1,6 +1,7 @@
 package io.isowatch.core.corpus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
@@ -66,6 +67,20 @@ class WeakCorpusTest {
     // Then
     assertTrue(covered.containsAll(NAMED), () -> "not covered: " + NAMED.stream().filter(n -> !covered.contains(n)).toList());
     assertTrue(cases.stream().allMatch(c -> c.history().size() <= 4), "the weak corpus holds minimal histories");
+  }
+
+  @Test
+  void shouldRejectAnExpectedFileWhenALevelIsMissingMisspelledOrUndecided() {
+    // Given
+    final String hist = "T1 s1 r(x,0)\n";
+    final String all = "RC_ADYA=SATISFIED\nRC=SATISFIED\nRA=SATISFIED\nCC=SATISFIED\nPC=SATISFIED\n"
+        + "SI=SATISFIED\nSER=SATISFIED\nRR=SATISFIED\n";
+
+    // Then: the complete file parses; each broken variant fails
+    assertEquals(true, WeakCorpus.parse("ok", hist, all + "anomaly=None\n").holds().get(WeakLevel.RR));
+    assertThrows(IllegalArgumentException.class, () -> WeakCorpus.parse("missing", hist, all.replace("RR=SATISFIED\n", "")));
+    assertThrows(IllegalArgumentException.class, () -> WeakCorpus.parse("typo", hist, all + "RCC=SATISFIED\n"));
+    assertThrows(IllegalArgumentException.class, () -> WeakCorpus.parse("unknown", hist, all.replace("RR=SATISFIED", "RR=UNKNOWN")));
   }
 
   static Stream<String> smallMainCases() {
