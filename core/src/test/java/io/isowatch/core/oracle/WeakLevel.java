@@ -23,7 +23,7 @@ package io.isowatch.core.oracle;
  * </ul>
  *
  * <p><b>Adya</b> (A. Adya, "Weak Consistency: A Generalized Theory and Optimistic Implementations
- * for Distributed Transactions", PhD thesis, MIT, 1999, Chapter 3; A. Adya, B. Liskov, P. O'Neil,
+ * for Distributed Transactions", PhD thesis, MIT, 1999; A. Adya, B. Liskov, P. O'Neil,
  * "Generalized Isolation Level Definitions", ICDE 2000): phenomena on the direct serialization
  * graph (DSG) of committed transactions with write-dependency (ww), read-dependency (wr) and
  * anti-dependency (rw) edges, for some version order of every key:
@@ -48,6 +48,14 @@ public enum WeakLevel {
   SI,
   SER,
   RR;
+
+  /**
+   * The name of the same level in the engine's {@code io.isowatch.core.check.Level} (issue 12):
+   * {@code PL2} for {@link #RC_ADYA}, the enum name otherwise.
+   */
+  public String levelName() {
+    return this == RC_ADYA ? "PL2" : name();
+  }
 
   /** True for the levels defined by Biswas and Enea's axioms on a commit order. */
   public boolean axiomatic() {

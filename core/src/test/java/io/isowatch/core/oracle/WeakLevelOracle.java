@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A deliberately naive decision procedure for the weak levels of {@link WeakLevel}, written
@@ -46,7 +47,10 @@ import java.util.TreeSet;
  *       transaction whose <em>last</em> write of the key is that value (only last writes are
  *       visible: writes(t) in Section 2.2.1). No such writer (thin-air, aborted or intermediate
  *       read: Adya G1a, G1b) falsifies every level: the write-read relation of the paper's
- *       histories is total. Several writers (duplicate values) are a choice, enumerated.
+ *       histories is total. Several writers (duplicate values) are a choice, enumerated;
+ *       repeated reads of one key returning one value in one transaction share their choice (a
+ *       split choice only adds wr, rw and RC premises, so it never satisfies a level the shared
+ *       one does not).
  *   <li>Session order: T0 first, then per session by seq when every member has one, else by
  *       source order.
  * </ul>
@@ -124,24 +128,33 @@ public final class WeakLevelOracle {
     if (!m.wellFormed) {
       return new WeakVerdict(Collections.unmodifiableMap(holds), Map.of(), countedIds);
     }
-    final int[] wrRadix = m.reads.stream().mapToInt(r -> r.candidates().length).toArray();
+    final int[] wrRadix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
     final List<String> keys = new ArrayList<>(m.writersByKey.keySet());
+    final long wrTotal = total(wrRadix);
+    long voTotal = 1;
+    for (final String key : keys) {
+      for (int i = 2; i <= m.writersByKey.get(key).size(); i++) {
+        voTotal *= i;
+        if (voTotal > MAX_CHOICES) {
+          throw new IllegalArgumentException("too many version orders for the oracle: " + key + " has "
+              + m.writersByKey.get(key).size() + " writers");
+        }
+      }
+    }
+    if (wrTotal > MAX_CHOICES / voTotal) {
+      throw new IllegalArgumentException("too many choices for the oracle: " + wrTotal + " x " + voTotal);
+    }
     final List<List<int[]>> orders = new ArrayList<>();
     for (final String key : keys) {
       orders.add(permutationsAfterT0(m.writersByKey.get(key)));
     }
     final int[] voRadix = orders.stream().mapToInt(List::size).toArray();
-    final long wrTotal = total(wrRadix);
-    final long voTotal = total(voRadix);
-    if (wrTotal > MAX_CHOICES / voTotal) {
-      throw new IllegalArgumentException("too many choices for the oracle: " + wrTotal + " x " + voTotal);
-    }
     final int[] wrDigit = new int[wrRadix.length];
     for (long c = 0; c < wrTotal; c++, increment(wrDigit, wrRadix)) {
       final Choice choice = m.choice(wrDigit);
       for (final WeakLevel l : WeakLevel.values()) {
         if (l.axiomatic() && !holds.get(l) && choice.soWrAcyclic) {
-          final int[] order = commitOrder(l, m, choice, prune);
+          final int[] order = commitOrder(uniform(l, m.nodes), m, choice, prune);
           if (order != null) {
             holds.put(l, true);
             witnesses.put(l, ids(m, order));
@@ -164,6 +177,102 @@ public final class WeakLevelOracle {
         Collections.unmodifiableMap(holds), Collections.unmodifiableMap(witnesses), countedIds);
   }
 
+  /**
+   * A second formulation, for cross-checking the commit-order search only: for the levels whose
+   * premise does not depend on co, a commit order exists iff so ∪ wr plus every required edge t2 →
+   * t1 is acyclic (saturation, Biswas and Enea 2019, Section 4); and PL-2 holds iff wr alone is
+   * acyclic for some choice of writers (then a topological order of wr, taken as every key's
+   * version order, puts every ww and wr edge forward; conversely a wr cycle is a G1c whatever the
+   * version order). Gives RC, RA, CC and RC_ADYA only.
+   */
+  static Map<WeakLevel, Boolean> bySaturation(final History history, final Long initialValue) {
+    final Model m = Model.of(history, initialValue);
+    final List<WeakLevel> levels = List.of(WeakLevel.RC, WeakLevel.RA, WeakLevel.CC);
+    final Map<WeakLevel, Boolean> holds = new EnumMap<>(WeakLevel.class);
+    levels.forEach(l -> holds.put(l, false));
+    holds.put(WeakLevel.RC_ADYA, false);
+    if (!m.wellFormed) {
+      return holds;
+    }
+    final int[] radix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
+    final int[] digit = new int[radix.length];
+    for (long c = 0, total = total(radix); c < total; c++, increment(digit, radix)) {
+      final Choice choice = m.choice(digit);
+      if (BruteForceOracle.isAcyclic(choice.wr())) {
+        holds.put(WeakLevel.RC_ADYA, true);
+      }
+      for (final WeakLevel l : levels) {
+        final long[] required = choice.soWr().clone();
+        for (int r = 0; r < m.reads.size(); r++) {
+          final int t1 = choice.writer()[r];
+          final int t3 = m.reads.get(r).reader();
+          final long writers = m.writersOf(m.reads.get(r).key());
+          for (int t2 = 0; t2 < m.nodes; t2++) {
+            if (t2 != t1 && (writers & bit(t2)) != 0
+                && brokenInstance(l, m, choice, null, 0L, r, t2, t3, false)) {
+              required[t2] |= bit(t1);
+            }
+          }
+        }
+        if (BruteForceOracle.isAcyclic(required)) {
+          holds.put(l, true);
+        }
+      }
+    }
+    return holds;
+  }
+
+  /**
+   * Mixed levels (papers/mixed-isolation-sql.txt, Section 3.2, Definition 6): whether some commit order extends
+   * so ∪ wr and makes every read satisfy the axioms of the level of the transaction it belongs to
+   * ({@code levelOf}, asked for every counted transaction). A uniform assignment gives {@link
+   * #decide}'s answer for that level. Only axiomatic levels can be mixed: Adya's have no commit
+   * order.
+   *
+   * @throws IllegalArgumentException when a counted transaction's level is not axiomatic, or the
+   *     history is too large
+   */
+  public static boolean decideMixed(
+      final History history, final Long initialValue, final Function<Transaction, WeakLevel> levelOf) {
+    return decideMixed(history, initialValue, levelOf, true);
+  }
+
+  static boolean decideMixed(
+      final History history, final Long initialValue, final Function<Transaction, WeakLevel> levelOf,
+      final boolean prune) {
+    final Model m = Model.of(history, initialValue);
+    final WeakLevel[] levels = new WeakLevel[m.nodes];
+    for (int n = 1; n < m.nodes; n++) {
+      final Transaction t = m.counted.get(n - 1);
+      levels[n] = Objects.requireNonNull(levelOf.apply(t), () -> "no level for " + t.id());
+      if (!levels[n].axiomatic()) {
+        throw new IllegalArgumentException(t.id() + ": " + levels[n] + " has no commit-order axioms to mix");
+      }
+    }
+    if (!m.wellFormed) {
+      return false;
+    }
+    final int[] radix = m.reads.stream().mapToInt(ReadEvent::choices).toArray();
+    final long total = total(radix);
+    if (total > MAX_CHOICES) {
+      throw new IllegalArgumentException("too many choices for the oracle: " + total);
+    }
+    final int[] digit = new int[radix.length];
+    for (long c = 0; c < total; c++, increment(digit, radix)) {
+      final Choice choice = m.choice(digit);
+      if (choice.soWrAcyclic() && commitOrder(levels, m, choice, prune) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static WeakLevel[] uniform(final WeakLevel level, final int nodes) {
+    final WeakLevel[] out = new WeakLevel[nodes];
+    Arrays.fill(out, level);
+    return out;
+  }
+
   private static List<String> ids(final Model m, final int[] order) {
     final List<String> out = new ArrayList<>();
     for (final int n : order) {
@@ -183,8 +292,15 @@ public final class WeakLevelOracle {
    * @param po its index among the transaction's ops (program order)
    * @param key the key read
    * @param candidates the nodes whose visible write of the key is the value read
+   * @param sameAs the index of an earlier read event of the same transaction, key and value, whose
+   *     writer this one shares, or -1 when this read's writer is a choice of its own
    */
-  private record ReadEvent(int reader, int po, String key, int[] candidates) {}
+  private record ReadEvent(int reader, int po, String key, int[] candidates, int sameAs) {
+    /** How many writers this read may choose from independently: 1 when it shares an earlier one's. */
+    int choices() {
+      return sameAs < 0 ? candidates.length : 1;
+    }
+  }
 
   private static final class Model {
     final List<Transaction> counted;
@@ -245,8 +361,9 @@ public final class WeakLevelOracle {
       final int[] writer = new int[reads.size()];
       final long[] wr = new long[nodes];
       for (int r = 0; r < reads.size(); r++) {
-        writer[r] = reads.get(r).candidates()[digit[r]];
-        wr[writer[r]] |= bit(reads.get(r).reader());
+        final ReadEvent read = reads.get(r);
+        writer[r] = read.sameAs() < 0 ? read.candidates()[digit[r]] : writer[read.sameAs()];
+        wr[writer[r]] |= bit(read.reader());
       }
       final long[] soWr = union(so, wr);
       final long[] soWrPlus = closure(soWr);
@@ -377,7 +494,15 @@ public final class WeakLevelOracle {
             candidates.add(j + 1);
           }
         }
-        out.add(new ReadEvent(i + 1, p, op.key(), candidates.stream().mapToInt(Integer::intValue).toArray()));
+        int sameAs = -1;
+        for (int e = out.size() - 1; e >= 0 && out.get(e).reader() == i + 1; e--) {
+          final Op earlier = t.ops().get(out.get(e).po());
+          if (earlier.key().equals(op.key()) && Objects.equals(earlier.value(), op.value())) {
+            sameAs = out.get(e).sameAs() < 0 ? e : out.get(e).sameAs();
+          }
+        }
+        out.add(new ReadEvent(
+            i + 1, p, op.key(), candidates.stream().mapToInt(Integer::intValue).toArray(), sameAs));
       }
     }
     return out;
@@ -408,21 +533,24 @@ public final class WeakLevelOracle {
 
   // ---- axiomatic levels: commit orders ----
 
-  /** A commit order (nodes, T0 first) satisfying the level's axioms, or null when there is none. */
-  private static int[] commitOrder(final WeakLevel level, final Model m, final Choice c, final boolean prune) {
+  /**
+   * A commit order (nodes, T0 first) under which every read satisfies the axioms of its reader's
+   * level ({@code levelOf} per node), or null when there is none.
+   */
+  private static int[] commitOrder(final WeakLevel[] levelOf, final Model m, final Choice c, final boolean prune) {
     final int[] pos = new int[m.nodes];
     Arrays.fill(pos, -1);
     pos[T0] = 0;
     final int[] order = new int[m.nodes];
     order[0] = T0;
-    return extend(level, m, c, pos, bit(T0), order, 1, prune) ? order : null;
+    return extend(levelOf, m, c, pos, bit(T0), order, 1, prune) ? order : null;
   }
 
   private static boolean extend(
-      final WeakLevel level, final Model m, final Choice c, final int[] pos, final long placed,
+      final WeakLevel[] levelOf, final Model m, final Choice c, final int[] pos, final long placed,
       final int[] order, final int next, final boolean prune) {
     if (next == m.nodes) {
-      return !violated(level, m, c, pos, placed);
+      return !violated(levelOf, m, c, pos, placed);
     }
     for (int n = 1; n < m.nodes; n++) {
       // co extends so ∪ wr: a node comes after all its predecessors.
@@ -432,7 +560,7 @@ public final class WeakLevelOracle {
       pos[n] = next;
       order[next] = n;
       final long now = placed | bit(n);
-      if ((!prune || !violated(level, m, c, pos, now)) && extend(level, m, c, pos, now, order, next + 1, prune)) {
+      if ((!prune || !violated(levelOf, m, c, pos, now)) && extend(levelOf, m, c, pos, now, order, next + 1, prune)) {
         return true;
       }
       pos[n] = -1;
@@ -441,7 +569,8 @@ public final class WeakLevelOracle {
   }
 
   /**
-   * Whether the (partial) commit order {@code pos} over the {@code placed} nodes breaks the level,
+   * Whether the (partial) commit order {@code pos} over the {@code placed} nodes breaks the axioms
+   * of some read's level (the level of its transaction, {@code levelOf[t3]}),
    * whatever the order of the nodes still to place (which all come after the placed ones). On a
    * complete order this is the literal check of the axioms: for every read event τ of key x in t3
    * reading from t1, every t2 ≠ t1 that writes x, φ(t2, τ) ⇒ t2 co t1; and co ⊇ so ∪ wr.
@@ -451,7 +580,8 @@ public final class WeakLevelOracle {
    * SER) is judged once t1, t2 and t3 are placed (every t4 the premise needs then lies before t3,
    * so is placed too).
    */
-  private static boolean violated(final WeakLevel level, final Model m, final Choice c, final int[] pos, final long placed) {
+  private static boolean violated(
+      final WeakLevel[] levelOf, final Model m, final Choice c, final int[] pos, final long placed) {
     for (int a = 0; a < m.nodes; a++) {
       for (int b = 0; b < m.nodes; b++) {
         if ((c.soWr()[a] & bit(b)) != 0 && (placed & bit(b)) != 0
@@ -477,7 +607,7 @@ public final class WeakLevelOracle {
         if (conclusion) {
           continue;
         }
-        if (brokenInstance(level, m, c, pos, placed, r, t2, t3, t2Placed)) {
+        if (brokenInstance(levelOf[t3], m, c, pos, placed, r, t2, t3, t2Placed)) {
           return true;
         }
       }

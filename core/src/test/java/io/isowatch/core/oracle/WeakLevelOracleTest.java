@@ -333,6 +333,15 @@ class WeakLevelOracleTest {
     assertThrows(IllegalArgumentException.class, () -> WeakLevelOracle.decide(h, 0L));
   }
 
+  @Test
+  void shouldNameEveryLevelAsTheEngineDoesWhenMapped() {
+    // When
+    final List<String> names = java.util.Arrays.stream(WeakLevel.values()).map(WeakLevel::levelName).toList();
+
+    // Then
+    assertEquals(List.of("PL2", "RC", "RA", "CC", "PC", "SI", "SER", "RR"), names);
+  }
+
   private static void assertHolds(final History h, final Long initial, final Set<WeakLevel> holding) {
     final Map<WeakLevel, Boolean> pruned = WeakLevelOracle.decide(h, initial);
     assertEquals(expected(holding), pruned, () -> HistoryDsl.format(h));
