@@ -131,6 +131,11 @@ final class CycleClassifier {
     if (n == 2 && rwOnly == 2) {
       return "WriteSkew";
     }
+    if (n == 2 && rwOnly == 0 && steps.stream().anyMatch(CycleStep::needsSession)
+        && steps.stream().allMatch(s -> s.has(CycleStep.WR | CycleStep.SO) && !s.has(CycleStep.WW))) {
+      // A transaction read from a later transaction of its own session (SO one way, WR back).
+      return "SessionGuaranteeViolation";
+    }
     if (rwOnly == 1 && steps.stream().allMatch(s -> s.rwOnly() || s.needsSession())) {
       return "SessionGuaranteeViolation";
     }

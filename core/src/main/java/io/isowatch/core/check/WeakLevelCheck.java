@@ -750,8 +750,28 @@ public final class WeakLevelCheck {
       }
       final boolean so = cycle.stream().anyMatch(a -> a.kind() == EdgeKind.SO);
       type = derived == 0 ? "G1c" + (so ? "-process" : "") : "G2-item";
-      name = null;
-      violates = derived == 0 ? java.util.EnumSet.allOf(Level.class) : level.andStronger();
+      if (derived == 0) {
+        // A read from a later transaction of one's own session: SO one way, WR back.
+        name = so && cycle.size() == 2 ? "SessionGuaranteeViolation" : null;
+        final Set<Level> all = java.util.EnumSet.allOf(Level.class);
+        if (so) {
+          all.remove(Level.PL2); // Adya's levels have no session order
+          all.remove(Level.RR);
+        }
+        violates = all;
+      } else {
+        // Several derived orders from one reader that read each writer directly: it saw parts of each.
+        final Set<Integer> readers = new java.util.HashSet<>();
+        boolean direct = true;
+        for (final Arc a : cycle) {
+          if (a.why() != null) {
+            readers.add(a.why().read().reader());
+            direct &= a.why().seen().size() == 1;
+          }
+        }
+        name = readers.size() == 1 && direct ? (level == Level.RC ? "NonMonotonicRead" : "FracturedRead") : null;
+        violates = level.andStronger();
+      }
     }
     final LinkedHashSet<Integer> all = new LinkedHashSet<>(inCycle);
     all.addAll(mentioned);

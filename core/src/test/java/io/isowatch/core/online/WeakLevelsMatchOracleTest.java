@@ -11,6 +11,7 @@ import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.oracle.RandomHistories;
+import io.isowatch.core.oracle.WeakHistories;
 import io.isowatch.core.oracle.WeakLevel;
 import io.isowatch.core.oracle.WeakLevelOracle;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine against the brute-force oracle of the weak levels ({@link WeakLevelOracle}, written
  * from the definitions), on random small histories ({@link RandomHistories}, half of them with blind
- * writes): a SATISFIED or VIOLATED verdict is the oracle's answer, every time. UNKNOWN is allowed
+ * writes, and {@link WeakHistories}, built to reach every level boundary): a SATISFIED or VIOLATED
+ * verdict is the oracle's answer, every time, and every level an anomaly claims is violated. UNKNOWN is allowed
  * only where the engine says why it cannot decide: a value written twice (NON_UNIQUE_WRITE, the
  * engine does not choose a writer), a blind write for the levels that need a version order (RR, PC,
  * SI, SER), or a lost update for PC. Also: any arrival order gives the whole-history verdicts, and
@@ -46,18 +48,33 @@ class WeakLevelsMatchOracleTest {
     final Map<Level, int[]> tally = new EnumMap<>(Level.class); // decided, unknown, satisfied, violated
     int refused = 0;
     for (int i = 0; i < COUNT; i++) {
-      final RandomHistories.Generated g = i % 2 == 0
-          ? RandomHistories.generate(BASE_SEED + i) : RandomHistories.generateWithBlindWrites(BASE_SEED + i);
-      final CheckOptions options = g.options().withLevels(EnumSet.allOf(Level.class));
+      // A third from the oracle's generator, built under visibility rules that reach every level
+      // boundary; the others from the engine's random histories, half with blind writes.
+      final History history;
+      final CheckOptions given;
+      final String described;
+      if (i % 3 == 2) {
+        final WeakHistories.Generated w = WeakHistories.generate(BASE_SEED + i);
+        history = w.history();
+        given = w.options();
+        described = w.describe();
+      } else {
+        final RandomHistories.Generated g = i % 3 == 0
+            ? RandomHistories.generate(BASE_SEED + i) : RandomHistories.generateWithBlindWrites(BASE_SEED + i);
+        history = g.history();
+        given = g.options();
+        described = g.describe();
+      }
+      final CheckOptions options = given.withLevels(EnumSet.allOf(Level.class));
       final Map<WeakLevel, Boolean> oracle;
       try {
-        oracle = WeakLevelOracle.decide(g.history(), options.initialValue());
+        oracle = WeakLevelOracle.decide(history, options.initialValue());
       } catch (final IllegalArgumentException tooBig) {
         refused++;
         continue;
       }
       // When
-      final CheckResult r = WholeHistoryCheck.check(g.history(), options);
+      final CheckResult r = WholeHistoryCheck.check(history, options);
       // Then
       final boolean nonUnique = has(r, FindingKind.NON_UNIQUE_WRITE);
       final boolean blind = has(r, FindingKind.BLIND_WRITE);
@@ -73,14 +90,22 @@ class WeakLevelsMatchOracleTest {
               || (lostUpdate && level == Level.PC);
           if (!excused) {
             failures.add(level + " UNKNOWN without an excuse (" + r.reasons().get(level) + "), oracle " + holds
-                + "\n" + g.describe());
+                + "\n" + described);
           }
         } else {
           t[0]++;
           t[v == Verdict.SATISFIED ? 2 : 3]++;
           if ((v == Verdict.SATISFIED) != holds) {
             failures.add(level + " " + v + " but the oracle says " + (holds ? "it holds" : "it is violated")
-                + "\n" + g.describe());
+                + "\n" + described);
+          }
+        }
+      }
+      // Every level an anomaly claims is one the oracle says is violated.
+      for (final io.isowatch.core.check.Anomaly a : r.anomalies()) {
+        for (final Level level : a.violates()) {
+          if (ORACLE.containsKey(level) && oracle.get(ORACLE.get(level))) {
+            failures.add(a.displayName() + " claims " + level + ", which the oracle says holds\n" + described);
           }
         }
       }
