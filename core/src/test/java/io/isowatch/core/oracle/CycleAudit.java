@@ -235,6 +235,12 @@ public final class CycleAudit {
     if (n == 2 && rwOnly == 2) {
       names.add("WriteSkew");
     }
+    // A read from a later transaction of the reader's own session: SO one way, WR (no WW) back.
+    if (n == 2 && rwOnly == 0 && steps.stream().anyMatch(s -> s.has(EdgeKind.SO) && !s.has(EdgeKind.WR)
+        && !s.has(EdgeKind.WW)) && steps.stream().allMatch(s -> (s.has(EdgeKind.WR) || s.has(EdgeKind.SO))
+        && !s.has(EdgeKind.WW))) {
+      names.add("SessionGuaranteeViolation");
+    }
     return names;
   }
 
