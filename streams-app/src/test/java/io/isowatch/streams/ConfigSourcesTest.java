@@ -33,7 +33,7 @@ class ConfigSourcesTest {
     assertFalse(config.avroSerdeConfig().autoRegister());
     assertFalse(config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG));
     assertEquals(9464, config.getInt(IsoWatchStreamsConfig.HTTP_PORT_CONFIG));
-    assertEquals(EnumSet.allOf(Level.class), config.checkOptions().levels());
+    assertEquals(Level.CLASSIC, config.checkOptions().levels());
     assertEquals(0L, config.checkOptions().initialValue());
     assertEquals(5_000_000L, config.graceMicros());
   }
