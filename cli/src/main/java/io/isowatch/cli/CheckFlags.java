@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
  * no option given they are {@link CheckOptions#defaults()} (CheckFlagsTest holds them to it).
  */
 public final class CheckFlags {
-  /** The levels decided when {@code --levels} is not given: all three. */
+  /** The levels decided when {@code --levels} is not given: SSER, SER and SI, as before the weak levels. */
   static final String DEFAULT_LEVELS = "SSER,SER,SI";
 
   @Spec(Spec.Target.MIXEE)
@@ -23,7 +23,8 @@ public final class CheckFlags {
 
   @Option(names = "--levels", split = ",", paramLabel = "LEVEL", defaultValue = DEFAULT_LEVELS,
       converter = Converters.LevelConverter.class,
-      description = "Levels to decide, comma-separated (default: ${DEFAULT-VALUE}).")
+      description = "Levels to decide, comma-separated, weakest to strongest: PL2 (Adya PL-2), RC, RA, CC, PC, SI, RR"
+          + " (Adya PL-2.99), SER, SSER; see docs/levels.md (default: ${DEFAULT-VALUE}).")
   private List<Level> levels;
 
   @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",

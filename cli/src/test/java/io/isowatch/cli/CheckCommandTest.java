@@ -43,7 +43,7 @@ class CheckCommandTest extends LostUpdateFixture {
   @Test
   void shouldPassDefaultOptionsWhenNoneAreGiven() {
     // Given
-    final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(EnumSet.allOf(Level.class)));
+    final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(Level.CLASSIC));
 
     // When
     final CliRun run = CliRun.run(fake.services(), "check", history.toString());
@@ -190,7 +190,7 @@ class CheckCommandTest extends LostUpdateFixture {
     final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.lostUpdate());
     final String file = history.toString();
     final List<List<String>> cases = List.of(
-        List.of("check", "--levels", "SSER,RC", file),
+        List.of("check", "--levels", "SSER,XC", file),
         List.of("check", "--format", "csv", file),
         List.of("check", "--initial-value", "zero", file),
         List.of("check", "--max-anomalies", "0", file),
@@ -199,7 +199,7 @@ class CheckCommandTest extends LostUpdateFixture {
         List.of("check", "--no-such-option", file),
         List.of("check"));
     final List<String> reasons = List.of(
-        "unknown level 'RC' (expected SSER, SER or SI)",
+        "unknown level 'XC' (expected one of PL2, RC, RA, CC, PC, SI, RR, SER, SSER)",
         "unknown format 'csv' (expected one of auto, jsonl, text, elle, aion)",
         "'zero' is neither an integer nor null",
         "--max-anomalies must be >= 1, got 0",

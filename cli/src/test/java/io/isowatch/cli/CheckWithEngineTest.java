@@ -73,8 +73,22 @@ class CheckWithEngineTest {
 
     // Then
     assertEquals(0, run.exit(), run.out() + run.err());
-    assertTrue(run.out().startsWith("IsoWatch check: SATISFIED\n  SSER  SATISFIED\n  SER   SATISFIED\n"
-        + "  SI    SATISFIED\n\nNo anomalies.\n"), run.out());
+    // Weakest first: the strongest level that holds is read last.
+    assertTrue(run.out().startsWith("IsoWatch check: SATISFIED\n  SI    SATISFIED\n  SER   SATISFIED\n"
+        + "  SSER  SATISFIED\n\nNo anomalies.\n"), run.out());
+  }
+
+  @Test
+  void shouldDecideTheWeakLevelsWhenTheyAreRequested() throws Exception {
+    // When: T2 reads the old x, then T1's y (a fractured read), checked at RC, RA and SI by their names
+    final CliRun run = check("T1 s1 r(x,0) w(x,1) r(y,0) w(y,1)\nT2 s2 r(x,0) r(y,1)\n",
+        "--levels", "read-committed,RA,snapshot");
+
+    // Then: weakest first; the anomaly names the levels it violates among those requested and SSER, SER, SI
+    assertEquals(1, run.exit(), run.out() + run.err());
+    assertTrue(run.out().startsWith("IsoWatch check: VIOLATED\n  RC    SATISFIED\n  RA    VIOLATED\n"
+        + "  SI    VIOLATED\n"), run.out());
+    assertTrue(run.out().contains("FracturedRead (G-single) violates SSER, SER, SI, RA\n"), run.out());
   }
 
   @Test

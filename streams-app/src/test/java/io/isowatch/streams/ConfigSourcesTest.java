@@ -33,7 +33,7 @@ class ConfigSourcesTest {
     assertFalse(config.avroSerdeConfig().autoRegister());
     assertFalse(config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG));
     assertEquals(9464, config.getInt(IsoWatchStreamsConfig.HTTP_PORT_CONFIG));
-    assertEquals(EnumSet.allOf(Level.class), config.checkOptions().levels());
+    assertEquals(Level.CLASSIC, config.checkOptions().levels());
     assertEquals(0L, config.checkOptions().initialValue());
     assertEquals(5_000_000L, config.graceMicros());
   }
@@ -201,5 +201,14 @@ class ConfigSourcesTest {
     assertEquals(0L, none.horizon().maxRunBytes());
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_CHECK_RETIRED_RUNS_MAX_BYTES", "-1"), Map.of()));
+  }
+
+  @Test
+  void shouldRefuseAWeakLevelWhenTheTopicsCannotCarryIt() {
+    // Given: RC, which isowatch check decides but the Avro Level of the topics does not know
+    // When / Then
+    final ConfigException e = assertThrows(ConfigException.class,
+        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SI,RC")));
+    assertTrue(e.getMessage().contains("RC"), e.getMessage());
   }
 }

@@ -12,6 +12,10 @@ import java.util.Set;
  * explained the same way whichever engine found it.
  */
 public final class AnomalyFactory {
+  /** A lost update is allowed up to PC (no write-conflict axiom below SI); it is a G-single for Adya. */
+  static final java.util.Set<Level> LOST_UPDATE_LEVELS =
+      java.util.Collections.unmodifiableSet(java.util.EnumSet.of(Level.SI, Level.RR, Level.SER, Level.SSER));
+
   private final DependencyView view;
   private final Explainer explainer;
   private final CycleAnomalies cycles;
@@ -22,14 +26,14 @@ public final class AnomalyFactory {
     this.cycles = new CycleAnomalies(view, explainer);
   }
 
-  /** A non-cycle anomaly (MTC Table I (a)-(g)): it violates every level. */
+  /** A non-cycle anomaly (MTC Table I (a)-(g)): it violates the levels of its kind. */
   public Anomaly read(final ReadAnomaly a) {
     final List<Transaction> txns = new ArrayList<>(2);
     if (a.writer() > 0 && a.writer() != a.reader()) {
       txns.add(view.txn(a.writer()));
     }
     txns.add(view.txn(a.reader()));
-    return new Anomaly(a.kind().type(), a.kind().name(), Set.of(Level.values()), txns, List.of(), explainer.read(a),
+    return new Anomaly(a.kind().type(), a.kind().name(), Level.shown(a.kind().violates(), view.requestedLevels()), txns, List.of(), explainer.read(a),
         new AnomalyRead(view.txnId(a.reader()), a.opIndex(), view.keyName(a.key()), a.value()));
   }
 
@@ -42,7 +46,8 @@ public final class AnomalyFactory {
     final List<Edge> cycle = List.of(
         new Edge(view.txnId(a), view.txnId(b), EdgeKind.WW, key, lastWrite(view.txn(a), key)),
         new Edge(view.txnId(b), view.txnId(a), EdgeKind.RW, key, view.versionValue(version)));
-    return new Anomaly("G-single", "LostUpdate", Set.of(Level.values()), List.of(view.txn(a), view.txn(b)), cycle,
+    // Allowed up to PC (no write-conflict axiom below SI; Cerone et al. 2015).
+    return new Anomaly("G-single", "LostUpdate", Level.shown(LOST_UPDATE_LEVELS, view.requestedLevels()), List.of(view.txn(a), view.txn(b)), cycle,
         explainer.lostUpdate(version, a, b));
   }
 

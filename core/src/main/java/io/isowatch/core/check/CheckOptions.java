@@ -27,7 +27,7 @@ public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicr
   }
 
   public static CheckOptions defaults() {
-    return new CheckOptions(EnumSet.allOf(Level.class), 0L, 0L, DEFAULT_MAX_ANOMALIES);
+    return new CheckOptions(Level.CLASSIC, 0L, 0L, DEFAULT_MAX_ANOMALIES);
   }
 
   public CheckOptions withLevels(final Set<Level> newLevels) {

@@ -41,7 +41,7 @@ final class CycleAnomalies {
       cycle.add(toEdge(s, id));
       txns.add(view.txn(s.from()));
     }
-    return new Anomaly(c.type(), c.name(), c.violates(), txns, cycle, explainer.cycle(steps, representative, c));
+    return new Anomaly(c.type(), c.name(), Level.shown(c.violates(), view.requestedLevels()), txns, cycle, explainer.cycle(steps, representative, c));
   }
 
   /** The edge shown for a step: the most telling dependency; -1 when only real time holds. */

@@ -72,14 +72,55 @@ final class CycleClassifier {
       base = "G2-item";
     }
     final String type = base + (realTime ? "-realtime" : session ? "-process" : "");
+    final String name = name(steps, rwOnly, pos, keys);
+    return new Classification(type, name, levels(steps, realTime, rwOnly, adjacentRw, name));
+  }
+
+  /**
+   * The levels a cycle of certain edges violates (docs/levels.md): SSER always; SER unless a step
+   * needs real time, and RR too (PL-2.99 forbids every item cycle) unless a step needs session order; SI unless two RW-only steps are
+   * adjacent; CC and PC when at most one step is RW-only (with read-modify-write, the writer after
+   * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); RA when
+   * that writer is the reader's direct WR or SO predecessor (a two-step cycle); RC when, moreover,
+   * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c without
+   * session order.
+   */
+  private static Set<Level> levels(final List<CycleStep> steps, final boolean realTime, final int rwOnly,
+      final boolean adjacentRw, final String name) {
     final Set<Level> levels = EnumSet.of(Level.SSER);
-    if (!realTime) {
-      levels.add(Level.SER);
-      if (!adjacentRw && rwOnly < n) {
-        levels.add(Level.SI);
+    if (realTime) {
+      return levels;
+    }
+    levels.add(Level.SER);
+    // Adya's levels have no session order: only a cycle that holds without it violates them.
+    final boolean sessionFree = steps.stream().noneMatch(CycleStep::needsSession);
+    if (sessionFree) {
+      levels.add(Level.RR);
+    }
+    final int n = steps.size();
+    if (!adjacentRw && rwOnly < n) {
+      levels.add(Level.SI);
+    }
+    if (rwOnly == 0) {
+      final Set<Level> all = EnumSet.allOf(Level.class);
+      if (!sessionFree) {
+        all.remove(Level.PL2);
+        all.remove(Level.RR);
+      }
+      return all;
+    }
+    if (rwOnly == 1) {
+      levels.add(Level.PC);
+      levels.add(Level.CC);
+      final CycleStep dep = steps.get(0).rwOnly() ? steps.get(1 % n) : steps.get(0);
+      if (n == 2 && dep.has(CycleStep.WR | CycleStep.SO)) {
+        levels.add(Level.RA);
+        if ("NonMonotonicRead".equals(name)) {
+          levels.add(Level.RC);
+        }
       }
     }
-    return new Classification(type, name(steps, rwOnly, pos, keys), levels);
+    return levels;
   }
 
   private static String name(
@@ -89,6 +130,11 @@ final class CycleClassifier {
         .allMatch(s -> s.rwOnly() || s.has(CycleStep.WR | CycleStep.SO));
     if (n == 2 && rwOnly == 2) {
       return "WriteSkew";
+    }
+    if (n == 2 && rwOnly == 0 && steps.stream().anyMatch(CycleStep::needsSession)
+        && steps.stream().allMatch(s -> s.has(CycleStep.WR | CycleStep.SO) && !s.has(CycleStep.WW))) {
+      // A transaction read from a later transaction of its own session (SO one way, WR back).
+      return "SessionGuaranteeViolation";
     }
     if (rwOnly == 1 && steps.stream().allMatch(s -> s.rwOnly() || s.needsSession())) {
       return "SessionGuaranteeViolation";

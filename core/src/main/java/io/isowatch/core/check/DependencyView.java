@@ -29,6 +29,11 @@ public interface DependencyView {
   /** The value the initial transaction writes to every key; null when keys start absent. */
   Long initialValue();
 
+  /** The levels requested; anomalies show these and SSER, SER, SI ({@link Level#shown}). */
+  default java.util.Set<Level> requestedLevels() {
+    return Level.CLASSIC;
+  }
+
   int versionKey(int version);
 
   /** The transaction that wrote the version ({@link #INIT} for an initial value). */

@@ -136,7 +136,7 @@ final class Explainer {
         + " < " + tb + " (WW) and " + tb + " < " + ta + " (" + tb + " read " + kv + ", which " + ta
         + " overwrote), and symmetrically.\n"
         + "So one of the two updates was lost (the Divergence pattern, MTC Definition 10). "
-        + levelsSentence(Set.of(Level.SSER, Level.SER, Level.SI)) + " (G-single, LostUpdate)";
+        + levelsSentence(AnomalyFactory.LOST_UPDATE_LEVELS) + " (G-single, LostUpdate)";
   }
 
   String read(final ReadAnomaly a) {
@@ -163,16 +163,16 @@ final class Explainer {
           + " without writing " + k + " in between: reads of one key in one transaction must agree";
     };
     return names.let() + "Then:\n  - " + then + ".\n"
-        + "No dependency graph exists for such a history. " + levelsSentence(Set.of(Level.SSER, Level.SER, Level.SI))
+        + "No dependency graph exists for such a history. " + levelsSentence(a.kind().violates())
         + " (" + a.kind().type() + ", " + a.kind() + ")";
   }
 
-  private static String levelsSentence(final Set<Level> levels) {
+  private String levelsSentence(final Set<Level> all) {
+    final Set<Level> levels = Level.shown(all, view.requestedLevels());
     final List<String> names = new ArrayList<>();
-    for (final Level l : Level.values()) {
-      if (levels.contains(l)) {
-        names.add(l.name());
-      }
+    // Strongest first, as explanations always said.
+    for (final Level l : Level.strongestFirst(levels)) {
+      names.add(l.name());
     }
     final String list = names.size() == 1 ? names.get(0)
         : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);

@@ -177,9 +177,11 @@ public final class Findings {
     return out;
   }
 
-  private static Set<Level> defaultLevels(final FindingKind kind) {
+  /** The levels a finding of this kind makes undecidable unless a violation is certain. */
+  public static Set<Level> defaultLevels(final FindingKind kind) {
     return switch (kind) {
-      case NON_UNIQUE_WRITE, BLIND_WRITE -> EnumSet.allOf(Level.class);
+      case NON_UNIQUE_WRITE -> EnumSet.allOf(Level.class);
+      case BLIND_WRITE -> EnumSet.copyOf(Level.NEED_VERSION_ORDER);
       case MISSING_TIMESTAMPS -> EnumSet.of(Level.SSER);
       default -> EnumSet.noneOf(Level.class);
     };

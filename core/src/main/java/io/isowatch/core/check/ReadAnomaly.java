@@ -32,6 +32,20 @@ public record ReadAnomaly(Kind kind, int reader, int writer, int key, Long value
       this.type = type;
     }
 
+    /**
+     * The levels it violates: all of them, except that two reads of one key returning different
+     * versions are allowed by both readings of Read Committed (a "fuzzy read"); from RA up, every
+     * read of a transaction is ordered after the writers it saw (docs/levels.md).
+     */
+    public java.util.Set<io.isowatch.core.check.Level> violates() {
+      if (this != NonRepeatableReads) {
+        return java.util.EnumSet.allOf(Level.class);
+      }
+      final java.util.EnumSet<Level> levels = java.util.EnumSet.copyOf(Level.RA.andStronger());
+      levels.add(Level.RR); // the second read's writer overwrote the first's version, or the reverse: G-single
+      return levels;
+    }
+
     /** The Adya/Elle type reported for it. */
     public String type() {
       return type;

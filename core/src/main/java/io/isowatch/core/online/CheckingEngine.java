@@ -27,6 +27,7 @@ final class CheckingEngine {
   /** Processes a released slot (design steps 2-8) and notes where a cut could be placed after it. */
   void process(final int slot) {
     checker.release(slot);
+    results.complete(false);
     final OnlineState s = state;
     final boolean snapshot = s.online.horizon().onSnapshots() && Segmenter.isSnapshot(s.txns.txn(slot), s.chains.keyCount());
     s.cutPoints.processed(s.txns.endKey(slot), snapshot, snapshot ? s.txns.piPos(slot) : -1);
@@ -40,6 +41,7 @@ final class CheckingEngine {
   /** Reports every read still waiting for a writer as a ThinAirRead (the end of a flush). */
   void expireAll() {
     checker.expireAll();
+    results.complete(true);
   }
 
   /** The events published since the last take, in order. */

@@ -112,7 +112,10 @@ final class CheckpointRecords {
   static int levels(final Set<Level> levels) {
     int mask = 0;
     for (final Level l : levels) {
-      mask |= 1 << code(LEVELS, l);
+      // Only the levels of the checkpoint formats (see CheckpointEncoder#levels).
+      if (Level.CLASSIC.contains(l)) {
+        mask |= 1 << code(LEVELS, l);
+      }
     }
     return mask;
   }

@@ -326,7 +326,7 @@ final class CheckpointWriter {
   }
 
   private void checker(final CheckerFields c) {
-    out.array(c.published().entrySet(), e -> {
+    out.array(c.published().entrySet().stream().filter(e -> Level.CLASSIC.contains(e.getKey())).toList(), e -> {
       out.index(CheckpointRecords.level(e.getKey()));
       out.index(CheckpointRecords.verdict(e.getValue()));
     });

@@ -20,7 +20,8 @@ final class DependencyGraph {
   DependencyGraph(final Set<Level> requested, final TxnIndex txns, final long rtSkewMicros,
       final int expectedTransactions) {
     this.edges = new DependencyEdges(expectedTransactions);
-    if (requested.contains(Level.SI)) {
+    // PC is decided with SI's graph (docs/levels.md).
+    if (requested.contains(Level.SI) || requested.contains(Level.PC)) {
       levels.add(new SiGraph(edges, expectedTransactions));
     }
     if (requested.contains(Level.SER)) {

@@ -137,6 +137,11 @@ final class OnlineState implements DependencyView {
   }
 
   @Override
+  public java.util.Set<Level> requestedLevels() {
+    return options.levels();
+  }
+
+  @Override
   public Long initialValue() {
     return options.initialValue();
   }

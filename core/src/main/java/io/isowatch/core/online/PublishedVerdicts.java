@@ -24,11 +24,13 @@ final class PublishedVerdicts {
 
   /** Publishes, through the engine's publisher, each level whose verdict changed since the last call. */
   void publishChanges(final CheckingEngine engine) {
-    // Level by level, no map built: this runs after every accepted transaction (in level order,
-    // as the verdict map's).
+    // Level by level, no map built: this runs after every accepted transaction.
     final ResultBuilder results = engine.results;
     final boolean everyLevel = results.everyLevelViolated();
-    for (final Level level : engine.state.options.levels()) {
+    // The weak levels' check is not incremental yet: between two transactions it may lag (see WeakVerdicts).
+    results.allowLag(true);
+    // Strongest first, the order VerdictChanged events were always published in.
+    for (final Level level : Level.strongestFirst(engine.state.options.levels())) {
       final Verdict v = results.verdict(level, everyLevel);
       final Verdict before = published.put(level, v);
       if (before != v) {
@@ -36,6 +38,7 @@ final class PublishedVerdicts {
             v == Verdict.UNKNOWN ? results.reason(level) : null));
       }
     }
+    results.allowLag(false);
   }
 
   /** The verdicts as last published, for a checkpoint. */

@@ -189,7 +189,8 @@ final class Publisher {
     if (muted) {
       return;
     }
-    s.findings().add(kind, key, t == null ? null : t.id(), t == null ? 0 : t.line(), message);
+    s.findings().add(kind, key, t == null ? null : t.id(), t == null ? 0 : t.line(), message,
+        Level.shown(io.isowatch.core.check.Findings.defaultLevels(kind), s.options.levels()));
     event(new OnlineEvent.FindingPublished(kind, key, t == null ? null : t.id(), message));
   }
 
@@ -198,7 +199,7 @@ final class Publisher {
     if (muted) {
       return;
     }
-    s.findings().add(kind, key, t.id(), t.line(), message, levels);
+    s.findings().add(kind, key, t.id(), t.line(), message, Level.shown(levels, s.options.levels()));
     event(new OnlineEvent.FindingPublished(kind, key, t.id(), message));
   }
 }

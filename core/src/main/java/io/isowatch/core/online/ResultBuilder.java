@@ -24,10 +24,22 @@ import java.util.Map;
 final class ResultBuilder {
   private final OnlineState s;
   private final SeqFindings seqs;
+  private final WeakVerdicts weak;
 
   ResultBuilder(final OnlineState s) {
     this.s = s;
     this.seqs = new SeqFindings(s);
+    this.weak = new WeakVerdicts(s, this);
+  }
+
+  /** Lets the weak levels answer from a check made a few transactions ago (verdict publication only). */
+  void allowLag(final boolean lag) {
+    weak.allowLag(lag);
+  }
+
+  /** Tells the weak levels whether every writer has come (a flush) or not (a transaction was processed). */
+  void complete(final boolean flushed) {
+    weak.complete(flushed);
   }
 
   Map<Level, Verdict> verdicts() {
@@ -46,6 +58,14 @@ final class ResultBuilder {
 
   /** One level's verdict; {@code everyLevel} is {@link #everyLevelViolated()}, read once per call site. */
   Verdict verdict(final Level level, final boolean everyLevel) {
+    if (level != Level.SI && level != Level.SER && level != Level.SSER) {
+      return weak.verdict(level);
+    }
+    return classicVerdict(level, everyLevel);
+  }
+
+  /** SSER, SER and SI as before issue 12; RR and PC are derived from them ({@link WeakVerdicts}). */
+  Verdict classicVerdict(final Level level, final boolean everyLevel) {
     final HorizonSummary h = s.summary;
     if (everyLevel || cyclic(level) || (h != null && (h.violated.contains(level)
         || (level == Level.SSER && h.staleViolatesSser)))) {
@@ -60,6 +80,13 @@ final class ResultBuilder {
 
   /** Why the level is UNKNOWN (call only when it is). */
   String reason(final Level level) {
+    if (level != Level.SI && level != Level.SER && level != Level.SSER) {
+      return weak.reason(level);
+    }
+    return classicReason(level);
+  }
+
+  String classicReason(final Level level) {
     final HorizonSummary h = s.summary;
     if (h != null && h.staleUndecided.contains(level)) {
       return h.staleReads + " read(s) returned a value no retained transaction wrote, a version older than the "
@@ -84,7 +111,7 @@ final class ResultBuilder {
     return UnknownReasons.versionOrderOpen(reasons, s.chains.undeterminedKeys());
   }
 
-  private boolean cyclic(final Level level) {
+  boolean cyclic(final Level level) {
     for (final LevelGraph g : s.graph.levels()) {
       if (g.level == level) {
         return g.cyclic();
@@ -120,6 +147,17 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
+    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
+    if (!witnesses.isEmpty()) {
+      listed = new ArrayList<>(listed);
+      counts = new java.util.LinkedHashMap<>(counts);
+      for (final io.isowatch.core.check.Anomaly a : witnesses) {
+        if (listed.size() < s.options.maxAnomalies()) {
+          listed.add(a);
+        }
+        counts.merge(a.displayName(), 1L, Long::sum);
+      }
+    }
     boolean truncated = s.anomalies.truncated();
     if (h != null && h.cuts > 0) {
       final HorizonSummary.Listing merged = HorizonSummary.merge(

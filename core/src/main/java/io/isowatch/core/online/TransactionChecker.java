@@ -270,7 +270,7 @@ final class TransactionChecker {
           s.chains.startChain(k, slot, step);
           final String name = s.chains.keyName(k);
           out.finding(FindingKind.BLIND_WRITE, name, t, FindingMessages.blindWrite(t.id(), name, true),
-              EnumSet.allOf(Level.class));
+              EnumSet.copyOf(Level.NEED_VERSION_ORDER));
         }
       }
       if (analysis.readsBefore(i)) {

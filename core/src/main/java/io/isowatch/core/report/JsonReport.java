@@ -27,6 +27,7 @@ import java.util.TreeMap;
  * <pre>{@code
  * {
  *   "verdicts":  {"SSER": "VIOLATED", "SER": "VIOLATED", "SI": "UNKNOWN"},
+ *   "levelOrder": ["SI", "SER", "SSER"],
  *   "reasons":   {"SI": "why SI could not be decided"},
  *   "anomalies": [{
  *       "type": "G-single", "name": "LostUpdate", "violates": ["SSER", "SER", "SI"],
@@ -54,13 +55,15 @@ import java.util.TreeMap;
  * <p>Rules that consumers may rely on:
  *
  * <ul>
- *   <li>{@code verdicts} holds exactly the requested levels, in the order SSER, SER, SI; each value
- *       is {@code SATISFIED}, {@code VIOLATED} or {@code UNKNOWN}.
+ *   <li>{@code verdicts} holds exactly the requested levels, strongest first, in the order SSER,
+ *       SER, RR, SI, PC, CC, RA, RC, PL2 (docs/levels.md); each value is {@code SATISFIED},
+ *       {@code VIOLATED} or {@code UNKNOWN}. {@code levelOrder} lists the same levels weakest first,
+ *       the order the text report reads them in (so the strongest level that holds comes last).
  *   <li>{@code reasons} holds one sentence per UNKNOWN level (possibly none: then it is {@code {}}).
  *   <li>{@code anomalies} is in the engine's canonical order and capped by {@code --max-anomalies};
  *       {@code stats.anomaliesByName} and {@code stats.anomaliesTruncated} give the exact counts.
  *       {@code name} is {@code null} when no named pattern matches; {@code violates} is ordered
- *       SSER, SER, SI; {@code txns} are the ids of {@code transactions}, in cycle order for cycles.
+ *       strongest first, as {@code verdicts}; {@code txns} are the ids of {@code transactions}, in cycle order for cycles.
  *       {@code cycle} is closed (the last edge ends where the first starts) and empty for
  *       non-cycle anomalies; {@code kind} is one of SO, RT, WR, WW, RW; {@code key} and {@code
  *       value} are {@code null} for SO and RT, and {@code value} is {@code null} for a read of an
@@ -71,8 +74,8 @@ import java.util.TreeMap;
  *       {@code null} when the source gave none; {@code status} and {@code ops} are spelled as in the
  *       native JSONL format ({@code committed|aborted|unknown}; {@code {"t": "r"|"w", "k": key,
  *       "v": value or null}}).
- *   <li>{@code findings[].levels} lists the levels the finding makes undecidable (ordered SSER, SER,
- *       SI); {@code key} is {@code null} for findings about no single key.
+ *   <li>{@code findings[].levels} lists the levels the finding makes undecidable (ordered strongest
+ *       first); {@code key} is {@code null} for findings about no single key.
  *   <li>{@code stats.retired} is present only for a segmented check that pruned something: the
  *       filters of retired versions, and the probability, at most, that a read of a value never
  *       written was taken for a stale read beyond the horizon (docs/segmentation.md); {@code
@@ -110,12 +113,15 @@ public final class JsonReport {
   /** The document as a Jackson tree. */
   public static ObjectNode toTree(final CheckResult result) {
     final ObjectNode root = NODES.objectNode();
+    // The contract orders levels strongest first; levelOrder (added with the weak levels) says weakest first.
     final ObjectNode verdicts = root.putObject("verdicts");
-    for (final Level level : Notation.ordered(result.verdicts().keySet())) {
+    for (final Level level : Level.strongestFirst(result.verdicts().keySet())) {
       verdicts.put(level.name(), result.verdicts().get(level).name());
     }
+    final ArrayNode order = root.putArray("levelOrder");
+    Notation.ordered(result.verdicts().keySet()).forEach(l -> order.add(l.name()));
     final ObjectNode reasons = root.putObject("reasons");
-    for (final Level level : Notation.ordered(result.reasons().keySet())) {
+    for (final Level level : Level.strongestFirst(result.reasons().keySet())) {
       reasons.put(level.name(), result.reasons().get(level));
     }
     final ArrayNode anomalies = root.putArray("anomalies");
@@ -233,7 +239,7 @@ public final class JsonReport {
 
   private static ArrayNode levels(final Collection<Level> levels) {
     final ArrayNode n = NODES.arrayNode();
-    Notation.ordered(levels).forEach(l -> n.add(l.name()));
+    Level.strongestFirst(levels).forEach(l -> n.add(l.name()));
     return n;
   }
 }

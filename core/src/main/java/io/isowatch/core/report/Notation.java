@@ -44,14 +44,17 @@ final class Notation {
     return sb.toString();
   }
 
-  /** The levels in a fixed order, strongest first (SSER, SER, SI), whatever the set's order. */
+  /**
+   * The levels in a fixed order, weakest first (PL2, RC, RA, CC, PC, SI, RR, SER, SSER), whatever the
+   * set's order: the order verdicts are listed in, so the strongest level that holds is read last.
+   */
   static List<Level> ordered(final Collection<Level> levels) {
     return Stream.of(Level.values()).filter(levels::contains).toList();
   }
 
-  /** {@code SSER, SER, SI}. */
+  /** {@code SSER, SER, SI}: the levels an anomaly violates, strongest first (the Avro contracts' order). */
   static String joined(final Collection<Level> levels) {
-    return ordered(levels).stream().map(Level::name).collect(Collectors.joining(", "));
+    return Level.strongestFirst(levels).stream().map(Level::name).collect(Collectors.joining(", "));
   }
 
   /** What a transaction's ops do not show: {@code "  aborted  @10..20"}, or empty. */

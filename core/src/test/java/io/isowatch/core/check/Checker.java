@@ -85,6 +85,7 @@ public final class Checker {
       case SI -> LevelGraphs.si(dg);
       case SER -> LevelGraphs.ser(dg);
       case SSER -> LevelGraphs.sser(dg, options.rtSkewMicros());
+      default -> throw new IllegalArgumentException("the batch Checker decides SSER, SER and SI only, not " + level);
     };
     return search.search(level, g, options.rtSkewMicros());
   }
@@ -149,7 +150,7 @@ public final class Checker {
         final int key = res.instKey.get(row);
         final boolean open = dg.undeterminedKey[key];
         findings.add(FindingKind.BLIND_WRITE, dg.h.keyNames[key], t.id(), t.line(),
-            FindingMessages.blindWrite(t.id(), dg.h.keyNames[key], open), open ? Set.of(Level.values()) : Set.of());
+            FindingMessages.blindWrite(t.id(), dg.h.keyNames[key], open), open ? Level.CLASSIC : Set.of());
       }
     }
   }

@@ -108,7 +108,7 @@ final class ReadResolution {
         }
         if (index.recordIsRepeat(keys[j], v, t, isLastWriteOf(ops, keys, j))) {
           h.findings.add(FindingKind.NON_UNIQUE_WRITE, op.key(), txn.id(), txn.line(),
-              FindingMessages.nonUniqueWrite(txn.id(), op.key(), v));
+              FindingMessages.nonUniqueWrite(txn.id(), op.key(), v), io.isowatch.core.check.Level.CLASSIC);
         }
       }
     }

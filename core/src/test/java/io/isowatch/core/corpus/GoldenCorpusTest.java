@@ -96,7 +96,7 @@ class GoldenCorpusTest {
   }
 
   private static void assertMatches(final String name, final Map<String, String> expected, final CheckResult r) {
-    for (final Level level : Level.values()) {
+    for (final Level level : Level.strongestFirst(Level.CLASSIC).toArray(new Level[0])) {
       assertEquals(Verdict.valueOf(expected.get(level.name())), r.verdicts().get(level),
           () -> level + " of " + name + "; anomalies " + names(r));
     }
@@ -124,7 +124,7 @@ class GoldenCorpusTest {
 
     // Then: an expected verdict never contradicts the definitions, and on mini-transactions it is exact
     final boolean exact = MiniTransactions.isProper(history, options.initialValue());
-    for (final Level level : Level.values()) {
+    for (final Level level : Level.strongestFirst(Level.CLASSIC).toArray(new Level[0])) {
       final Verdict v = Verdict.valueOf(expected.get(level.name()));
       final Boolean o = oracle.holds(level);
       if (v == Verdict.VIOLATED) {

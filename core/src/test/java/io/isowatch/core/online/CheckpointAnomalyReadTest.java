@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 class CheckpointAnomalyReadTest {
   private static final Transaction T1 = new Transaction("T1", "s1", 0, TxnStatus.COMMITTED, 10, 20,
       List.of(Op.read("x", 5L), Op.read("y", null)), null, null, 1);
-  private static final Anomaly WITHOUT = new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class),
+  private static final Anomaly WITHOUT = new Anomaly("thin-air", "ThinAirRead", Level.CLASSIC,
       List.of(T1), List.of(), "T1 read y=null, …");
-  private static final Anomaly WITH = new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class),
+  private static final Anomaly WITH = new Anomaly("thin-air", "ThinAirRead", Level.CLASSIC,
       List.of(T1), List.of(), "T1 read y=null, …", new AnomalyRead("T1", 1, "y", null));
 
   @Test

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * the writer arriving before and after the read, released at once or held and flushed.
  */
 class InitialVersionEdgesTest {
-  private static final Set<Level> ALL = EnumSet.allOf(Level.class);
+  private static final Set<Level> ALL = Level.CLASSIC;
 
   /** Elle's initial-state G-single: p0 [r x nil][r y 1], p1 [w y 1][w x 2]; keys start absent. */
   private static final String ELLE_G_SINGLE = """
@@ -195,6 +195,6 @@ class InitialVersionEdgesTest {
     final Anomaly a = r.anomalies().get(0);
     assertEquals(type, a.type(), a::toString);
     assertEquals(name, a.name(), a::toString);
-    assertEquals(ALL, a.violates());
+    assertTrue(a.violates().containsAll(ALL), () -> "violates " + a.violates());
   }
 }

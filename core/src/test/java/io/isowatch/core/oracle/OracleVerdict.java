@@ -24,6 +24,8 @@ public record OracleVerdict(
       case SSER -> sser;
       case SER -> ser;
       case SI -> si;
+      default -> throw new IllegalArgumentException("this oracle decides SSER, SER and SI only (WeakLevelOracle decides "
+          + "the others), not " + level);
     };
   }
 

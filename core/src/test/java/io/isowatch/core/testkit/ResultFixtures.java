@@ -86,7 +86,7 @@ public final class ResultFixtures {
   public static CheckResult truncated(final int shown, final long found) {
     final History h = HistoryDsl.history("w1 s1 r(x,0) w(x,1) aborted\nr1 s2 r(x,1)");
     final List<Anomaly> anomalies = IntStream.range(0, shown)
-        .mapToObj(i -> new Anomaly("G1a", null, EnumSet.allOf(Level.class), h.transactions(), List.of(),
+        .mapToObj(i -> new Anomaly("G1a", null, Level.CLASSIC, h.transactions(), List.of(),
             "r1 read x=1, written by the aborted w1"))
         .toList();
     return new CheckResult(

@@ -68,10 +68,9 @@ final class SummaryText {
 
   void check(final CheckResult result, final InjectionReport injected, final PrintWriter out) {
     final List<String> verdicts = new ArrayList<>();
-    for (final Level l : Level.values()) {
-      if (result.verdicts().containsKey(l)) {
-        verdicts.add(l + " " + result.verdicts().get(l));
-      }
+    // Strongest first, as this summary always listed them.
+    for (final Level l : Level.strongestFirst(result.verdicts().keySet())) {
+      verdicts.add(l + " " + result.verdicts().get(l));
     }
     line(out, "check", String.join(", ", verdicts) + String.format(Locale.ROOT, " (%.2f s)", result.stats().seconds()));
     final Map<String, Long> byName = result.stats().anomaliesByName();

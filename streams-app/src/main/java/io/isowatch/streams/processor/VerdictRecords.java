@@ -42,7 +42,8 @@ public final class VerdictRecords {
   public static TenantVerdict toAvro(final String tenant, final CheckResult result, final long malformed,
       final long buffered, final long pendingReads, final long atMicros) {
     final List<LevelVerdict> levels = new ArrayList<>();
-    for (final io.isowatch.core.check.Level level : io.isowatch.core.check.Level.values()) {
+    for (final io.isowatch.core.check.Level level
+        : io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC)) {
       final io.isowatch.core.check.Verdict v = result.verdicts().get(level);
       if (v == null) {
         continue;
@@ -116,7 +117,8 @@ public final class VerdictRecords {
     final List<LevelVerdict> levels = new ArrayList<>();
     final List<Level> undecided = new ArrayList<>();
     if (base == null) {
-      for (final io.isowatch.core.check.Level level : io.isowatch.core.check.Level.values()) {
+      for (final io.isowatch.core.check.Level level
+          : io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC)) {
         levels.add(new LevelVerdict(Level.valueOf(level.name()), Verdict.UNKNOWN, why));
         undecided.add(Level.valueOf(level.name()));
       }

@@ -39,7 +39,7 @@ class ReplayReportsTest {
         T4 s4 r(y,0) w(y,2) @41..51 seq=0
         T5 s5 w(z,7) @60..70 seq=0
         T6 s1 r(q,0) @80..90 seq=2
-        """), new CheckOptions(EnumSet.allOf(Level.class), 0L, 0, 1));
+        """), new CheckOptions(Level.CLASSIC, 0L, 0, 1));
     final TenantVerdict verdict = VerdictRecords.toAvro(TENANT, original, 0, 0, 0, 123L);
     final Map<String, Anomaly> published = publishedAnomalies(original);
     // When

@@ -1,0 +1,180 @@
+package io.isowatch.core.online;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.ReadAnomaly;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.check.WeakLevelCheck;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The verdicts of the levels added by issue 12 (docs/levels.md, "How IsoWatch decides each
+ * level"), read from a state as the {@link ResultBuilder} reads SSER, SER and SI:
+ *
+ * <ul>
+ *   <li>PL2, RC, RA, CC, RR: by {@link WeakLevelCheck} over the retained counted transactions, plus the
+ *       non-cycle anomalies of the engine that violate them (all but NonRepeatableReads for PL2 and
+ *       RC; a lost update for RR) and what earlier cuts proved;
+ *   <li>PC: VIOLATED when CC is, or when SI is by a cycle while no update was lost and every version
+ *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
+ * </ul>
+ *
+ * <p>The weak check is derived from what the state retains, so it needs no state of its own in a
+ * cut or a checkpoint; it is recomputed when the state changed since the last call (linear in the
+ * retained transactions, not incremental yet).
+ */
+final class WeakVerdicts {
+  private final OnlineState s;
+  private final ResultBuilder results;
+  private long stamp = -1;
+  private WeakLevelCheck.Result cached;
+  /** Whether the stream was flushed since the last transaction processed: every writer has come. */
+  private boolean complete;
+  /** Whether a lagging answer will do (the publication of verdict changes after each transaction). */
+  private boolean lag;
+  /** The weak levels requested, and CC when PC is (PC is decided from it). */
+  private final Set<Level> decided;
+
+  WeakVerdicts(final OnlineState s, final ResultBuilder results) {
+    this.s = s;
+    this.results = results;
+    this.decided = EnumSet.noneOf(Level.class);
+    for (final Level l : s.options.levels()) {
+      if (Level.WEAK.contains(l)) {
+        decided.add(l);
+      }
+    }
+    if (s.options.levels().contains(Level.PC)) {
+      decided.add(Level.CC);
+    }
+  }
+
+  void allowLag(final boolean allowed) {
+    lag = allowed;
+  }
+
+  Verdict verdict(final Level level) {
+    final HorizonSummary h = s.summary;
+    if (h != null && h.violated.contains(level)) {
+      return Verdict.VIOLATED;
+    }
+    return switch (level) {
+      case PC -> pc();
+      default -> weak(level);
+    };
+  }
+
+  String reason(final Level level) {
+    return switch (level) {
+      case PC -> {
+        if (weak(Level.CC) == Verdict.UNKNOWN) {
+          yield reason(Level.CC);
+        }
+        if (results.classicVerdict(Level.SI, results.everyLevelViolated()) == Verdict.VIOLATED) {
+          yield "SI is violated, but PC allows lost updates, and with a lost update or a key whose version order is "
+              + "open IsoWatch cannot tell yet whether the SI cycle also breaks the prefix axiom; no violation of PC is "
+              + "certain";
+        }
+        yield results.classicReason(Level.SI);
+      }
+      default -> {
+        final HorizonSummary h = s.summary;
+        if (h != null && h.staleUndecided.contains(level) && check().unknownReason() == null) {
+          yield h.staleReads + " read(s) returned a value no retained transaction wrote, probably a version older than the "
+              + "retained horizon (STALE_READ_BEYOND_HORIZON); no violation of " + level + " is certain";
+        }
+        yield check().unknownReason();
+      }
+    };
+  }
+
+  /** The counterexamples of violated weak levels that no anomaly in {@code listed} already proves. */
+  List<Anomaly> witnesses(final List<Anomaly> listed) {
+    final Set<Level> weakRequested = EnumSet.noneOf(Level.class);
+    for (final Level l : s.options.levels()) {
+      if (Level.WEAK.contains(l)) {
+        weakRequested.add(l);
+      }
+    }
+    if (weakRequested.isEmpty()) {
+      return List.of();
+    }
+    final Set<Level> proven = EnumSet.noneOf(Level.class);
+    for (final Anomaly a : listed) {
+      proven.addAll(a.violates());
+    }
+    final List<Anomaly> out = new ArrayList<>();
+    for (final Level l : Level.weakestFirst(weakRequested)) {
+      final Anomaly w = check().witnesses().get(l);
+      if (w != null && !proven.contains(l)) {
+        out.add(w);
+        proven.addAll(w.violates());
+      }
+    }
+    return out;
+  }
+
+  private Verdict pc() {
+    final Verdict cc = weak(Level.CC);
+    if (cc == Verdict.VIOLATED) {
+      return Verdict.VIOLATED;
+    }
+    final Verdict si = results.classicVerdict(Level.SI, results.everyLevelViolated());
+    if (si == Verdict.VIOLATED) {
+      final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
+          && (s.summary == null || s.summary.cuts == 0);
+      return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
+    }
+    return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;
+  }
+
+  private Verdict weak(final Level level) {
+    final long nonRepeatable = s.anomalies.counts().getOrDefault(ReadAnomaly.Kind.NonRepeatableReads.name(), 0L);
+    if (s.anomalies.readCount() > nonRepeatable) {
+      return Verdict.VIOLATED;
+    }
+    if (nonRepeatable > 0 && level != Level.PL2 && level != Level.RC) {
+      return Verdict.VIOLATED;
+    }
+    if (level == Level.RR && s.anomalies.lostUpdateCount() > 0) {
+      return Verdict.VIOLATED;
+    }
+    final Verdict v = check().verdicts().get(level);
+    final HorizonSummary h = s.summary;
+    if (v == Verdict.SATISFIED && h != null && h.staleUndecided.contains(level)) {
+      return Verdict.UNKNOWN;
+    }
+    return v;
+  }
+
+  /** A transaction was processed (false) or the stream flushed (true). */
+  void complete(final boolean flushed) {
+    if (complete != flushed) {
+      complete = flushed;
+      cached = null;
+    }
+  }
+
+  private WeakLevelCheck.Result check() {
+    // Weak verdicts change only when a transaction is released or the stream flushed. The check is
+    // linear in the retained transactions; publishing after each one may use a check up to an eighth
+    // of them (at least 64) old, so publication costs amortised linear time; results are exact.
+    final long now = s.txns.released();
+    final boolean fresh = cached != null && (now == stamp || (lag && now < stamp + Math.max(64, stamp / 8)));
+    if (!fresh) {
+      final List<WeakLevelCheck.Entry> entries = new ArrayList<>();
+      for (int i = 0; i < s.txns.released(); i++) {
+        final int slot = s.txns.releasedAt(i);
+        entries.add(new WeakLevelCheck.Entry(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot)));
+      }
+      final HorizonSummary h = s.summary;
+      cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0, complete)
+          .decide(decided, s.options.levels());
+      stamp = now;
+    }
+    return cached;
+  }
+}
