@@ -1,5 +1,15 @@
 package io.isowatch.core.oracle;
 
+import static io.isowatch.core.oracle.OracleRelations.T0;
+import static io.isowatch.core.oracle.OracleRelations.bit;
+import static io.isowatch.core.oracle.OracleRelations.increment;
+import static io.isowatch.core.oracle.OracleRelations.isAcyclic;
+import static io.isowatch.core.oracle.OracleRelations.lastWrites;
+import static io.isowatch.core.oracle.OracleRelations.permutationsAfterT0;
+import static io.isowatch.core.oracle.OracleRelations.sessionOrder;
+import static io.isowatch.core.oracle.OracleRelations.total;
+import static io.isowatch.core.oracle.OracleRelations.union;
+
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.history.History;
@@ -7,7 +17,6 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,7 +57,6 @@ public final class BruteForceOracle {
   public static final long MAX_CHOICES = 1_000_000L;
 
   /** Node 0 of every graph is the implicit initial transaction. */
-  private static final int T0 = 0;
 
   private BruteForceOracle() {}
 
@@ -162,26 +170,9 @@ public final class BruteForceOracle {
 
   // ---- which transactions count ----
 
-  /** Committed transactions plus unknown ones that a counted transaction read from, to a fixpoint. */
+  /** Committed transactions plus unknown ones whose last write a counted one read first, to a fixpoint. */
   static List<Transaction> countedTransactions(final History history) {
-    final Set<Transaction> counted = new LinkedHashSet<>();
-    for (final Transaction t : history.transactions()) {
-      if (t.status() == TxnStatus.COMMITTED) {
-        counted.add(t);
-      }
-    }
-    boolean changed = true;
-    while (changed) {
-      changed = false;
-      for (final Transaction u : history.transactions()) {
-        if (u.status() == TxnStatus.UNKNOWN && !counted.contains(u) && isReadByCounted(u, counted)) {
-          counted.add(u);
-          changed = true;
-        }
-      }
-    }
-    // Keep source order so that node numbers are stable and failures are easy to read.
-    return history.transactions().stream().filter(counted::contains).toList();
+    return OracleRelations.countedTransactions(history.transactions(), BruteForceOracle::isReadByCounted);
   }
 
   private static boolean isReadByCounted(final Transaction u, final Set<Transaction> counted) {
@@ -238,17 +229,6 @@ public final class BruteForceOracle {
     return reads;
   }
 
-  /** The last value written to each key. */
-  static Map<String, Long> lastWrites(final Transaction t) {
-    final Map<String, Long> writes = new LinkedHashMap<>();
-    for (final Op op : t.ops()) {
-      if (op.isWrite()) {
-        writes.put(op.key(), op.value());
-      }
-    }
-    return writes;
-  }
-
   // ---- the choices ----
 
   /** An external read of {@code key} by node {@code reader} and the nodes it may read from. */
@@ -286,27 +266,6 @@ public final class BruteForceOracle {
       }
     }
     return writers;
-  }
-
-  /** Every total order of the writers, each prefixed with T0. */
-  private static List<int[]> permutationsAfterT0(final List<Integer> writers) {
-    final List<int[]> out = new ArrayList<>();
-    permute(new ArrayList<>(writers), new ArrayList<>(List.of(T0)), out);
-    return out;
-  }
-
-  private static void permute(final List<Integer> rest, final List<Integer> prefix, final List<int[]> out) {
-    if (rest.isEmpty()) {
-      out.add(prefix.stream().mapToInt(Integer::intValue).toArray());
-      return;
-    }
-    for (int i = 0; i < rest.size(); i++) {
-      final Integer next = rest.remove(i);
-      prefix.add(next);
-      permute(rest, prefix, out);
-      prefix.remove(prefix.size() - 1);
-      rest.add(i, next);
-    }
   }
 
   // ---- the search ----
@@ -364,24 +323,6 @@ public final class BruteForceOracle {
     return radix;
   }
 
-  private static long total(final int[] radix) {
-    long total = 1;
-    for (final int r : radix) {
-      total = Math.multiplyExact(total, r);
-    }
-    return total;
-  }
-
-  private static void increment(final int[] digit, final int[] radix) {
-    for (int d = 0; d < digit.length; d++) {
-      digit[d]++;
-      if (digit[d] < radix[d]) {
-        return;
-      }
-      digit[d] = 0;
-    }
-  }
-
   /** WR, WW and RW for one choice; row {@code a} has bit {@code b} set when a → b. */
   private record Graph(long[] wr, long[] ww, long[] rw) {}
 
@@ -434,29 +375,6 @@ public final class BruteForceOracle {
     return out;
   }
 
-  private static long[] sessionOrder(final List<Transaction> counted) {
-    final long[] so = new long[counted.size() + 1];
-    for (int i = 1; i <= counted.size(); i++) {
-      so[T0] |= bit(i);
-    }
-    final Map<String, List<Integer>> bySession = new LinkedHashMap<>();
-    for (int i = 0; i < counted.size(); i++) {
-      bySession.computeIfAbsent(counted.get(i).session(), s -> new ArrayList<>()).add(i);
-    }
-    for (final List<Integer> members : bySession.values()) {
-      final List<Integer> ordered = new ArrayList<>(members);
-      if (members.stream().allMatch(i -> counted.get(i).hasSeq())) {
-        ordered.sort(Comparator.comparingLong(i -> counted.get(i).seq()));
-      }
-      for (int a = 0; a < ordered.size(); a++) {
-        for (int b = a + 1; b < ordered.size(); b++) {
-          so[ordered.get(a) + 1] |= bit(ordered.get(b) + 1);
-        }
-      }
-    }
-    return so;
-  }
-
   /**
    * Whether the transaction's place in real time is fully known: a start and an end, except that
    * an indeterminate transaction may lack its end (its client never saw it finish: it precedes
@@ -491,35 +409,4 @@ public final class BruteForceOracle {
     return rt;
   }
 
-  private static long[] union(final long[]... rels) {
-    final long[] out = new long[rels[0].length];
-    for (final long[] rel : rels) {
-      for (int i = 0; i < out.length; i++) {
-        out[i] |= rel[i];
-      }
-    }
-    return out;
-  }
-
-  /** Floyd-Warshall transitive closure, then look for a node that reaches itself. */
-  static boolean isAcyclic(final long[] rel) {
-    final long[] closure = rel.clone();
-    for (int k = 0; k < closure.length; k++) {
-      for (int i = 0; i < closure.length; i++) {
-        if ((closure[i] & bit(k)) != 0) {
-          closure[i] |= closure[k];
-        }
-      }
-    }
-    for (int i = 0; i < closure.length; i++) {
-      if ((closure[i] & bit(i)) != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long bit(final int node) {
-    return 1L << node;
-  }
 }

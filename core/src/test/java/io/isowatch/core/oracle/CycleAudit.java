@@ -258,7 +258,7 @@ public final class CycleAudit {
     if (realTime(u, v)) {
       kinds.add(EdgeKind.RT);
     }
-    for (final String k : BruteForceOracle.lastWrites(u).keySet()) {
+    for (final String k : OracleRelations.lastWrites(u).keySet()) {
       if (externalRead(v, k) && Objects.equals(read(v, k), lastWrite(u, k))) {
         kinds.add(EdgeKind.WR);
         wrKeys.add(k);
@@ -313,11 +313,11 @@ public final class CycleAudit {
   }
 
   private static boolean writes(final Transaction t, final String key) {
-    return BruteForceOracle.lastWrites(t).containsKey(key);
+    return OracleRelations.lastWrites(t).containsKey(key);
   }
 
   private static Long lastWrite(final Transaction t, final String key) {
-    return BruteForceOracle.lastWrites(t).get(key);
+    return OracleRelations.lastWrites(t).get(key);
   }
 
   private static int firstRead(final Transaction t, final String key) {

@@ -282,7 +282,7 @@ public final class RandomHistories {
         .filter(t -> t.status() != TxnStatus.ABORTED)
         .toList();
     for (final Transaction t : live) {
-      BruteForceOracle.lastWrites(t).keySet().forEach(k -> writers.merge(k, 1, Integer::sum));
+      OracleRelations.lastWrites(t).keySet().forEach(k -> writers.merge(k, 1, Integer::sum));
     }
     for (final int w : writers.values()) {
       for (int i = 2; i <= w; i++) {
@@ -293,7 +293,7 @@ public final class RandomHistories {
       for (final Map.Entry<String, Long> read : BruteForceOracle.firstExternalReads(r).entrySet()) {
         final long sources = live.stream()
             .filter(w -> w != r)
-            .map(BruteForceOracle::lastWrites)
+            .map(OracleRelations::lastWrites)
             .filter(ws -> ws.containsKey(read.getKey()))
             .filter(ws -> Objects.equals(ws.get(read.getKey()), read.getValue()))
             .count();

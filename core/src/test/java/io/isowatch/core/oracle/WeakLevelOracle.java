@@ -1,10 +1,20 @@
 package io.isowatch.core.oracle;
 
+import static io.isowatch.core.oracle.OracleRelations.T0;
+import static io.isowatch.core.oracle.OracleRelations.bit;
+import static io.isowatch.core.oracle.OracleRelations.closure;
+import static io.isowatch.core.oracle.OracleRelations.increment;
+import static io.isowatch.core.oracle.OracleRelations.isAcyclic;
+import static io.isowatch.core.oracle.OracleRelations.lastWrites;
+import static io.isowatch.core.oracle.OracleRelations.permutationsAfterT0;
+import static io.isowatch.core.oracle.OracleRelations.sessionOrder;
+import static io.isowatch.core.oracle.OracleRelations.total;
+import static io.isowatch.core.oracle.OracleRelations.union;
+
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
-import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -74,7 +84,6 @@ public final class WeakLevelOracle {
   public static final long MAX_CHOICES = 1_000_000L;
 
   /** Node 0 is the implicit initial transaction. */
-  private static final int T0 = 0;
 
   private WeakLevelOracle() {}
 
@@ -165,10 +174,10 @@ public final class WeakLevelOracle {
       for (long v = 0; v < voTotal && !(holds.get(WeakLevel.RC_ADYA) && holds.get(WeakLevel.RR));
           v++, increment(voDigit, voRadix)) {
         final Dsg g = dsg(m, choice, keys, orders, voDigit);
-        if (BruteForceOracle.isAcyclic(union(g.ww, g.wr))) {
+        if (isAcyclic(union(g.ww, g.wr))) {
           holds.put(WeakLevel.RC_ADYA, true);
         }
-        if (BruteForceOracle.isAcyclic(union(g.ww, g.wr, g.rw))) {
+        if (isAcyclic(union(g.ww, g.wr, g.rw))) {
           holds.put(WeakLevel.RR, true);
         }
       }
@@ -198,7 +207,7 @@ public final class WeakLevelOracle {
     final int[] digit = new int[radix.length];
     for (long c = 0, total = total(radix); c < total; c++, increment(digit, radix)) {
       final Choice choice = m.choice(digit);
-      if (BruteForceOracle.isAcyclic(choice.wr())) {
+      if (isAcyclic(choice.wr())) {
         holds.put(WeakLevel.RC_ADYA, true);
       }
       for (final WeakLevel l : levels) {
@@ -214,7 +223,7 @@ public final class WeakLevelOracle {
             }
           }
         }
-        if (BruteForceOracle.isAcyclic(required)) {
+        if (isAcyclic(required)) {
           holds.put(l, true);
         }
       }
@@ -326,22 +335,22 @@ public final class WeakLevelOracle {
           && reads.stream().allMatch(r -> r.candidates().length > 0);
       writersByKey = new LinkedHashMap<>();
       for (int i = 0; i < counted.size(); i++) {
-        for (final String key : visibleWrites(counted.get(i)).keySet()) {
+        for (final String key : lastWrites(counted.get(i)).keySet()) {
           writersByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(i + 1);
         }
       }
       writerMask = new LinkedHashMap<>();
-      writersByKey.forEach((key, ws) -> writerMask.put(key, ws.stream().mapToLong(WeakLevelOracle::bit)
+      writersByKey.forEach((key, ws) -> writerMask.put(key, ws.stream().mapToLong(OracleRelations::bit)
           .reduce(bit(T0), (a, b) -> a | b)));
       shareWrite = new long[nodes];
       for (int a = 1; a < nodes; a++) {
-        final Set<String> mine = visibleWrites(counted.get(a - 1)).keySet();
+        final Set<String> mine = lastWrites(counted.get(a - 1)).keySet();
         if (!mine.isEmpty()) {
           shareWrite[a] |= bit(T0);
           shareWrite[T0] |= bit(a);
         }
         for (int b = 1; b < nodes; b++) {
-          if (a != b && !Collections.disjoint(mine, visibleWrites(counted.get(b - 1)).keySet())) {
+          if (a != b && !Collections.disjoint(mine, lastWrites(counted.get(b - 1)).keySet())) {
             shareWrite[a] |= bit(b);
           }
         }
@@ -396,29 +405,13 @@ public final class WeakLevelOracle {
   private record Choice(
       int[] writer, long[] wr, long[] soWr, long[] soWrPlus, long[] pred, boolean soWrAcyclic) {}
 
-  /** Committed transactions plus unknown ones that a counted transaction read from, to a fixpoint. */
+  /** Committed transactions plus unknown ones whose last write a counted one read externally, to a fixpoint. */
   private static List<Transaction> counted(final History history) {
-    final Set<Transaction> counted = new LinkedHashSet<>();
-    for (final Transaction t : history.transactions()) {
-      if (t.status() == TxnStatus.COMMITTED) {
-        counted.add(t);
-      }
-    }
-    boolean changed = true;
-    while (changed) {
-      changed = false;
-      for (final Transaction u : history.transactions()) {
-        if (u.status() == TxnStatus.UNKNOWN && !counted.contains(u) && isReadBy(u, counted)) {
-          counted.add(u);
-          changed = true;
-        }
-      }
-    }
-    return history.transactions().stream().filter(counted::contains).toList();
+    return OracleRelations.countedTransactions(history.transactions(), WeakLevelOracle::isReadBy);
   }
 
   private static boolean isReadBy(final Transaction u, final Set<Transaction> readers) {
-    final Map<String, Long> written = visibleWrites(u);
+    final Map<String, Long> written = lastWrites(u);
     for (final Transaction r : readers) {
       if (r == u) {
         continue;
@@ -441,17 +434,6 @@ public final class WeakLevelOracle {
         written.add(op.key());
       } else if (!written.contains(op.key())) {
         out.add(op);
-      }
-    }
-    return out;
-  }
-
-  /** writes(t): the last write of each key, the only ones other transactions may see. */
-  private static Map<String, Long> visibleWrites(final Transaction t) {
-    final Map<String, Long> out = new LinkedHashMap<>();
-    for (final Op op : t.ops()) {
-      if (op.isWrite()) {
-        out.put(op.key(), op.value());
       }
     }
     return out;
@@ -489,7 +471,7 @@ public final class WeakLevelOracle {
           candidates.add(T0);
         }
         for (int j = 0; j < counted.size(); j++) {
-          final Map<String, Long> w = visibleWrites(counted.get(j));
+          final Map<String, Long> w = lastWrites(counted.get(j));
           if (j != i && w.containsKey(op.key()) && Objects.equals(w.get(op.key()), op.value())) {
             candidates.add(j + 1);
           }
@@ -506,29 +488,6 @@ public final class WeakLevelOracle {
       }
     }
     return out;
-  }
-
-  private static long[] sessionOrder(final List<Transaction> counted) {
-    final long[] so = new long[counted.size() + 1];
-    for (int i = 1; i <= counted.size(); i++) {
-      so[T0] |= bit(i);
-    }
-    final Map<String, List<Integer>> bySession = new LinkedHashMap<>();
-    for (int i = 0; i < counted.size(); i++) {
-      bySession.computeIfAbsent(counted.get(i).session(), s -> new ArrayList<>()).add(i);
-    }
-    for (final List<Integer> members : bySession.values()) {
-      final List<Integer> ordered = new ArrayList<>(members);
-      if (members.stream().allMatch(i -> counted.get(i).hasSeq())) {
-        ordered.sort(Comparator.comparingLong(i -> counted.get(i).seq()));
-      }
-      for (int a = 0; a < ordered.size(); a++) {
-        for (int b = a + 1; b < ordered.size(); b++) {
-          so[ordered.get(a) + 1] |= bit(ordered.get(b) + 1);
-        }
-      }
-    }
-    return so;
   }
 
   // ---- axiomatic levels: commit orders ----
@@ -697,72 +656,6 @@ public final class WeakLevelOracle {
       }
     }
     return new Dsg(ww, c.wr(), rw);
-  }
-
-  // ---- small relation helpers ----
-
-  private static List<int[]> permutationsAfterT0(final List<Integer> writers) {
-    final List<int[]> out = new ArrayList<>();
-    permute(new ArrayList<>(writers), new ArrayList<>(List.of(T0)), out);
-    return out;
-  }
-
-  private static void permute(final List<Integer> rest, final List<Integer> prefix, final List<int[]> out) {
-    if (rest.isEmpty()) {
-      out.add(prefix.stream().mapToInt(Integer::intValue).toArray());
-      return;
-    }
-    for (int i = 0; i < rest.size(); i++) {
-      final Integer next = rest.remove(i);
-      prefix.add(next);
-      permute(rest, prefix, out);
-      prefix.remove(prefix.size() - 1);
-      rest.add(i, next);
-    }
-  }
-
-  private static long total(final int[] radix) {
-    long total = 1;
-    for (final int r : radix) {
-      total = Math.multiplyExact(total, r);
-    }
-    return total;
-  }
-
-  private static void increment(final int[] digit, final int[] radix) {
-    for (int d = 0; d < digit.length; d++) {
-      digit[d]++;
-      if (digit[d] < radix[d]) {
-        return;
-      }
-      digit[d] = 0;
-    }
-  }
-
-  private static long[] union(final long[]... rels) {
-    final long[] out = new long[rels[0].length];
-    for (final long[] rel : rels) {
-      for (int i = 0; i < out.length; i++) {
-        out[i] |= rel[i];
-      }
-    }
-    return out;
-  }
-
-  private static long[] closure(final long[] rel) {
-    final long[] out = rel.clone();
-    for (int k = 0; k < out.length; k++) {
-      for (int i = 0; i < out.length; i++) {
-        if ((out[i] & bit(k)) != 0) {
-          out[i] |= out[k];
-        }
-      }
-    }
-    return out;
-  }
-
-  private static long bit(final int node) {
-    return 1L << node;
   }
 
   /** The levels that hold, weakest first, for messages. */
