@@ -64,7 +64,13 @@ public record PromisedLevels(Map<String, Set<Level>> perTenant, Set<Level> other
       final Set<Level> levels = ANY_TENANT.equals(tenant) ? others
           : perTenant.computeIfAbsent(tenant, t -> EnumSet.noneOf(Level.class));
       if (!NONE.equals(levelText.toUpperCase(Locale.ROOT))) {
-        levels.add(Level.parse(levelText));
+        final Level level = Level.parse(levelText);
+        // Only the levels the topics carry can be alerted on: the Avro Level knows SSER, SER and SI.
+        if (!Level.CLASSIC.contains(level)) {
+          throw new IllegalArgumentException("'" + entry + "': the streaming checker decides and publishes "
+              + Level.CLASSIC + " only; " + level + " is decided by isowatch check");
+        }
+        levels.add(level);
       }
     }
     return new PromisedLevels(perTenant, others);
