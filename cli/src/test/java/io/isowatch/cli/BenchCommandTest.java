@@ -140,7 +140,7 @@ class BenchCommandTest {
   static Stream<Arguments> invalidOptions() {
     return Stream.of(
         Arguments.of("unknown engine 'fast' (expected online)", List.of("--engine", "fast")),
-        Arguments.of("unknown level 'RC'", List.of("--levels", "SER,RC")),
+        Arguments.of("unknown level 'XX'", List.of("--levels", "SER,XX")),
         Arguments.of("repeat >= 1", List.of("--txns", "10", "--repeat", "0")));
   }
 

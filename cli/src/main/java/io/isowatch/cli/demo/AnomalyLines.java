@@ -83,6 +83,8 @@ public final class AnomalyLines {
   }
 
   private static String names(final DemoTenant t) {
-    return t.promised().stream().sorted().map(Enum::name).collect(Collectors.joining(","));
+    // Strongest first, as the anomaly's own list of violated levels on the same line.
+    return io.isowatch.core.check.Level.strongestFirst(t.promised()).stream().map(Enum::name)
+        .collect(Collectors.joining(","));
   }
 }
