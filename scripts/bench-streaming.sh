@@ -55,7 +55,8 @@
 #     script exits non-zero. Also printed: a flatness table (largest value, first half vs second half of the run).
 #     The CSV also gets every isowatch_retired_* series of /metrics and every changelog's size.
 #
-# Environment: BENCH_WORK [target dir of this script's run: cli/target/bench-streaming], BENCH_DRIVER_HEAP
+# Environment: BENCH_WORK [target dir of this script's run: cli/target/bench-streaming; emptied at the start, so do not
+#   redirect output into it], BENCH_DRIVER_HEAP
 #   [2g: the driver's -Xmx; 2x10^6 throughput transactions ran with 8g, 2g is too little],
 #   BENCH_KAFKA_PORT [19092], BENCH_REGISTRY_PORT [18081].
 # The broker and the registry are stopped when the script exits, whatever happens.
