@@ -14,9 +14,13 @@ import java.util.Set;
  */
 final class PublishedVerdicts {
   private final Map<Level, Verdict> published = new EnumMap<>(Level.class);
+  /** The requested levels strongest first, the order VerdictChanged events were always published in. */
+  private final Set<Level> strongestFirst;
 
   /** Each level at its {@code restored} verdict, or SATISFIED when it has none (a new level). */
   PublishedVerdicts(final Set<Level> levels, final Map<Level, Verdict> restored) {
+    // Ordered once: the levels an engine checks never change, and publishChanges runs per transaction.
+    this.strongestFirst = Level.strongestFirst(levels);
     for (final Level level : levels) {
       published.put(level, restored.getOrDefault(level, Verdict.SATISFIED));
     }
@@ -29,8 +33,7 @@ final class PublishedVerdicts {
     final boolean everyLevel = results.everyLevelViolated();
     // The weak levels' check is not incremental yet: between two transactions it may lag (see WeakVerdicts).
     results.allowLag(true);
-    // Strongest first, the order VerdictChanged events were always published in.
-    for (final Level level : Level.strongestFirst(engine.state.options.levels())) {
+    for (final Level level : strongestFirst) {
       final Verdict v = results.verdict(level, everyLevel);
       final Verdict before = published.put(level, v);
       if (before != v) {
