@@ -58,7 +58,7 @@ final class ResultBuilder {
 
   /** One level's verdict; {@code everyLevel} is {@link #everyLevelViolated()}, read once per call site. */
   Verdict verdict(final Level level, final boolean everyLevel) {
-    if (level != Level.SI && level != Level.SER && level != Level.SSER) {
+    if (!Level.CLASSIC.contains(level)) {
       return weak.verdict(level);
     }
     return classicVerdict(level, everyLevel);
@@ -80,7 +80,7 @@ final class ResultBuilder {
 
   /** Why the level is UNKNOWN (call only when it is). */
   String reason(final Level level) {
-    if (level != Level.SI && level != Level.SER && level != Level.SSER) {
+    if (!Level.CLASSIC.contains(level)) {
       return weak.reason(level);
     }
     return classicReason(level);

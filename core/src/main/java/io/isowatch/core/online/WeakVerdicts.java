@@ -35,18 +35,21 @@ final class WeakVerdicts {
   private boolean complete;
   /** Whether a lagging answer will do (the publication of verdict changes after each transaction). */
   private boolean lag;
+  /** The weak levels requested (their counterexamples are listed). */
+  private final Set<Level> requested;
   /** The weak levels requested, and CC when PC is (PC is decided from it). */
   private final Set<Level> decided;
 
   WeakVerdicts(final OnlineState s, final ResultBuilder results) {
     this.s = s;
     this.results = results;
-    this.decided = EnumSet.noneOf(Level.class);
+    this.requested = EnumSet.noneOf(Level.class);
     for (final Level l : s.options.levels()) {
       if (Level.WEAK.contains(l)) {
-        decided.add(l);
+        requested.add(l);
       }
     }
+    this.decided = EnumSet.copyOf(requested);
     if (s.options.levels().contains(Level.PC)) {
       decided.add(Level.CC);
     }
@@ -93,13 +96,7 @@ final class WeakVerdicts {
 
   /** The counterexamples of violated weak levels that no anomaly in {@code listed} already proves. */
   List<Anomaly> witnesses(final List<Anomaly> listed) {
-    final Set<Level> weakRequested = EnumSet.noneOf(Level.class);
-    for (final Level l : s.options.levels()) {
-      if (Level.WEAK.contains(l)) {
-        weakRequested.add(l);
-      }
-    }
-    if (weakRequested.isEmpty()) {
+    if (requested.isEmpty()) {
       return List.of();
     }
     final Set<Level> proven = EnumSet.noneOf(Level.class);
@@ -107,7 +104,7 @@ final class WeakVerdicts {
       proven.addAll(a.violates());
     }
     final List<Anomaly> out = new ArrayList<>();
-    for (final Level l : Level.weakestFirst(weakRequested)) {
+    for (final Level l : Level.weakestFirst(requested)) {
       final Anomaly w = check().witnesses().get(l);
       if (w != null && !proven.contains(l)) {
         out.add(w);
