@@ -22,25 +22,54 @@ import java.util.concurrent.TimeUnit;
  * {@link Error}, a bug or no memory left, rethrown in the caller's thread, so the caller's handling
  * of a failed command applies). Blank lines are skipped; each transaction's {@link Transaction#line()}
  * is its line. {@link #close} stops the reader thread, e.g. when the caller fails first. One caller.
+ *
+ * <p>The reader thread can die without handing its end over: an {@link OutOfMemoryError} thrown
+ * again while it hands over the first one, for instance. The caller never waits for it for ever: it
+ * waits in slices of {@value #LIVENESS_POLL_MS} ms and, once the thread is gone and the queue is
+ * empty, throws what ended the thread (kept before any allocation could fail again), or an
+ * {@link IllegalStateException} saying the reader vanished. Without this a heap too small for the
+ * history hung {@code isowatch check} instead of ending it with exit 3 (seen in CI).
  */
 public final class JsonlReadAhead implements AutoCloseable {
   static final int BATCH_TXNS = 2048;
   static final int QUEUE_BATCHES = 4;
+  static final long LIVENESS_POLL_MS = 200;
 
   private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
   private final Thread thread;
   private volatile boolean closed;
   private boolean ended;
   private Throwable pendingFailure;
+  /** What ended the reader thread; written before the hand-over, which may itself fail. */
+  private volatile Throwable readerFailure;
+  private final Handover handover;
 
   /** What the reader thread hands over: transactions, then possibly the failure that ended them. */
-  private record Batch(List<Transaction> txns, Throwable failure, boolean last) {}
+  record Batch(List<Transaction> txns, Throwable failure, boolean last) {}
+
+  /** How the reader thread puts a batch in the queue; a seam for tests of a thread that dies. */
+  @FunctionalInterface
+  interface Handover {
+    /** Offers {@code b} to {@code queue} within the time given; false if it did not fit. */
+    boolean offer(BlockingQueue<Batch> queue, Batch b, long timeoutMs) throws InterruptedException;
+  }
 
   /** Starts reading {@code in} (consumed, not closed) with the given limits. */
   public JsonlReadAhead(final Reader in, final InputLimits limits) {
+    this(in, limits, (queue, b, timeoutMs) -> queue.offer(b, timeoutMs, TimeUnit.MILLISECONDS));
+  }
+
+  JsonlReadAhead(final Reader in, final InputLimits limits, final Handover handover) {
+    this.handover = handover;
     this.thread = new Thread(() -> readAll(in, limits), "isowatch-jsonl-reader");
     // Never keeps the JVM alive: a caller that stopped listening has already failed or finished.
     thread.setDaemon(true);
+    // A failure outside readAll's own catch (the hand-over of a failure failing again) still has a name.
+    thread.setUncaughtExceptionHandler((t, e) -> {
+      if (readerFailure == null) {
+        readerFailure = e;
+      }
+    });
     thread.start();
   }
 
@@ -56,11 +85,20 @@ public final class JsonlReadAhead implements AutoCloseable {
       }
       final Batch b;
       try {
-        b = queue.take();
+        b = queue.poll(LIVENESS_POLL_MS, TimeUnit.MILLISECONDS);
       } catch (final InterruptedException e) {
         Thread.currentThread().interrupt();
         close();
         throw new IOException("interrupted while reading", e);
+      }
+      if (b == null) {
+        // Checked in this order: a batch handed over before the thread ended is in the queue by now.
+        if (!thread.isAlive() && queue.isEmpty()) {
+          ended = true;
+          rethrow(readerFailure != null ? readerFailure
+              : new IllegalStateException("the JSONL reader thread ended without handing over the end of the input"));
+        }
+        continue;
       }
       if (b.last()) {
         // The transactions before the failure first, as a reader in this thread would have given them.
@@ -96,9 +134,10 @@ public final class JsonlReadAhead implements AutoCloseable {
   }
 
   private void readAll(final Reader in, final InputLimits limits) {
-    List<Transaction> batch = new ArrayList<>(BATCH_TXNS);
+    List<Transaction> batch = List.of();
     Throwable failure = null;
     try {
+      batch = new ArrayList<>(BATCH_TXNS);
       final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
       final LineSource lines = new LineSource(in, limits);
       while (!closed && lines.advance()) {
@@ -114,6 +153,7 @@ public final class JsonlReadAhead implements AutoCloseable {
         }
       }
     } catch (final Throwable e) { // every failure is the caller's to report, Errors included
+      readerFailure = e; // first, allocating nothing: the hand-over below may run out of memory again
       failure = e;
     }
     hand(new Batch(batch, failure, true));
@@ -123,7 +163,7 @@ public final class JsonlReadAhead implements AutoCloseable {
   private boolean hand(final Batch b) {
     try {
       while (!closed) {
-        if (queue.offer(b, 100, TimeUnit.MILLISECONDS)) {
+        if (handover.offer(queue, b, 100)) {
           return true;
         }
       }

@@ -97,6 +97,54 @@ class JsonlReadAheadTest {
   }
 
   @Test
+  void shouldThrowWhatEndedTheReaderThreadWhenItDiesWithoutHandingOverItsEnd() {
+    // Given: a reader that runs out of memory, and runs out again while handing that over (seen in CI:
+    // the caller waited for ever on the queue and `check` hung instead of exiting 3)
+    final OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+    final Reader failing = new Reader() {
+      @Override
+      public int read(final char[] buf, final int off, final int len) {
+        throw oom;
+      }
+
+      @Override
+      public void close() {}
+    };
+    final JsonlReadAhead.Handover dyingHandover = (queue, b, timeoutMs) -> {
+      throw new OutOfMemoryError("again, while handing over");
+    };
+
+    // When
+    final OutOfMemoryError thrown = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> assertThrows(
+        OutOfMemoryError.class, () -> {
+          try (JsonlReadAhead ahead = new JsonlReadAhead(failing, InputLimits.BUILT_IN, dyingHandover)) {
+            ahead.next();
+          }
+        }));
+
+    // Then: the first failure, the one that ended the reading
+    assertSame(oom, thrown);
+  }
+
+  @Test
+  void shouldSayTheReaderVanishedWhenItsThreadEndsWithoutAFailureOrAnEnd() {
+    // Given: a hand-over that loses every batch without a word
+    final JsonlReadAhead.Handover losing = (queue, b, timeoutMs) -> true;
+
+    // When
+    final IllegalStateException thrown = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> assertThrows(
+        IllegalStateException.class, () -> {
+          try (JsonlReadAhead ahead = new JsonlReadAhead(new StringReader(lines(10, -1)), InputLimits.BUILT_IN,
+              losing)) {
+            ahead.next();
+          }
+        }));
+
+    // Then
+    assertEquals("the JSONL reader thread ended without handing over the end of the input", thrown.getMessage());
+  }
+
+  @Test
   void shouldStopTheReaderThreadWhenTheCallerClosesEarly() {
     // Given: an endless input, so the reader thread fills the queue and waits
     final Reader endless = new Reader() {
