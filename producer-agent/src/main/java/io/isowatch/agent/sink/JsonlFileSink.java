@@ -98,7 +98,7 @@ public final class JsonlFileSink implements TransactionSink {
     if (!closed) {
       closed = true;
       try {
-        while (failure == null && !queue.offer(END, 100, TimeUnit.MILLISECONDS)) {
+        while (failure == null && thread.isAlive() && !queue.offer(END, 100, TimeUnit.MILLISECONDS)) {
           // The writer is still catching up.
         }
         thread.join();
@@ -133,6 +133,11 @@ public final class JsonlFileSink implements TransactionSink {
       }
     } catch (final InterruptedException e) {
       failure = e;
+    } catch (final Error e) {
+      // Kept, not swallowed: the caller's next accept or close throws it. Without this an Error (no
+      // memory left) ended the writer silently and accept waited for room in the queue for ever.
+      failure = e;
+      throw e;
     }
   }
 
@@ -140,6 +145,10 @@ public final class JsonlFileSink implements TransactionSink {
     final Throwable f = failure;
     if (f != null) {
       throw new SinkException("writing " + name + " failed after " + written.get() + " transactions: " + f, f);
+    }
+    if (!closed && !thread.isAlive()) {
+      throw new SinkException("the writer of " + name + " ended unexpectedly after " + written.get()
+          + " transactions", null);
     }
   }
 }

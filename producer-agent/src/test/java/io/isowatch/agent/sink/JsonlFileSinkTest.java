@@ -2,6 +2,7 @@ package io.isowatch.agent.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.format.HistoryFormat;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -133,6 +135,36 @@ class JsonlFileSinkTest {
     // Then
     assertTrue(e.getMessage().contains("disk full"), e.getMessage());
     assertThrows(SinkException.class, () -> sink.accept(txn("s0", 1, TxnStatus.COMMITTED)));
+  }
+
+  @Test
+  void shouldFailProducersInsteadOfBlockingThemWhenTheWriterDiesOfAnError() {
+    // Given: a writer that runs out of memory, and a queue of 1 that it will never empty again
+    final Writer dying = new Writer() {
+      @Override
+      public void write(final char[] cbuf, final int off, final int len) {
+        throw new OutOfMemoryError("Java heap space");
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    final JsonlFileSink sink = new JsonlFileSink("dying", dying, 1);
+
+    // When: producers go on until the sink says so (before the fix they waited for room for ever)
+    final SinkException e = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> assertThrows(SinkException.class,
+        () -> {
+          for (long seq = 0; ; seq++) {
+            sink.accept(txn("s0", seq, TxnStatus.COMMITTED));
+          }
+        }));
+
+    // Then: the Error is named, and closing says it again instead of waiting for the dead writer
+    assertTrue(e.getMessage().contains("OutOfMemoryError"), e.getMessage());
+    assertTimeoutPreemptively(Duration.ofMinutes(1), () -> assertThrows(SinkException.class, sink::close));
   }
 
   @Test
