@@ -59,6 +59,15 @@ public record Promise(
         List.of("docs/levels.md"), "");
   }
 
+  /**
+   * Levels listed one by one (the streaming checker's {@code tenant.promised.levels}) taken as a
+   * promise: each of them and every level they imply.
+   */
+  public static Promise ofLevels(final Set<Level> levels) {
+    final String names = String.join(",", Level.strongestFirst(levels).stream().map(Level::name).toList());
+    return new Promise(names, "IsoWatch", names, levels, Map.of(), Certainty.DOCUMENTED, List.of("docs/levels.md"), "");
+  }
+
   /** Every level promised: the guarantees and every level they imply. */
   public Set<Level> promised() {
     final EnumSet<Level> out = EnumSet.noneOf(Level.class);
