@@ -7,6 +7,8 @@ import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
+import io.isowatch.core.profile.Promise;
+import io.isowatch.core.profile.PromiseJudgement;
 import io.isowatch.core.report.DotWriter;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
@@ -36,8 +38,8 @@ import picocli.CommandLine.Spec;
     description = "Check a history for SSER, SER and SI and explain every anomaly.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
-      "0:every requested level is SATISFIED",
-      "1:some requested level is VIOLATED or UNKNOWN",
+      "0:every requested level is SATISFIED (with --promise: every promised level is SATISFIED)",
+      "1:some requested level is VIOLATED or UNKNOWN (with --promise: some promised level is)",
       "2:invalid input or usage (nothing on stdout; the reason on stderr)",
       "3:internal error"
     })
@@ -116,7 +118,7 @@ public final class CheckCommand implements Callable<Integer> {
     if (dotDir != null) {
       writeDot(result);
     }
-    return printReport(result, json, services, spec.commandLine().getOut());
+    return printReport(result, checkFlags.promise().orElse(null), json, services, spec.commandLine().getOut());
   }
 
   /**
@@ -125,13 +127,35 @@ public final class CheckCommand implements Callable<Integer> {
    */
   static int printReport(final CheckResult result, final boolean json, final Services services,
       final PrintWriter out) throws java.io.IOException {
+    return printReport(result, null, json, services, out);
+  }
+
+  /**
+   * As {@link #printReport(CheckResult, boolean, Services, PrintWriter)}, read against {@code promise}
+   * when not null: the report separates "promise broken" from "weaker than X but allowed", and the
+   * exit code is {@link #exitCode}'s.
+   */
+  static int printReport(final CheckResult result, final Promise promise, final boolean json, final Services services,
+      final PrintWriter out) throws java.io.IOException {
+    final PromiseJudgement judgement = promise == null ? null : PromiseJudgement.of(promise, result.verdicts());
     if (json) {
-      JsonReport.write(result, out);
+      JsonReport.write(result, judgement, out);
     } else {
-      out.print(new TextReport(services.colour()).render(result));
+      out.print(new TextReport(services.colour()).render(result, judgement));
       out.flush();
     }
-    return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+    return exitCode(result, judgement);
+  }
+
+  /**
+   * Without a promise: 0 when every decided level is SATISFIED, else 1. With one: 1 only when a
+   * promised level is VIOLATED or UNKNOWN; a violated level outside the promise is allowed (0).
+   */
+  static int exitCode(final CheckResult result, final PromiseJudgement judgement) {
+    if (judgement == null) {
+      return result.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+    }
+    return judgement.outcome() == PromiseJudgement.Outcome.KEPT ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
   }
 
   /** A duration as the options take it: {@code 1s}, {@code 250ms}, {@code 10us}. */

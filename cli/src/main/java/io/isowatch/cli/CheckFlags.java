@@ -2,8 +2,11 @@ package io.isowatch.cli;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.profile.Promise;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,6 +30,14 @@ public final class CheckFlags {
           + " (Adya PL-2.99), SER, SSER; see docs/levels.md (default: ${DEFAULT-VALUE}).")
   private List<Level> levels;
 
+  @Option(names = "--promise", paramLabel = "DB:LEVEL", converter = Converters.PromiseConverter.class,
+      description = "What the database promises, e.g. postgres:read-committed, mysql:repeatable-read, oracle:serializable,"
+          + " or an IsoWatch level (SI): the report separates 'promise broken' from 'weaker than X but allowed', and"
+          + " the exit code is 1 only when a promised level is VIOLATED or UNKNOWN. Without --levels it checks the"
+          + " promised levels, those the database is documented not to give, SI and SER; with --levels, those and"
+          + " the promised ones. The table and its sources: docs/levels.md, \"Database profiles\".")
+  private Promise promise;
+
   @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",
       converter = Converters.InitialValueConverter.class,
       description = "Value every key holds before the history; null: keys start absent (default: ${DEFAULT-VALUE}).")
@@ -46,13 +57,36 @@ public final class CheckFlags {
    * @throws ParameterException naming the option when one is out of range (a usage error, exit 2)
    */
   CheckOptions options() {
+    return options(EnumSet.allOf(Level.class));
+  }
+
+  /**
+   * As {@link #options()}, with the levels a promise adds kept to {@code available} (the streaming
+   * checker decides fewer levels than {@code check}; a promised level it does not decide is
+   * reported as not checked).
+   */
+  CheckOptions options(final Set<Level> available) {
     if (rtSkewMicros < 0) {
       throw new ParameterException(mixee.commandLine(), "--rt-skew-us must be >= 0, got " + rtSkewMicros);
     }
     if (maxAnomalies < 1) {
       throw new ParameterException(mixee.commandLine(), "--max-anomalies must be >= 1, got " + maxAnomalies);
     }
-    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies);
+    final EnumSet<Level> decided = promise != null && !given("--levels") ? EnumSet.noneOf(Level.class)
+        : EnumSet.copyOf(levels);
+    if (promise != null) {
+      (given("--levels") ? promise.promised() : promise.levelsToCheck()).stream()
+          .filter(available::contains).forEach(decided::add);
+      if (decided.isEmpty()) {
+        decided.addAll(Level.CLASSIC);
+      }
+    }
+    return new CheckOptions(decided, initialValue, rtSkewMicros, maxAnomalies);
+  }
+
+  /** The promise given with {@code --promise}, if any. */
+  Optional<Promise> promise() {
+    return Optional.ofNullable(promise);
   }
 
   /** Whether the option was given on the command line rather than left at its default. */

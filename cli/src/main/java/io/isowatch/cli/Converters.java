@@ -2,6 +2,8 @@ package io.isowatch.cli;
 
 import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.profile.DatabaseProfiles;
+import io.isowatch.core.profile.Promise;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;
@@ -31,6 +33,13 @@ final class Converters {
       } catch (final IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  /** {@code postgres:read-committed}, {@code SI}, … as accepted by {@link DatabaseProfiles#parse}. */
+  static final class PromiseConverter extends Parsing<Promise> {
+    PromiseConverter() {
+      super(DatabaseProfiles::parse);
     }
   }
 

@@ -4,8 +4,10 @@ package io.isowatch.cli;
  * The exit codes of {@code isowatch}, part of its public contract.
  *
  * <ul>
- *   <li>{@link #OK} 0: every requested level is SATISFIED (check), or the command succeeded.
- *   <li>{@link #NOT_SATISFIED} 1: some requested level is VIOLATED or UNKNOWN.
+ *   <li>{@link #OK} 0: every requested level is SATISFIED (check), or the command succeeded; with
+ *       {@code --promise}: every promised level checked is SATISFIED, whatever the other levels.
+ *   <li>{@link #NOT_SATISFIED} 1: some requested level is VIOLATED or UNKNOWN; with {@code
+ *       --promise}: some promised level is (a violated level outside the promise is allowed).
  *   <li>{@link #INVALID} 2: invalid input or usage: unreadable or invalid history, bad options,
  *       unwritable output. Nothing is written to stdout; one line per problem goes to stderr.
  *   <li>{@link #INTERNAL} 3: IsoWatch could not finish: any {@link Error} (out of memory, stack

@@ -7,8 +7,10 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.profile.PromiseJudgement;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
+import io.isowatch.streams.CarriedLevels;
 import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.replay.Progress;
@@ -65,8 +67,8 @@ import picocli.CommandLine.Spec;
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
-      "0:every requested level is SATISFIED (for every tenant)",
-      "1:some requested level is VIOLATED or UNKNOWN (for some tenant)",
+      "0:every requested level is SATISFIED (for every tenant; with --promise: every promised level checked)",
+      "1:some requested level is VIOLATED or UNKNOWN (for some tenant; with --promise: some promised level)",
       "2:invalid input, configuration or usage (the reason on stderr)",
       "3:internal error, or the streaming checker failed (see the log)"
     })
@@ -186,7 +188,8 @@ public final class ReplayCommand implements Callable<Integer> {
       throw new CliFailure(CheckCommand.invalidInputMessage(HistoryInput.displayName(source.file),
           result.findings()));
     }
-    return CheckCommand.printReport(result, json, services, spec.commandLine().getOut());
+    return CheckCommand.printReport(result, checkFlags.promise().orElse(null), json, services,
+        spec.commandLine().getOut());
   }
 
   private int replayTopic(final Progress progress) throws Exception {
@@ -234,7 +237,7 @@ public final class ReplayCommand implements Callable<Integer> {
       final ObjectMapper mapper = new ObjectMapper();
       final ObjectNode root = mapper.createObjectNode();
       final ObjectNode tenants = root.putObject("tenants");
-      results.forEach((name, r) -> tenants.set(name, JsonReport.toTree(r)));
+      results.forEach((name, r) -> tenants.set(name, JsonReport.toTree(r, judgement(r))));
       out.println(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root));
     } else if (results.isEmpty()) {
       out.println("IsoWatch replay: the topic holds no transactions to check.");
@@ -242,18 +245,22 @@ public final class ReplayCommand implements Callable<Integer> {
       final TextReport text = new TextReport(services.colour());
       results.forEach((name, r) -> {
         out.println("== tenant " + name);
-        out.print(text.render(r));
+        out.print(text.render(r, judgement(r)));
         out.println();
       });
     }
     out.flush();
     int exit = ExitCodes.OK;
     for (final CheckResult r : results.values()) {
-      final int code = r.hasInvalidInput() ? ExitCodes.INVALID
-          : r.allSatisfied() ? ExitCodes.OK : ExitCodes.NOT_SATISFIED;
+      final int code = r.hasInvalidInput() ? ExitCodes.INVALID : CheckCommand.exitCode(r, judgement(r));
       exit = Math.max(exit, code);
     }
     return exit;
+  }
+
+  /** The result read against --promise, or null without one. */
+  private PromiseJudgement judgement(final CheckResult r) {
+    return checkFlags.promise().map(p -> PromiseJudgement.of(p, r.verdicts())).orElse(null);
   }
 
   /**
@@ -261,9 +268,10 @@ public final class ReplayCommand implements Callable<Integer> {
    * given), with --topic only those given (the configuration has the others).
    */
   private Map<String, String> checkSettings(final boolean withDefaults) {
-    final CheckOptions options = checkFlags.options();
+    // A promise adds only the levels the topology decides; the others are reported as not checked.
+    final CheckOptions options = checkFlags.options(CarriedLevels.all());
     final Map<String, String> s = new HashMap<>();
-    if (withDefaults || checkFlags.given("--levels")) {
+    if (withDefaults || checkFlags.given("--levels") || checkFlags.promise().isPresent()) {
       s.put(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
           options.levels().stream().map(Enum::name).collect(Collectors.joining(",")));
     }

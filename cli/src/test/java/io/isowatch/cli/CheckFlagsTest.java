@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * defaults, and with nothing given the core's {@link CheckOptions#defaults()}.
  */
 class CheckFlagsTest {
-  private static final List<String> SHARED = List.of("--levels", "--initial-value", "--rt-skew-us",
+  private static final List<String> SHARED = List.of("--levels", "--promise", "--initial-value", "--rt-skew-us",
       "--max-anomalies", "--format");
 
   @Test
@@ -44,6 +44,21 @@ class CheckFlagsTest {
     }
     assertEquals(CheckFlags.DEFAULT_LEVELS, check.findOption("--levels").defaultValue());
     assertEquals(CheckFlags.DEFAULT_LEVELS, subcommand("bench").findOption("--levels").defaultValue());
+  }
+
+  @Test
+  void shouldAddOnlyTheLevelsTheStreamingCheckerDecidesWhenReplayIsGivenAPromise() {
+    // Given: replay with a promise of PostgreSQL READ COMMITTED (RC, PL2; not given: RA, SI)
+    final CheckFlags replay = flags("replay", "--file", "h.txt", "--promise", "postgres:read-committed");
+
+    // When: the streaming checker decides what CarriedLevels reads from its check.levels validator
+    final CheckOptions options = replay.options(io.isowatch.streams.CarriedLevels.all());
+
+    // Then: every level it decides of those the promise asks for, and check decides them all
+    assertEquals(EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.SI, Level.SER).stream()
+        .filter(io.isowatch.streams.CarriedLevels.all()::contains).toList(), List.copyOf(options.levels()));
+    assertTrue(options.levels().containsAll(EnumSet.of(Level.SI, Level.SER)), options.levels().toString());
+    assertEquals(EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.SI, Level.SER), replay.options().levels());
   }
 
   @Test

@@ -37,8 +37,9 @@ class MainTest {
     // Then
     assertEquals(0, run.exit(), run.err());
     assertTrue(run.out().contains("Usage: isowatch check "), run.out());
-    assertTrue(run.out().contains("Exit codes:\n  0   every requested level is SATISFIED\n"
-        + "  1   some requested level is VIOLATED or UNKNOWN\n"), run.out());
+    assertTrue(run.out().contains("Exit codes:\n  0   every requested level is SATISFIED (with --promise: every promised level\n"
+        + "        is SATISFIED)\n  1   some requested level is VIOLATED or UNKNOWN (with --promise: some\n"
+        + "        promised level is)\n"), run.out());
     assertTrue(run.out().contains("--initial-value=N|null"), run.out());
   }
 

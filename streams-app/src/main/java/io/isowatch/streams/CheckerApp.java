@@ -70,7 +70,7 @@ public final class CheckerApp implements AutoCloseable {
       createTopics(config);
     }
     LOG.info("IsoWatch configuration {}", config.describe());
-    final CheckerMetrics metrics = new CheckerMetrics(config.promisedLevels());
+    final CheckerMetrics metrics = new CheckerMetrics(config.promisedLevels(), config.levels());
     final KafkaStreams streams = new KafkaStreams(IsoWatchTopology.build(config, metrics), config.streamsProperties());
     final CheckerApp app = new CheckerApp(config, metrics, streams);
     streams.setUncaughtExceptionHandler(app::onUncaught);
@@ -90,7 +90,7 @@ public final class CheckerApp implements AutoCloseable {
       app.http = HealthAndMetricsServer.start(config.getString(IsoWatchStreamsConfig.HTTP_HOST_CONFIG), port,
           metrics, () -> new HealthAndMetricsServer.Health(app.healthy(), streams.state().name()),
           config.httpAuthToken().map(t -> BearerAuth.of(t, secureCookie)),
-          ui ? Optional.of(new WebUi(uiState)) : Optional.empty(), config.httpLimits());
+          ui ? Optional.of(new WebUi(uiState, config.promisedLevels())) : Optional.empty(), config.httpLimits());
       if (ui) {
         app.uiFeed = UiFeed.start("isowatch-ui-feed", config.consumerProperties(),
             new AvroSerdes(config.avroSerdeConfig()).valueSerde(SpecificRecord.class).deserializer(),

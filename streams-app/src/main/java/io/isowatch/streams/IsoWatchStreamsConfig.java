@@ -230,10 +230,22 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   public static final String TENANT_PROMISED_LEVELS_DOC =
       "The isolation levels each tenant is promised, for alerting: comma-separated TENANT:LEVEL entries,"
           + " one per promised level; *:LEVEL applies to every tenant without entries of its own, TENANT:NONE"
-          + " promises that tenant nothing (e.g. *:SER,*:SI,canary-rc:NONE). Exported as"
+          + " promises that tenant nothing (e.g. *:SER,*:SI,canary-rc:NONE). Any level may be listed; one the"
+          + " checker does not decide (check.levels) is exported as unchecked. Exported as"
           + " isowatch_promised_level{tenant,level}; the paging alert of ops/prometheus/alerts.yml fires when a"
-          + " new anomaly violates a promised level. Empty: nothing is promised and no anomaly pages.";
+          + " new anomaly violates a promised level. Empty: nothing is promised and no anomaly pages."
+          + " A database's named level is easier to give as tenant.promises.";
   public static final String TENANT_PROMISED_LEVELS_DEFAULT = "";
+
+  public static final String TENANT_PROMISES_CONFIG = "tenant.promises";
+  public static final String TENANT_PROMISES_DOC =
+      "What each tenant's database promises, as a database profile: comma-separated TENANT=DATABASE:LEVEL"
+          + " entries (e.g. pg-rc=postgres:read-committed,mariadb=mariadb:repeatable-read,*=postgres:serializable),"
+          + " mapped to IsoWatch levels by the profile table of docs/levels.md (\"Database profiles\"): the tenant is"
+          + " promised the profile's levels and every level they imply, exported and alerted on as"
+          + " tenant.promised.levels; an anomaly violating none of them is 'weaker than X but allowed'. A tenant (or"
+          + " *) may have entries here or in tenant.promised.levels, not both.";
+  public static final String TENANT_PROMISES_DEFAULT = "";
 
   public static final String VERDICT_INTERVAL_MS_CONFIG = "verdict.interval.ms";
   public static final String VERDICT_INTERVAL_MS_DOC =
@@ -371,8 +383,12 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           Importance.LOW, CHECK_MAX_ANOMALIES_DOC)
       .define(TENANT_PROMISED_LEVELS_CONFIG, Type.LIST, TENANT_PROMISED_LEVELS_DEFAULT,
           parsedBy(IsoWatchStreamsConfig::parsePromisedLevels,
-              "TENANT:LEVEL entries (LEVEL: SSER, SER, SI or NONE; TENANT * for the others)"),
+              "TENANT:LEVEL entries (LEVEL: PL2, RC, RA, CC, PC, SI, RR, SER, SSER or NONE; TENANT * for the others)"),
           Importance.MEDIUM, TENANT_PROMISED_LEVELS_DOC)
+      .define(TENANT_PROMISES_CONFIG, Type.LIST, TENANT_PROMISES_DEFAULT,
+          parsedBy(IsoWatchStreamsConfig::parsePromises,
+              "TENANT=DATABASE:LEVEL entries (DATABASE:LEVEL as in docs/levels.md, e.g. postgres:read-committed; TENANT * for the others)"),
+          Importance.MEDIUM, TENANT_PROMISES_DOC)
       .define(VERDICT_INTERVAL_MS_CONFIG, Type.LONG, VERDICT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.MEDIUM, VERDICT_INTERVAL_MS_DOC)
       .define(HTTP_PORT_CONFIG, Type.INT, HTTP_PORT_DEFAULT, ConfigDef.Range.between(-1, 65_535),
@@ -406,6 +422,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   public IsoWatchStreamsConfig(final Map<?, ?> originals) {
     super(CONFIG_DEF, originals);
+    // Each of the two promise settings is checked on its own by its validator; this checks them together.
+    promisedLevels();
   }
 
   /** The properties for {@code new KafkaStreams(topology, props)}: IsoWatch's, then the passthrough. */
@@ -523,7 +541,11 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   /** The levels promised to each tenant, for alerting. */
   public PromisedLevels promisedLevels() {
-    return PromisedLevels.parse(getList(TENANT_PROMISED_LEVELS_CONFIG));
+    try {
+      return PromisedLevels.parse(getList(TENANT_PROMISED_LEVELS_CONFIG), getList(TENANT_PROMISES_CONFIG));
+    } catch (final IllegalArgumentException e) {
+      throw new ConfigException(TENANT_PROMISES_CONFIG, getList(TENANT_PROMISES_CONFIG), e.getMessage());
+    }
   }
 
   /**
@@ -588,6 +610,11 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.
   private static void parsePromisedLevels(final Object value) {
     PromisedLevels.parse(value == null ? List.of() : (List<String>) value);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void parsePromises(final Object value) {
+    PromisedLevels.parse(List.of(), value == null ? List.of() : (List<String>) value);
   }
 
   /** A long, or null for the word null (keys start absent). */

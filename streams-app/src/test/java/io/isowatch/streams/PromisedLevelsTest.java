@@ -39,6 +39,45 @@ class PromisedLevelsTest {
         Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:SER,pg-SI"), Map.of()));
     assertTrue(e.getMessage().contains("pg-SI"), e.getMessage());
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
-        Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC"), Map.of()));
+        Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:XX"), Map.of()));
+  }
+
+  @Test
+  void shouldAcceptALevelTheCheckerDoesNotDecideYetWhenListed() throws Exception {
+    // When: RC is promised while the topology decides SSER, SER and SI
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC"), Map.of());
+    // Then: promised exactly as listed, watched as soon as the checker decides it
+    assertEquals(EnumSet.of(Level.RC), config.promisedLevels().of("pg"));
+  }
+
+  @Test
+  void shouldMapATenantsDatabaseProfileThroughTheCoreTableWhenTenantPromisesIsSet() throws Exception {
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), Map.of(
+        "ISOWATCH_TENANT_PROMISES", "pg-rr=postgres:repeatable-read,pg-rc=postgres:read-committed,*=oracle:serializable",
+        "ISOWATCH_TENANT_PROMISED_LEVELS", "canary:NONE"), Map.of());
+    final PromisedLevels p = config.promisedLevels();
+    // Then: a profile promises its levels and every level they imply
+    assertEquals(EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.CC, Level.PC, Level.SI), p.of("pg-rr"));
+    assertEquals(EnumSet.of(Level.PL2, Level.RC), p.of("pg-rc"));
+    assertEquals("postgres:read-committed", p.promiseOf("pg-rc").orElseThrow().spec());
+    assertEquals("oracle:serializable", p.promiseOf("anyone-else").orElseThrow().spec());
+    assertEquals(Set.of(), p.of("canary"));
+    assertTrue(p.promiseOf("canary").isEmpty());
+  }
+
+  @Test
+  void shouldRejectTheConfigurationWhenAProfileIsUnknownOrATenantIsPromisedTwice() {
+    // When / Then
+    final ConfigException unknown = assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_TENANT_PROMISES", "pg=postgres:snapshot"), Map.of()));
+    assertTrue(unknown.getMessage().contains("repeatable-read"), unknown.getMessage());
+    final ConfigException both = assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_TENANT_PROMISES", "pg=postgres:serializable", "ISOWATCH_TENANT_PROMISED_LEVELS", "pg:SER"),
+        Map.of()));
+    assertTrue(both.getMessage().contains("both"), both.getMessage());
+    assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
+        Map.of("ISOWATCH_TENANT_PROMISES", "pg:postgres:serializable"), Map.of()));
   }
 }

@@ -44,8 +44,8 @@ public final class AnomalyLines {
     final List<String> violated = a.getViolates().stream().map(Level::name).toList();
     final DemoTenant tenant = tenants.get(a.getTenant());
     final String verdict = tenant == null ? ""
-        : tenant.broken(violated) ? "  BREAKS ITS PROMISE (" + names(tenant) + ")"
-        : "  allowed by its promise (" + names(tenant) + ")";
+        : tenant.broken(violated) ? "  BREAKS ITS PROMISE (" + tenant.promiseLabel() + ")"
+        : "  weaker than " + weakest(violated) + " but allowed by its promise (" + tenant.promiseLabel() + ")";
     lines.add(String.format(Locale.ROOT, "%s  %-12s %-22s violates %-12s %s%s",
         CLOCK.format(Instant.ofEpochMilli(a.getDetectedAtMicros() / 1_000)), a.getTenant(), title(a),
         violated.isEmpty() ? "-" : String.join(",", violated), latency(a), verdict));
@@ -82,9 +82,9 @@ public final class AnomalyLines {
     return t.getTxn() + " (" + t.getSession() + ", " + t.getStatus().name().toLowerCase(Locale.ROOT) + ")";
   }
 
-  private static String names(final DemoTenant t) {
-    // Strongest first, as the anomaly's own list of violated levels on the same line.
-    return io.isowatch.core.check.Level.strongestFirst(t.promised()).stream().map(Enum::name)
-        .collect(Collectors.joining(","));
+  /** The weakest level of those named: the X of "weaker than X but allowed". */
+  private static String weakest(final List<String> violated) {
+    return io.isowatch.core.check.Level.weakestFirst(violated.stream().map(io.isowatch.core.check.Level::valueOf)
+        .toList()).stream().findFirst().map(Enum::name).orElse("-");
   }
 }

@@ -40,8 +40,10 @@ import sun.misc.Signal;
     // One string per paragraph: picocli wraps it to the terminal width (separate lines longer
     // than the width would each be wrapped on their own, leaving ragged short lines).
     description = "Runs the whole pipeline locally: an in-process Kafka broker, the schema registry (a child "
-        + "process), the streaming checker with its web UI, and two agents publishing every transaction: embedded "
-        + "H2 at SNAPSHOT (a correct level, promising SI) and the faulty store (injecting every anomaly kind). "
+        + "process), the streaming checker with its web UI, and four agents publishing every transaction: embedded "
+        + "H2 at SNAPSHOT (a correct level, promising SI), the faulty store (injecting every anomaly kind), and two "
+        + "faulty stores that lose updates, one promised postgres:repeatable-read (each lost update breaks the "
+        + "promise) and one postgres:read-committed (the same anomaly is weaker than SI but allowed). "
         + "Prints each anomaly as it is published, and a status line per tenant. Stops on Ctrl-C or after "
         + "--duration, and stops everything it started.",
     exitCodeListHeading = "%nExit codes:%n",
@@ -56,6 +58,11 @@ public final class DemoCommand implements Callable<Integer> {
   static final int EXIT_OK = 0;
   static final int EXIT_FAILED = 1;
   static final int EXIT_START = 3;
+  /**
+   * How often the two profile tenants lose an update: a few per minute at the default rate, enough to
+   * see the same anomaly judged twice without flooding the terminal.
+   */
+  static final String LOST_UPDATE_RATE = "0.005";
 
   @Spec private CommandSpec spec;
 
@@ -113,14 +120,18 @@ public final class DemoCommand implements Callable<Integer> {
     }
     final CountDownLatch stop = new CountDownLatch(1);
     onInterrupt(stop);
-    final List<DemoTenant> tenants = List.of(DemoTenant.h2Canary(), DemoTenant.faulty(faults));
+    final List<DemoTenant> tenants = List.of(DemoTenant.h2Canary(), DemoTenant.faulty(faults),
+        DemoTenant.lostUpdates("pg-rr-sim", "postgres:repeatable-read", LOST_UPDATE_RATE),
+        DemoTenant.lostUpdates("pg-rc-sim", "postgres:read-committed", LOST_UPDATE_RATE));
     out.println("isowatch demo: starting; log and work files in " + workDir);
     out.flush();
     final long t0 = System.nanoTime();
     final DemoStack stack;
     try {
-      stack = DemoStack.start(workDir, Map.of(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, Integer.toString(httpPort),
-          IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1"), out);
+      final Map<String, String> settings = new LinkedHashMap<>(promiseSettings(tenants));
+      settings.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, Integer.toString(httpPort));
+      settings.put(IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1");
+      stack = DemoStack.start(workDir, settings, out);
     } catch (final Exception e) {
       LOG.error("Demo stack failed to start", e);
       out.println("isowatch demo: could not start: " + e.getMessage() + " (log: " + workDir.resolve("isowatch.log") + ")");
@@ -133,6 +144,25 @@ public final class DemoCommand implements Callable<Integer> {
       out.println("isowatch demo: stopped; log kept in " + workDir.resolve("isowatch.log"));
       out.flush();
     }
+  }
+
+  /**
+   * The tenants' promises as the checker's configuration ({@code tenant.promises} for database
+   * profiles, {@code tenant.promised.levels} for levels listed one by one), so that its metrics and
+   * web UI separate "promise broken" from "weaker than X but allowed" as the terminal does.
+   */
+  static Map<String, String> promiseSettings(final List<DemoTenant> tenants) {
+    final List<String> profiles = new java.util.ArrayList<>();
+    final List<String> levels = new java.util.ArrayList<>();
+    for (final DemoTenant t : tenants) {
+      if (t.profile()) {
+        profiles.add(t.tenant() + "=" + t.promise().spec());
+      } else {
+        t.promise().guarantees().forEach(l -> levels.add(t.tenant() + ":" + l.name()));
+      }
+    }
+    return Map.of(IsoWatchStreamsConfig.TENANT_PROMISES_CONFIG, String.join(",", profiles),
+        IsoWatchStreamsConfig.TENANT_PROMISED_LEVELS_CONFIG, String.join(",", levels));
   }
 
   private int runWith(final DemoStack stack, final List<DemoTenant> tenants, final Path workDir, final Duration runFor,

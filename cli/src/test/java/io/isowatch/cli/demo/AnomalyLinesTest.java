@@ -52,7 +52,32 @@ class AnomalyLinesTest {
     final String headline = LINES.format(a).get(0);
 
     // Then
-    assertTrue(headline.endsWith("allowed by its promise (SI)"), headline);
+    assertTrue(headline.endsWith("weaker than SER but allowed by its promise (h2:snapshot = SI)"), headline);
+  }
+
+  @Test
+  void shouldCallTheSameLostUpdateBrokenUnderRepeatableReadAndAllowedUnderReadCommittedWhenProfilesDiffer() {
+    // Given: the demo's two profile tenants and one lost update each
+    final AnomalyLines lines = new AnomalyLines(Map.of(
+        "pg-rr-sim", DemoTenant.lostUpdates("pg-rr-sim", "postgres:repeatable-read", "0.01"),
+        "pg-rc-sim", DemoTenant.lostUpdates("pg-rc-sim", "postgres:read-committed", "0.01")), null);
+    final List<Level> violates = List.of(Level.SSER, Level.SER, Level.SI);
+    // When
+    final String rr = lines.format(anomaly("pg-rr-sim", "LostUpdate", violates, "x")).get(0);
+    final String rc = lines.format(anomaly("pg-rc-sim", "LostUpdate", violates, "x")).get(0);
+    // Then
+    assertTrue(rr.endsWith("BREAKS ITS PROMISE (postgres:repeatable-read = SI)"), rr);
+    assertTrue(rc.endsWith("weaker than SI but allowed by its promise (postgres:read-committed = RC)"), rc);
+  }
+
+  @Test
+  void shouldConfigureTheCheckerWithEachTenantsPromiseWhenTheDemoStarts() {
+    // When
+    final Map<String, String> settings = DemoCommand.promiseSettings(List.of(DemoTenant.h2Canary(),
+        DemoTenant.faulty("all=0.001"), DemoTenant.lostUpdates("pg-rc-sim", "postgres:read-committed", "0.01")));
+    // Then
+    assertEquals("h2-snapshot=h2:snapshot,pg-rc-sim=postgres:read-committed", settings.get("tenant.promises"));
+    assertEquals("faulty:SI,faulty:SER,faulty:SSER", settings.get("tenant.promised.levels"));
   }
 
   @Test

@@ -82,6 +82,30 @@ class ReplayIT {
   }
 
   @Test
+  void shouldJudgeTheLostUpdateAgainstThePromiseWithTheLevelsTheTopologyDecidesWhenReplayingWithAPromise()
+      throws Exception {
+    // Given: the lost-update sample (SI, SER, SSER violated)
+    final Path lost = samples().resolve("lost-update.jsonl");
+
+    // When: replayed with a promise of PostgreSQL READ COMMITTED, then of REPEATABLE READ
+    final Cli rc = cli("replay", "--file", lost.toString(), "--json", "--quiet", "--promise", "postgres:read-committed");
+    final Cli rr = cli("replay", "--file", lost.toString(), "--quiet", "--promise", "postgres:repeatable-read");
+
+    // Then: read committed allows it (exit 0); the promised levels the topology does not decide
+    // yet are reported as not checked; repeatable read is broken (exit 1)
+    assertEquals(0, rc.exit(), rc.out() + rc.err());
+    final JsonNode promise = JSON.readTree(rc.out()).get("promise");
+    assertEquals("KEPT", promise.get("outcome").asText(), promise.toString());
+    assertEquals("SI", promise.get("weakerThan").asText(), promise.toString());
+    for (final JsonNode l : promise.get("unchecked")) {
+      assertTrue(!io.isowatch.streams.CarriedLevels.all().contains(io.isowatch.core.check.Level.valueOf(l.asText())),
+          promise.toString());
+    }
+    assertEquals(1, rr.exit(), rr.out() + rr.err());
+    assertTrue(rr.out().contains("  PROMISE BROKEN: SI VIOLATED\n"), rr.out());
+  }
+
+  @Test
   void shouldListExactlyWhatCheckListsWhenAnomaliesShareTheirTransactions() throws Exception {
     // Given: the one-line history of two thin-air reads of one transaction, and one where two
     // lost updates share a pair, two aborted reads a reader and writer, and two faulty reads of one

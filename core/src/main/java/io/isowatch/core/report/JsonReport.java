@@ -14,6 +14,8 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.profile.Promise;
+import io.isowatch.core.profile.PromiseJudgement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -108,6 +110,70 @@ public final class JsonReport {
       // Serialising an in-memory tree to a string cannot fail on I/O.
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Writes the document read against a promise ({@code check --promise}): the document of {@link
+   * #write(CheckResult, Writer)} with a {@code promise} object and each anomaly's {@code
+   * breaksPromise} added. {@code judgement} null: exactly the document without a promise.
+   */
+  public static void write(final CheckResult result, final PromiseJudgement judgement, final Writer out)
+      throws IOException {
+    MAPPER.writeValue(out, toTree(result, judgement));
+    out.write('\n');
+    out.flush();
+  }
+
+  /**
+   * The document with the promise fields (added compatibly; absent without a promise):
+   *
+   * <pre>{@code
+   * "promise": {"spec": "postgres:read-committed", "database": "PostgreSQL", "namedLevel": "READ COMMITTED",
+   *             "promised": ["RC", "PL2"], "outcome": "KEPT", "broken": [], "undecided": [],
+   *             "unchecked": [], "allowed": ["SER", "SI", "RA"], "weakerThan": "RA",
+   *             "notGiven": {"SI": "lost update (Hermitage P4)", "RA": "…"}, "certainty": "DOCUMENTED",
+   *             "note": "…", "sources": ["PostgreSQL documentation, …", "Hermitage …"]}
+   * }</pre>
+   *
+   * <p>and in each anomaly {@code "breaksPromise": true|false}. Level lists are strongest first, as
+   * everywhere in the document; {@code weakerThan} is {@code null} when the promise is broken or no
+   * level outside it is violated.
+   */
+  public static ObjectNode toTree(final CheckResult result, final PromiseJudgement judgement) {
+    final ObjectNode root = toTree(result);
+    if (judgement == null) {
+      return root;
+    }
+    final ArrayNode anomalies = (ArrayNode) root.get("anomalies");
+    for (int i = 0; i < anomalies.size(); i++) {
+      ((ObjectNode) anomalies.get(i)).put("breaksPromise", judgement.breaks(result.anomalies().get(i)));
+    }
+    root.set("promise", promise(judgement));
+    return root;
+  }
+
+  private static ObjectNode promise(final PromiseJudgement j) {
+    final Promise p = j.promise();
+    final ObjectNode n = NODES.objectNode();
+    n.put("spec", p.spec());
+    n.put("database", p.database());
+    n.put("namedLevel", p.namedLevel());
+    n.set("promised", levels(p.promised()));
+    n.put("outcome", j.outcome().name());
+    n.set("broken", levels(j.broken()));
+    n.set("undecided", levels(j.undecided()));
+    n.set("unchecked", levels(j.unchecked()));
+    n.set("allowed", levels(j.allowed()));
+    n.put("weakerThan", j.weakerThan().map(Level::name).orElse(null));
+    final ObjectNode notGiven = n.putObject("notGiven");
+    for (final Level l : Level.strongestFirst(p.notGiven().keySet())) {
+      notGiven.put(l.name(), p.notGiven().get(l));
+    }
+    n.put("certainty", p.certainty().name());
+    n.put("note", p.note());
+    final ArrayNode sources = n.putArray("sources");
+    p.sources().forEach(sources::add);
+    return n;
   }
 
   /** The document as a Jackson tree. */

@@ -7,6 +7,7 @@ import io.isowatch.core.check.Finding;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.profile.PromiseJudgement;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,9 +37,21 @@ public final class TextReport {
 
   /** The whole report. */
   public String render(final CheckResult result) {
+    return render(result, null);
+  }
+
+  /**
+   * The whole report read against a promise ({@code isowatch check --promise}): after the verdicts,
+   * a section that separates "promise broken" from "weaker than X but allowed", and each anomaly's
+   * headline says which of the two it is. {@code judgement} null: the report without a promise.
+   */
+  public String render(final CheckResult result, final PromiseJudgement judgement) {
     final StringBuilder sb = new StringBuilder();
     verdicts(sb, result);
-    anomalies(sb, result);
+    if (judgement != null) {
+      sb.append('\n').append(PromiseText.section(judgement));
+    }
+    anomalies(sb, result, judgement);
     findings(sb, result.findings());
     stats(sb, result.stats());
     return sb.toString();
@@ -66,7 +79,7 @@ public final class TextReport {
     }
   }
 
-  private static void anomalies(final StringBuilder sb, final CheckResult result) {
+  private static void anomalies(final StringBuilder sb, final CheckResult result, final PromiseJudgement judgement) {
     final List<Anomaly> anomalies = result.anomalies();
     sb.append('\n');
     if (anomalies.isEmpty()) {
@@ -82,7 +95,7 @@ public final class TextReport {
     }
     sb.append('\n');
     for (int i = 0; i < anomalies.size(); i++) {
-      anomaly(sb, i + 1, anomalies.get(i));
+      anomaly(sb, i + 1, anomalies.get(i), judgement);
     }
   }
 
@@ -95,8 +108,13 @@ public final class TextReport {
     return "showing " + shown + " of " + found + "; raise --max-anomalies to see more";
   }
 
-  private static void anomaly(final StringBuilder sb, final int index, final Anomaly a) {
-    sb.append("\n[").append(index).append("] ").append(Notation.headline(a)).append('\n');
+  private static void anomaly(final StringBuilder sb, final int index, final Anomaly a,
+      final PromiseJudgement judgement) {
+    sb.append("\n[").append(index).append("] ").append(Notation.headline(a));
+    if (judgement != null) {
+      sb.append(judgement.breaks(a) ? "  [PROMISE BROKEN]" : "  [allowed by the promise]");
+    }
+    sb.append('\n');
     sb.append(INDENT).append("transactions:\n");
     for (final Transaction t : a.transactions()) {
       sb.append(INDENT).append("  ").append(transaction(t)).append('\n');

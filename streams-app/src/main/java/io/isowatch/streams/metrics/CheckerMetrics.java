@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,7 +65,15 @@ public final class CheckerMetrics {
   private final Map<String, java.util.Set<String>> findingKinds = new ConcurrentHashMap<>();
   private final Gauge promisedLevel = gauge(MetricNames.PROMISED_LEVEL,
       "1 for each level the tenant is promised (tenant.promised.levels).", "tenant", "level");
+  private final Gauge promiseUnchecked = gauge(MetricNames.PROMISE_UNCHECKED_LEVEL,
+      "1 for each level the tenant is promised that the checker does not decide (check.levels).", "tenant", "level");
+  private final Counter promiseBroken = counter(MetricNames.PROMISE_BROKEN_ANOMALIES_TOTAL,
+      "Anomalies published that violate a level the tenant is promised, once per anomaly.", "tenant", "type", "name");
+  private final Counter promiseAllowed = counter(MetricNames.PROMISE_ALLOWED_ANOMALIES_TOTAL,
+      "Anomalies published that violate no level the tenant is promised (weaker than weaker_than, its weakest"
+          + " violated level, but allowed), once per anomaly.", "tenant", "type", "name", "weaker_than");
   private final PromisedLevels promised;
+  private final Set<Level> decided;
   // The children recorded for every input, looked up once per tenant: labels() builds a label
   // list and probes the family's map each time, six times per record (the streaming profile).
   private final Map<String, TenantChildren> children = new ConcurrentHashMap<>();
@@ -74,9 +83,18 @@ public final class CheckerMetrics {
     this(PromisedLevels.none());
   }
 
-  /** Metrics of a checker whose tenants are promised {@code promised}. */
+  /** Metrics of a checker whose tenants are promised {@code promised}, deciding every promised level. */
   public CheckerMetrics(final PromisedLevels promised) {
+    this(promised, EnumSet.allOf(Level.class));
+  }
+
+  /**
+   * Metrics of a checker whose tenants are promised {@code promised} and which decides {@code
+   * decided} ({@code check.levels}): a promised level outside it is exported as unchecked.
+   */
+  public CheckerMetrics(final PromisedLevels promised, final Set<Level> decided) {
     this.promised = promised;
+    this.decided = EnumSet.copyOf(decided);
     registry.register(new HeapCollector());
   }
 
@@ -151,6 +169,9 @@ public final class CheckerMetrics {
     if (!c.promisedExported.get() && c.promisedExported.compareAndSet(false, true)) {
       for (final Level level : promised.of(tenant)) {
         promisedLevel.labels(tenant, level.name()).set(1);
+        if (!decided.contains(level)) {
+          promiseUnchecked.labels(tenant, level.name()).set(1);
+        }
       }
     }
   }
@@ -165,6 +186,13 @@ public final class CheckerMetrics {
       final Set<Level> violates, final Long latencyMicros) {
     for (final Level level : violates) {
       anomalies.labels(tenant, type, name == null ? "" : name, level.name()).inc();
+    }
+    final Set<Level> promisedLevels = promised.of(tenant);
+    if (violates.stream().anyMatch(promisedLevels::contains)) {
+      promiseBroken.labels(tenant, type, name == null ? "" : name).inc();
+    } else if (!violates.isEmpty()) {
+      promiseAllowed.labels(tenant, type, name == null ? "" : name,
+          Level.weakestFirst(violates).get(0).name()).inc();
     }
     if (latencyMicros != null) {
       latency.labels(tenant).observe(latencyMicros / 1e6);

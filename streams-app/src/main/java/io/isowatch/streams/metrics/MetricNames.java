@@ -133,6 +133,26 @@ public final class MetricNames {
    */
   public static final String PROMISED_LEVEL = "isowatch_promised_level";
 
+  /**
+   * 1 for each level a tenant is promised that the checker does not decide ({@code check.levels}),
+   * labels {@code tenant} and {@code level}: that part of the promise is not watched (yet).
+   */
+  public static final String PROMISE_UNCHECKED_LEVEL = "isowatch_promise_unchecked_level";
+
+  /**
+   * Anomalies published that break the tenant's promise (violate a promised level), labels {@code
+   * tenant}, {@code type}, {@code name}; once per anomaly.
+   */
+  public static final String PROMISE_BROKEN_ANOMALIES_TOTAL = "isowatch_promise_broken_anomalies_total";
+
+  /**
+   * Anomalies published that the tenant's promise allows (they violate only levels stronger than, or
+   * beside, what it was promised), labels {@code tenant}, {@code type}, {@code name} and {@code
+   * weaker_than}: the weakest level the anomaly violates ("weaker than SI but allowed"); once per
+   * anomaly. A tenant promised nothing counts every anomaly here.
+   */
+  public static final String PROMISE_ALLOWED_ANOMALIES_TOTAL = "isowatch_promise_allowed_anomalies_total";
+
   /** Heap bytes in use, garbage included (tenant engines live on the heap). */
   public static final String HEAP_USED_BYTES = "isowatch_heap_used_bytes";
 
@@ -150,7 +170,8 @@ public final class MetricNames {
       TRANSACTIONS_CHECKED_TOTAL, ANOMALIES_TOTAL, ANOMALIES_RETRACTED_TOTAL, DETECTION_LATENCY_SECONDS, ARRIVAL_LATENESS_SECONDS,
       PENDING_READS,
       BUFFERED_TRANSACTIONS, STATE_TRANSACTIONS, DLQ_RECORDS_TOTAL, INPUT_FINDINGS_TOTAL, TENANT_RESTORES_TOTAL,
-      VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
+      VERDICTS_TOTAL, LEVEL_VERDICT, FINDINGS, PROMISED_LEVEL, PROMISE_UNCHECKED_LEVEL, PROMISE_BROKEN_ANOMALIES_TOTAL,
+      PROMISE_ALLOWED_ANOMALIES_TOTAL, HEAP_USED_BYTES, HEAP_MAX_BYTES, UP,
       RETAINED_TRANSACTIONS, PRUNED_TRANSACTIONS_TOTAL, PRUNE_SECONDS, CHECKPOINT_BYTES, CHECKPOINTS_TOTAL,
       CHECKPOINT_SECONDS, INPUTS_DELETED_TOTAL,
       RETIRED_FALSE_POSITIVE_RATIO, RETIRED_RUNS, RETIRED_RUN_BYTES, REGISTRY_RETRIES_TOTAL, TENANT_QUARANTINED);

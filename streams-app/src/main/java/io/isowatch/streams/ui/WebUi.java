@@ -14,6 +14,7 @@ import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.Op;
 import io.isowatch.schemas.OpType;
 import io.isowatch.schemas.TenantVerdict;
+import io.isowatch.streams.PromisedLevels;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -59,10 +60,22 @@ public final class WebUi implements HttpHandler {
   private static final int DEFAULT_LIMIT = 200;
 
   private final UiState state;
+  private final PromiseView promises;
   private final Map<String, byte[]> resources = new HashMap<>();
 
+  /** The UI of a checker that promises no tenant anything. */
   public WebUi(final UiState state) {
+    this(state, PromisedLevels.none());
+  }
+
+  /**
+   * The UI of a checker whose tenants are promised {@code promised}: each tenant card says whether
+   * its promise is kept or broken and which violated levels are "weaker than X but allowed", and each
+   * anomaly whether it breaks its tenant's promise.
+   */
+  public WebUi(final UiState state, final PromisedLevels promised) {
     this.state = state;
+    this.promises = new PromiseView(promised);
     for (final String file : PAGES.values()) {
       try (InputStream in = WebUi.class.getResourceAsStream(STATIC + file)) {
         if (in == null) {
@@ -159,6 +172,7 @@ public final class WebUi implements HttpHandler {
           levels.addObject().put("level", l.getLevel().name()).put("verdict", l.getVerdict().name())
               .put("reason", l.getReason());
         }
+        promise(n, t.tenant(), v);
         n.put("transactionsChecked", v.getCounts().getTransactionsChecked());
         n.put("pendingReads", v.getCounts().getPendingReads());
         final ObjectNode byName = n.putObject("anomaliesByName");
@@ -168,6 +182,7 @@ public final class WebUi implements HttpHandler {
       } else {
         n.putNull("atMicros");
         n.putArray("levels");
+        promise(n, t.tenant(), null);
       }
       final ArrayNode throughput = n.putArray("throughput");
       t.throughput().forEach(p -> throughput.addObject().put("atMicros", p.atMicros())
@@ -185,6 +200,7 @@ public final class WebUi implements HttpHandler {
     root.put("received", state.anomaliesReceived());
     final ArrayNode list = root.putArray("anomalies");
     state.anomalies(filter, limit).forEach(a -> summary(list.addObject(), a));
+    list.forEach(n -> breaksPromise((ObjectNode) n));
     final UiState.Facets facets = state.facets();
     final ObjectNode f = root.putObject("facets");
     facets.types().forEach(f.putArray("types")::add);
@@ -221,9 +237,28 @@ public final class WebUi implements HttpHandler {
     }
   }
 
-  private static ObjectNode detail(final Anomaly a) {
+  /** The tenant's promise against its latest verdict ({@code null} when none yet): see {@link PromiseView}. */
+  private void promise(final ObjectNode n, final String tenant, final TenantVerdict v) {
+    final Map<String, String> verdicts = new HashMap<>();
+    if (v != null) {
+      for (final LevelVerdict l : v.getLevels()) {
+        verdicts.put(l.getLevel().name(), l.getVerdict().name());
+      }
+    }
+    n.set("promise", promises.json(tenant, v == null ? null : verdicts));
+  }
+
+  /** {@code "breaksPromise": true|false} on an anomaly (false when its tenant is promised nothing). */
+  private void breaksPromise(final ObjectNode n) {
+    final java.util.List<String> violates = new java.util.ArrayList<>();
+    n.get("violates").forEach(l -> violates.add(l.asText()));
+    n.put("breaksPromise", promises.breaks(n.get("tenant").asText(), violates));
+  }
+
+  private ObjectNode detail(final Anomaly a) {
     final ObjectNode n = JSON.createObjectNode();
     summary(n, a);
+    breaksPromise(n);
     final ArrayNode cycle = n.putArray("cycle");
     for (final Edge e : a.getCycle()) {
       final ObjectNode c = cycle.addObject().put("from", e.getFrom()).put("to", e.getTo())

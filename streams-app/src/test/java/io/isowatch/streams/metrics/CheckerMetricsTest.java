@@ -3,7 +3,9 @@ package io.isowatch.streams.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.isowatch.core.check.Level;
 import io.isowatch.streams.PromisedLevels;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,34 @@ class CheckerMetricsTest {
         new String[] {"acme", "SER"}));
     assertNull(metrics.sample(MetricNames.PROMISED_LEVEL, new String[] {"tenant", "level"},
         new String[] {"zeta", "SER"}));
+  }
+
+  @Test
+  void shouldCountALostUpdateAsBrokenForRepeatableReadAndAllowedForReadCommittedWhenTheirProfilesArePromised() {
+    // Given: two tenants on PostgreSQL profiles; the checker decides SSER, SER and SI
+    final CheckerMetrics metrics = new CheckerMetrics(PromisedLevels.parse(List.of(),
+        List.of("pg-rr=postgres:repeatable-read", "pg-rc=postgres:read-committed")),
+        EnumSet.of(Level.SSER, Level.SER, Level.SI));
+    metrics.transactionChecked("pg-rr");
+    metrics.transactionChecked("pg-rc");
+    // When: each publishes the same lost update
+    for (final String tenant : List.of("pg-rr", "pg-rc")) {
+      metrics.anomalyPublished(tenant, "G-single", "LostUpdate", EnumSet.of(Level.SSER, Level.SER, Level.SI), null);
+    }
+    // Then
+    final String[] labels = {"tenant", "type", "name"};
+    assertEquals(1.0, metrics.sample(MetricNames.PROMISE_BROKEN_ANOMALIES_TOTAL, labels,
+        new String[] {"pg-rr", "G-single", "LostUpdate"}));
+    assertNull(metrics.sample(MetricNames.PROMISE_BROKEN_ANOMALIES_TOTAL, labels,
+        new String[] {"pg-rc", "G-single", "LostUpdate"}));
+    assertEquals(1.0, metrics.sample(MetricNames.PROMISE_ALLOWED_ANOMALIES_TOTAL,
+        new String[] {"tenant", "type", "name", "weaker_than"}, new String[] {"pg-rc", "G-single", "LostUpdate", "SI"}));
+    final String[] level = {"tenant", "level"};
+    assertEquals(1.0, metrics.sample(MetricNames.PROMISED_LEVEL, level, new String[] {"pg-rc", "RC"}));
+    assertEquals(1.0, metrics.sample(MetricNames.PROMISED_LEVEL, level, new String[] {"pg-rr", "SI"}));
+    // ... and the promised levels the checker does not decide are exported as unchecked
+    assertEquals(1.0, metrics.sample(MetricNames.PROMISE_UNCHECKED_LEVEL, level, new String[] {"pg-rc", "RC"}));
+    assertNull(metrics.sample(MetricNames.PROMISE_UNCHECKED_LEVEL, level, new String[] {"pg-rr", "SI"}));
   }
 
   private static Double value(final CheckerMetrics metrics, final String name, final String tenant) {

@@ -27,7 +27,10 @@ class HealthAndMetricsServerTest {
   void shouldServePrometheusTextWithEveryCheckerFamilyWhenScraped() throws Exception {
     // Given
     final CheckerMetrics metrics = new CheckerMetrics(
-        io.isowatch.streams.PromisedLevels.parse(List.of("acme:SER", "*:SI")));
+        io.isowatch.streams.PromisedLevels.parse(List.of("acme:SER", "*:SI"), List.of("rc=postgres:read-committed")),
+        EnumSet.of(Level.SSER, Level.SER, Level.SI));
+    metrics.transactionChecked("rc");
+    metrics.anomalyPublished("rc", "G-single", "LostUpdate", EnumSet.of(Level.SER, Level.SI), null);
     metrics.transactionChecked("acme");
     metrics.transactionChecked("acme");
     metrics.arrived("acme", 0);
@@ -81,6 +84,11 @@ class HealthAndMetricsServerTest {
       assertTrue(body.contains("isowatch_dlq_records_total{error=\"IllegalArgumentException\",} 1.0"), body);
       assertTrue(body.contains("isowatch_promised_level{tenant=\"acme\",level=\"SER\",} 1.0"), body);
       assertTrue(!body.contains("isowatch_promised_level{tenant=\"acme\",level=\"SI\""), "acme has entries of its own");
+      assertTrue(body.contains("isowatch_promise_broken_anomalies_total{tenant=\"acme\",type=\"G-single\","
+          + "name=\"LostUpdate\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_promise_allowed_anomalies_total{tenant=\"rc\",type=\"G-single\","
+          + "name=\"LostUpdate\",weaker_than=\"SI\",} 1.0"), body);
+      assertTrue(body.contains("isowatch_promise_unchecked_level{tenant=\"rc\",level=\"RC\",} 1.0"), body);
       assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"VIOLATED\",} 1.0"), body);
       assertTrue(body.contains("isowatch_level_verdict{tenant=\"acme\",level=\"SER\",verdict=\"SATISFIED\",} 0.0"), body);
       assertTrue(body.contains("isowatch_heap_max_bytes "), body);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.schemas.Anomaly;
+import io.isowatch.streams.PromisedLevels;
 import io.isowatch.streams.metrics.CheckerMetrics;
 import io.isowatch.streams.metrics.HealthAndMetricsServer;
 import java.net.URI;
@@ -62,6 +63,41 @@ class WebUiTest {
       assertEquals(404, get(server, "/api/anomalies/nope", null).statusCode());
       assertEquals(404, get(server, "/static/../WebUi.class", null).statusCode());
       assertEquals(400, get(server, "/api/anomalies?level=RC", null).statusCode());
+    }
+  }
+
+  @Test
+  void shouldSayPromiseBrokenForOneTenantAndWeakerButAllowedForTheOtherWhenTheirProfilesDiffer() throws Exception {
+    // Given: the same lost update (violating SSER, SER, SI) in a tenant on PostgreSQL REPEATABLE READ
+    // and one on READ COMMITTED, each with a verdict of SER VIOLATED, SI SATISFIED
+    final UiState state = new UiState(100);
+    for (final String tenant : List.of("pg-rr", "pg-rc")) {
+      state.onAnomaly(UiFixtures.simple(tenant, tenant + "-1", "G-single", "LostUpdate",
+          List.of(io.isowatch.schemas.Level.SSER, io.isowatch.schemas.Level.SER, io.isowatch.schemas.Level.SI), 1L));
+      state.onVerdict(UiFixtures.verdict(tenant, 1_000_000L, 5));
+    }
+    final PromisedLevels promised = PromisedLevels.parse(List.of(),
+        List.of("pg-rr=postgres:repeatable-read", "pg-rc=postgres:read-committed"));
+    try (HealthAndMetricsServer server = HealthAndMetricsServer.start("127.0.0.1", 0, new CheckerMetrics(),
+        () -> new HealthAndMetricsServer.Health(true, "RUNNING"), Optional.empty(),
+        Optional.of(new WebUi(state, promised)))) {
+      // When
+      final JsonNode tenants = json(get(server, "/api/tenants", null));
+      final JsonNode feed = json(get(server, "/api/anomalies", null));
+      // Then: tenants are listed by name
+      final JsonNode rc = tenants.get("tenants").get(0).get("promise");
+      final JsonNode rr = tenants.get("tenants").get(1).get("promise");
+      assertEquals("postgres:read-committed", rc.get("spec").asText());
+      assertEquals("KEPT", rc.get("outcome").asText());
+      assertEquals("SER", rc.get("weakerThan").asText());
+      assertEquals(JSON.readTree("[\"RC\",\"PL2\"]"), rc.get("unchecked"));
+      assertEquals("postgres:repeatable-read", rr.get("spec").asText());
+      assertEquals(JSON.readTree("[\"SER\"]"), rr.get("allowed"));
+      for (final JsonNode a : feed.get("anomalies")) {
+        assertEquals("pg-rr".equals(a.get("tenant").asText()), a.get("breaksPromise").asBoolean(), a.toString());
+      }
+      final JsonNode detail = json(get(server, "/api/anomalies/pg-rr-1", null));
+      assertTrue(detail.get("breaksPromise").asBoolean(), detail.toString());
     }
   }
 

@@ -23,7 +23,9 @@
     document.getElementById('a-name').textContent = a.displayName;
     document.getElementById('a-type').textContent = a.type;
     document.getElementById('a-violates').replaceChildren(
-      el('span', { class: 'hint' }, 'violates '), ...a.violates.map(l => el('span', { class: 'badge' }, l)));
+      el('span', { class: 'hint' }, 'violates '), ...a.violates.map(l => el('span', { class: 'badge' }, l)),
+      a.breaksPromise ? el('span', { class: 'tag promise-broken' }, 'breaks its tenant\'s promise')
+        : el('span', { class: 'tag promise-allowed' }, 'allowed by its tenant\'s promise'));
     document.getElementById('a-tenant').replaceChildren(
       el('a', { href: '/?tenant=' + encodeURIComponent(a.tenant) }, a.tenant));
     document.getElementById('a-detected').textContent = time(a.detectedAtMicros);

@@ -53,6 +53,7 @@
     return el('div', { class: 'tenant', 'data-tenant': t.tenant },
       el('header', {}, el('h3', {}, link),
         el('span', { class: 'meta' }, t.atMicros ? 'verdict at ' + time(t.atMicros) : '')),
+      promiseLine(t.promise),
       levels,
       el('div', { class: 'stats' },
         el('span', {}, el('b', {}, compact(t.transactionsChecked || 0)), ' transactions checked'),
@@ -61,6 +62,28 @@
       el('div', { class: 'charts' },
         el('div', { class: 'chart' }, el('h4', {}, 'Throughput: transactions checked per second'), throughput),
         el('div', { class: 'chart' }, el('h4', {}, 'Detection latency per anomaly (s)'), latency)));
+  }
+
+  // The tenant's promise: "promise broken" is the alarm; "weaker than X but allowed" is not.
+  function promiseLine(p) {
+    if (!p) return el('div', { class: 'promise none' }, 'promised nothing: every anomaly is allowed');
+    const parts = [el('span', { class: 'promise-spec' }, 'promises ' + p.spec),
+      el('span', { class: 'hint' }, ' (' + (p.promised.length ? p.promised.join(', ') : 'no level') + ') ')];
+    if (p.outcome === 'BROKEN') {
+      parts.push(el('span', { class: 'tag promise-broken' }, 'PROMISE BROKEN: ' + p.broken.join(', ')));
+    } else if (p.outcome === 'UNDECIDED') {
+      parts.push(el('span', { class: 'tag' }, 'undecided: ' + p.undecided.join(', ')));
+    } else if (p.outcome === 'KEPT') {
+      parts.push(el('span', { class: 'tag promise-kept' }, 'kept'));
+    }
+    if (p.weakerThan) {
+      parts.push(el('span', { class: 'tag promise-allowed' }, 'weaker than ' + p.weakerThan + ' but allowed'));
+    }
+    if (p.unchecked.length) {
+      parts.push(el('span', { class: 'hint', title: 'not decided by the checker (check.levels)' },
+        ' not checked: ' + p.unchecked.join(', ')));
+    }
+    return el('div', { class: 'promise' + (p.outcome === 'BROKEN' ? ' broken' : '') }, ...parts);
   }
 
   function feedRow(a) {
@@ -72,7 +95,9 @@
       el('td', {}, a.tenant),
       el('td', {}, el('a', { class: 'anomaly-name', href }, a.displayName),
         a.name ? el('span', { class: 'tag' }, a.type) : null,
-        a.retraction ? el('span', { class: 'tag retracted-tag', title: a.retraction.reason }, 'retracted') : null),
+        a.retraction ? el('span', { class: 'tag retracted-tag', title: a.retraction.reason }, 'retracted') : null,
+        a.breaksPromise ? el('span', { class: 'tag promise-broken' }, 'promise broken')
+          : el('span', { class: 'tag promise-allowed' }, 'allowed')),
       el('td', {}, ...a.violates.map(l => el('span', { class: 'badge' }, l))),
       el('td', { class: 'txn-list' }, a.txns.join(', ')),
       el('td', { class: 'num' }, seconds(a.detectionLatencyMicros)));
