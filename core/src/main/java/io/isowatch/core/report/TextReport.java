@@ -47,7 +47,7 @@ public final class TextReport {
    */
   public String render(final CheckResult result, final PromiseJudgement judgement) {
     final StringBuilder sb = new StringBuilder();
-    verdicts(sb, result);
+    verdicts(sb, result, judgement);
     if (judgement != null) {
       sb.append('\n').append(PromiseText.section(judgement));
     }
@@ -65,8 +65,14 @@ public final class TextReport {
     return verdicts.containsValue(Verdict.UNKNOWN) ? Verdict.UNKNOWN : Verdict.SATISFIED;
   }
 
-  private void verdicts(final StringBuilder sb, final CheckResult result) {
-    sb.append("IsoWatch check: ").append(paint(overall(result.verdicts()))).append('\n');
+  private void verdicts(final StringBuilder sb, final CheckResult result, final PromiseJudgement judgement) {
+    sb.append("IsoWatch check: ").append(paint(overall(result.verdicts())));
+    if (judgement != null) {
+      // The headline adds up every level checked; with a promise, the exit code follows the promise,
+      // so the first line says both rather than "VIOLATED" over a promise that was kept.
+      sb.append(" (promise ").append(judgement.promise().spec()).append(": ").append(judgement.outcome()).append(')');
+    }
+    sb.append('\n');
     for (final Level level : Notation.ordered(result.verdicts().keySet())) {
       final Verdict v = result.verdicts().get(level);
       sb.append(String.format(Locale.ROOT, "  %-5s ", level.name())).append(paint(v));

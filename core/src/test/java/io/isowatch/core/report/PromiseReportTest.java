@@ -29,7 +29,8 @@ class PromiseReportTest {
     final CheckResult r = ResultFixtures.lostUpdate();
     // When
     final String text = new TextReport(false).render(r, judge("postgres:read-committed", r));
-    // Then
+    // Then: the headline adds the levels up and says the promise was kept, as the exit code will
+    assertTrue(text.startsWith("IsoWatch check: VIOLATED (promise postgres:read-committed: KEPT)\n"), text);
     assertTrue(text.contains("Promise postgres:read-committed (PostgreSQL READ COMMITTED): KEPT"), text);
     assertTrue(text.contains("  weaker than SI but allowed: SI, SER, SSER VIOLATED"), text);
     assertTrue(text.contains("    SI is not promised: lost update (Hermitage P4)"), text);
