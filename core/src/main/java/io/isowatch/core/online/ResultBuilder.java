@@ -25,21 +25,25 @@ final class ResultBuilder {
   private final OnlineState s;
   private final SeqFindings seqs;
   private final WeakVerdicts weak;
+  private final MixedVerdicts mixed;
 
   ResultBuilder(final OnlineState s) {
     this.s = s;
     this.seqs = new SeqFindings(s);
     this.weak = new WeakVerdicts(s, this);
+    this.mixed = new MixedVerdicts(s);
   }
 
   /** Lets the weak levels answer from a check made a few transactions ago (verdict publication only). */
   void allowLag(final boolean lag) {
     weak.allowLag(lag);
+    mixed.allowLag(lag);
   }
 
   /** Tells the weak levels whether every writer has come (a flush) or not (a transaction was processed). */
   void complete(final boolean flushed) {
     weak.complete(flushed);
+    mixed.complete(flushed);
   }
 
   Map<Level, Verdict> verdicts() {
@@ -58,6 +62,9 @@ final class ResultBuilder {
 
   /** One level's verdict; {@code everyLevel} is {@link #everyLevelViolated()}, read once per call site. */
   Verdict verdict(final Level level, final boolean everyLevel) {
+    if (level == Level.MIXED) {
+      return mixed.verdict();
+    }
     if (!Level.CLASSIC.contains(level)) {
       return weak.verdict(level);
     }
@@ -80,6 +87,9 @@ final class ResultBuilder {
 
   /** Why the level is UNKNOWN (call only when it is). */
   String reason(final Level level) {
+    if (level == Level.MIXED) {
+      return mixed.reason();
+    }
     if (!Level.CLASSIC.contains(level)) {
       return weak.reason(level);
     }
@@ -130,6 +140,7 @@ final class ResultBuilder {
     });
     final Findings findings = s.findings().copy();
     seqs.addTo(findings);
+    mixed.addFindings(findings);
     final HorizonSummary h = s.summary;
     long unknown = h == null ? 0 : h.unknowns;
     for (int i = 0; i < s.txns.indeterminateCount(); i++) {
@@ -147,7 +158,8 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
-    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
+    final List<io.isowatch.core.check.Anomaly> witnesses = new ArrayList<>(weak.witnesses(listed));
+    witnesses.addAll(mixed.witnesses(witnesses.isEmpty() ? listed : concat(listed, witnesses)));
     if (!witnesses.isEmpty()) {
       listed = new ArrayList<>(listed);
       counts = new java.util.LinkedHashMap<>(counts);
@@ -176,5 +188,11 @@ final class ResultBuilder {
             h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND, new CheckStats.Runs(h.runs(),
                 h.runBytes(), h.exactVersions(), h.allRuns.maxRuns())));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
+  }
+
+  private static <T> List<T> concat(final List<T> a, final List<T> b) {
+    final List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 }
