@@ -24,8 +24,14 @@ public final class CheckFlags {
   @Option(names = "--levels", split = ",", paramLabel = "LEVEL", defaultValue = DEFAULT_LEVELS,
       converter = Converters.LevelConverter.class,
       description = "Levels to decide, comma-separated, weakest to strongest: PL2 (Adya PL-2), RC, RA, CC, PC, SI, RR"
-          + " (Adya PL-2.99), SER, SSER; see docs/levels.md (default: ${DEFAULT-VALUE}).")
+          + " (Adya PL-2.99), SER, SSER; and MIXED: each transaction at the level it declares (\"level\" in JSONL); "
+          + "see docs/levels.md (default: ${DEFAULT-VALUE}).")
   private List<Level> levels;
+
+  @Option(names = "--default-level", paramLabel = "LEVEL", converter = Converters.DeclaredLevelConverter.class,
+      description = "With --levels MIXED: the level of a transaction that declares none (RC, RA, CC, PC, SI or SER); "
+          + "without it, such a transaction is invalid input (exit 2).")
+  private Level defaultLevel;
 
   @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",
       converter = Converters.InitialValueConverter.class,
@@ -52,7 +58,7 @@ public final class CheckFlags {
     if (maxAnomalies < 1) {
       throw new ParameterException(mixee.commandLine(), "--max-anomalies must be >= 1, got " + maxAnomalies);
     }
-    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies);
+    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies, defaultLevel);
   }
 
   /** Whether the option was given on the command line rather than left at its default. */

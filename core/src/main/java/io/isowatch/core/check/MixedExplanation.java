@@ -23,11 +23,14 @@ final class MixedExplanation {
   private final WeakGraph g;
   private final Level[] level;
   private final Set<Level> requested;
+  /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
+  private final MixedSaturation known;
 
-  MixedExplanation(final WeakGraph g, final Level[] level, final Set<Level> requested) {
+  MixedExplanation(final WeakGraph g, final Level[] level, final Set<Level> requested, final MixedSaturation known) {
     this.g = g;
     this.level = level;
     this.requested = requested;
+    this.known = known;
   }
 
   /**
@@ -62,6 +65,7 @@ final class MixedExplanation {
         promises.putIfAbsent(s.reader(), level[s.reader()]);
       }
     }
+    justify(cycle, then, promises);
     final long derived = cycle.stream().filter(MixedStep::derived).count();
     final String type = derived == 0 ? "G1c" + (session ? "-process" : "") : derived == 1 ? "G-single" : "G2-item";
     final String name = name(cycle, derived);
@@ -78,7 +82,7 @@ final class MixedExplanation {
     promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
     final String promise = broken.isEmpty()
         ? "SO ∪ WR is cyclic, so no commit order exists at any level"
-        : "the promise broken is that of " + String.join(", ", broken) + ": its read is judged at its own level";
+        : "the promise broken is that of " + String.join(", ", broken) + " (each read is judged at its reader's declared level)";
     return new Anomaly(type, name, shown, involved, edges, let(mentioned) + then
         + "No commit order has all these precedences, so " + promise + ". This violates "
         + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (" + type
@@ -114,6 +118,82 @@ final class MixedExplanation {
     return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
         + "So no commit order satisfies every read at its reader's declared level. This violates "
         + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)");
+  }
+
+  /** Most "where" lines an explanation gets; the rest follow the same way. */
+  private static final int MAX_WHERE = 40;
+
+  /**
+   * Adds, for each derived step, why the precedences it relied on hold, by steps recorded before it
+   * (so the proof is never circular), and so on for the derived steps those use.
+   */
+  private void justify(final List<MixedStep> cycle, final StringBuilder then, final Map<Integer, Level> promises) {
+    if (known == null) {
+      return;
+    }
+    final java.util.ArrayDeque<MixedStep> work = new java.util.ArrayDeque<>();
+    cycle.stream().filter(MixedStep::derived).forEach(work::add);
+    final Set<String> done = new java.util.HashSet<>();
+    int lines = 0;
+    while (!work.isEmpty() && lines < MAX_WHERE) {
+      final MixedStep s = work.poll();
+      for (final int[] need : needs(s)) {
+        if (need[0] == INIT || need[0] == need[1] || !done.add(need[0] + "<" + need[1])) {
+          continue;
+        }
+        final List<MixedStep> path = known.pathBefore(need[0], need[1], s);
+        if (path == null) {
+          continue;
+        }
+        lines++;
+        then.append("  - where ").append(g.id(need[0])).append(" < ").append(g.id(need[1])).append(": ");
+        for (int i = 0; i < path.size(); i++) {
+          final MixedStep p = path.get(i);
+          then.append(i == 0 ? "" : "; ").append(g.id(p.from())).append(" < ").append(g.id(p.to())).append(", because ")
+              .append(because(p));
+          if (p.derived()) {
+            work.add(p);
+            promises.putIfAbsent(p.reader(), level[p.reader()]);
+          }
+        }
+        then.append(";\n");
+      }
+    }
+    if (!work.isEmpty()) {
+      then.append("  - (the remaining precedences follow the same way)\n");
+    }
+  }
+
+  /** The precedences (a, b), a before b, that step {@code s} relied on. */
+  private List<int[]> needs(final MixedStep s) {
+    final int t3 = s.reader();
+    final int t1 = s.writer();
+    final List<int[]> out = new ArrayList<>(2);
+    switch (s.rule()) {
+      case PREMISE -> {
+        if (level[t3] == Level.SER) {
+          out.add(new int[] {s.from(), t3});
+        } else {
+          out.add(new int[] {s.from(), s.other()});
+          if (!isPredecessor(s.other(), t3)) {
+            out.add(new int[] {s.other(), t3});
+          }
+        }
+      }
+      case READER_FIRST -> out.add(new int[] {t1, s.to()});
+      case PREDECESSOR_FIRST -> {
+        out.add(new int[] {t1, s.to()});
+        if (!isPredecessor(s.from(), t3)) {
+          out.add(new int[] {s.from(), t3});
+        }
+      }
+      case CONFLICT_AFTER -> {
+        out.add(new int[] {t1, s.other()});
+        out.add(new int[] {s.other(), s.to()});
+      }
+      default -> { }
+    }
+    return out;
   }
 
   private String because(final MixedStep s) {
@@ -187,7 +267,7 @@ final class MixedExplanation {
   }
 
   private String let(final Set<Integer> nodes) {
-    final StringBuilder let = new StringBuilder("Let:\n");
+    final StringBuilder let = new StringBuilder("Let:\n  init = the initial transaction, writing the initial value of every key\n");
     for (final int v : nodes) {
       final Transaction t = g.txn(v);
       let.append("  ").append(t.id()).append(" = [")

@@ -69,17 +69,18 @@ public final class MixedLevelCheck {
     final MixedSaturation saturation = new MixedSaturation(graph, level);
     final List<MixedStep> cycle = saturation.run();
     if (cycle != null) {
-      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested).anomaly(cycle), null);
+      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, saturation).anomaly(cycle), null);
     }
     if (graph.unknownReason() != null) {
       return new Result(Verdict.UNKNOWN, null, graph.unknownReason());
     }
     final MixedSearch.Outcome found = new MixedSearch(graph, level).search(saturation);
+    // A split's cycles come from its cases' saturations, which hold the steps they need.
     if (found.order() != null) {
       return new Result(Verdict.SATISFIED, null, null);
     }
     if (found.refuted() != null) {
-      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested).bySplit(found.refuted()), null);
+      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).bySplit(found.refuted()), null);
     }
     return new Result(Verdict.UNKNOWN, null, found.unknown());
   }

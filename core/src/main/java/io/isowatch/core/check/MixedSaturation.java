@@ -34,6 +34,8 @@ final class MixedSaturation {
   private MixedStep closing;
   /** Steps recorded so far: a pass that records none ends the saturation. */
   private int stepCount;
+  /** When each step was recorded: a step is explained by earlier ones only (no circular proof). */
+  private final java.util.IdentityHashMap<MixedStep, Integer> recordedAt = new java.util.IdentityHashMap<>();
   private final int[][] preds;
   private final int[][] conflicts;
 
@@ -119,6 +121,7 @@ final class MixedSaturation {
     this.preds = o.preds;
     this.conflicts = o.conflicts;
     this.stepCount = o.stepCount;
+    this.recordedAt.putAll(o.recordedAt);
   }
 
   /** Assumes {@code steps} (one case of a case split) and saturates again: a cycle, or null. */
@@ -151,49 +154,56 @@ final class MixedSaturation {
     return null;
   }
 
-  /** Applies the axiom of the reader's level to read {@code r}, both ways, for every other writer of its key. */
+  /**
+   * Applies the axiom of the reader's level to read {@code r}, for every other writer of its key:
+   * backwards first (a writer known to follow the one read must not satisfy the premise), then
+   * forwards (a writer that satisfies it precedes the one read). Backwards first finds the shorter
+   * cycles: a lost update between two SER readers closes as two READER_FIRST steps.
+   */
   private boolean apply(final Read r) {
     final int t3 = r.reader();
     final int t1 = r.writer();
-    final Level l = level[t3];
     for (final int t2 : writers(r.key())) {
       if (t2 == t1 || t2 == t3) {
         continue;
       }
-      final int via = premise(l, t2, t3);
+      if ((t1 == INIT || known(t1, t2)) && !backwards(r, t2)) {
+        return false;
+      }
+      final int via = premise(level[t3], t2, t3);
       if (via >= 0 && !known(t2, t1)
           && !add(new MixedStep(t2, t1, Rule.PREMISE, r.key(), r.value(), t3, t1, via, null))) {
         return false;
       }
-      if (t1 != INIT && !known(t1, t2)) {
-        continue;
+    }
+    return true;
+  }
+
+  /** Writer {@code t2} commits after the writer {@code r} read: it must not satisfy the premise. */
+  private boolean backwards(final Read r, final int t2) {
+    final int t3 = r.reader();
+    final int t1 = r.writer();
+    if (level[t3] == Level.SER) {
+      return known(t3, t2) || add(new MixedStep(t3, t2, Rule.READER_FIRST, r.key(), r.value(), t3, t1, -1, null));
+    }
+    for (final int t4 : predecessors(t3)) {
+      if (t4 != t2 && !known(t4, t2)
+          && !add(new MixedStep(t4, t2, Rule.PREDECESSOR_FIRST, r.key(), r.value(), t3, t1, t4, null))) {
+        return false;
       }
-      // t1 commits before t2: t2 must not satisfy the premise.
-      if (l == Level.SER) {
-        if (!known(t3, t2) && !add(new MixedStep(t3, t2, Rule.READER_FIRST, r.key(), r.value(), t3, t1, -1, null))) {
-          return false;
+    }
+    if (level[t3] == Level.SI) {
+      for (final int t4 : conflicting(t3)) {
+        if (t4 == t2) {
+          continue;
         }
-        continue;
-      }
-      for (final int t4 : predecessors(t3)) {
-        if (!known(t4, t2)
+        if (known(t4, t3) && !known(t4, t2)
             && !add(new MixedStep(t4, t2, Rule.PREDECESSOR_FIRST, r.key(), r.value(), t3, t1, t4, null))) {
           return false;
         }
-      }
-      if (l == Level.SI) {
-        for (final int t4 : conflicting(t3)) {
-          if (t4 == t2) {
-            continue;
-          }
-          if (known(t4, t3) && !known(t4, t2)
-              && !add(new MixedStep(t4, t2, Rule.PREDECESSOR_FIRST, r.key(), r.value(), t3, t1, t4, null))) {
-            return false;
-          }
-          if (known(t2, t4) && !known(t3, t4)
-              && !add(new MixedStep(t3, t4, Rule.CONFLICT_AFTER, r.key(), r.value(), t3, t1, t2, null))) {
-            return false;
-          }
+        if (known(t2, t4) && !known(t3, t4)
+            && !add(new MixedStep(t3, t4, Rule.CONFLICT_AFTER, r.key(), r.value(), t3, t1, t2, null))) {
+          return false;
         }
       }
     }
@@ -314,7 +324,7 @@ final class MixedSaturation {
 
   private void record(final MixedStep s) {
     out.get(s.from()).add(s);
-    stepCount++;
+    recordedAt.put(s, stepCount++);
   }
 
   /** Adds a derived precedence and closes; false (with {@link #closing} set) when it closes a cycle. */
@@ -358,7 +368,17 @@ final class MixedSaturation {
   }
 
   /** A shortest path of recorded steps from {@code from} to {@code to} (empty when they are equal). */
-  private List<MixedStep> path(final int from, final int to) {
+  List<MixedStep> path(final int from, final int to) {
+    return path(from, to, Integer.MAX_VALUE);
+  }
+
+  /** Why {@code from} precedes {@code to} by steps recorded before {@code step}, or null when they do not show it. */
+  List<MixedStep> pathBefore(final int from, final int to, final MixedStep step) {
+    final List<MixedStep> p = path(from, to, recordedAt.getOrDefault(step, Integer.MAX_VALUE));
+    return p.isEmpty() && from != to ? null : p;
+  }
+
+  private List<MixedStep> path(final int from, final int to, final int recordedBefore) {
     final MixedStep[] via = new MixedStep[nodes];
     final boolean[] seen = new boolean[nodes];
     final ArrayDeque<Integer> work = new ArrayDeque<>();
@@ -367,7 +387,7 @@ final class MixedSaturation {
     while (!work.isEmpty() && !seen[to]) {
       final int v = work.poll();
       for (final MixedStep s : out.get(v)) {
-        if (!seen[s.to()]) {
+        if (!seen[s.to()] && recordedAt.getOrDefault(s, 0) < recordedBefore) {
           seen[s.to()] = true;
           via[s.to()] = s;
           work.add(s.to());
@@ -375,6 +395,9 @@ final class MixedSaturation {
       }
     }
     final List<MixedStep> path = new ArrayList<>();
+    if (!seen[to]) {
+      return path;
+    }
     for (int v = to; v != from; v = via[v].from()) {
       path.add(0, via[v]);
     }
