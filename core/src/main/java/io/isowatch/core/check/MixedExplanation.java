@@ -258,10 +258,25 @@ final class MixedExplanation {
     };
   }
 
-  /** A literature name for the two shapes that have one: two readers each ordered before the other's write. */
-  private static String name(final List<MixedStep> cycle, final long derived) {
+  /**
+   * A literature name where the shape has one: two SER readers each ordered before the other's
+   * write (LostUpdate on one key, WriteSkew on two); one RC, RA or CC axiom step closed by facts
+   * (named as {@link WeakExplanations} names it).
+   */
+  private String name(final List<MixedStep> cycle, final long derived) {
     if (cycle.size() == 2 && derived == 2 && cycle.stream().allMatch(s -> s.rule() == Rule.READER_FIRST)) {
       return cycle.get(0).key().equals(cycle.get(1).key()) ? "LostUpdate" : "WriteSkew";
+    }
+    if (derived == 1) {
+      final MixedStep d = cycle.stream().filter(MixedStep::derived).findFirst().orElseThrow();
+      if (d.rule() == Rule.AXIOM) {
+        final List<WeakGraph.Arc> seen = d.arc().why().seen();
+        if (seen.stream().allMatch(p -> p.kind() == EdgeKind.SO)) {
+          return "SessionGuaranteeViolation";
+        }
+        return seen.size() > 1 ? "CausalityViolation"
+            : level[d.reader()] == Level.RC ? "NonMonotonicRead" : "FracturedRead";
+      }
     }
     return null;
   }
