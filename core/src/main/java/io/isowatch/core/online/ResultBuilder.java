@@ -158,9 +158,11 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
-    final List<io.isowatch.core.check.Anomaly> witnesses = new ArrayList<>(weak.witnesses(listed));
-    witnesses.addAll(mixed.witnesses(witnesses.isEmpty() ? listed : concat(listed, witnesses)));
-    if (!witnesses.isEmpty()) {
+    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
+    final List<io.isowatch.core.check.Anomaly> mixedWitnesses =
+        mixed.witnesses(witnesses.isEmpty() ? listed : concat(listed, witnesses));
+    boolean truncated = s.anomalies.truncated();
+    if (!witnesses.isEmpty() || !mixedWitnesses.isEmpty()) {
       listed = new ArrayList<>(listed);
       counts = new java.util.LinkedHashMap<>(counts);
       for (final io.isowatch.core.check.Anomaly a : witnesses) {
@@ -169,8 +171,17 @@ final class ResultBuilder {
         }
         counts.merge(a.displayName(), 1L, Long::sum);
       }
+      // The mixed counterexample is the only proof of a violated MIXED (classic anomalies never
+      // list it): listed first, so that a full listing cannot leave it out.
+      for (final io.isowatch.core.check.Anomaly a : mixedWitnesses) {
+        listed.add(0, a);
+        if (listed.size() > s.options.maxAnomalies()) {
+          listed.remove(listed.size() - 1);
+          truncated = true;
+        }
+        counts.merge(a.displayName(), 1L, Long::sum);
+      }
     }
-    boolean truncated = s.anomalies.truncated();
     if (h != null && h.cuts > 0) {
       final HorizonSummary.Listing merged = HorizonSummary.merge(
           new HorizonSummary.Listing(h.anomalies, h.counts, h.truncated),

@@ -263,7 +263,7 @@ public final class AgentCommand implements Callable<Integer> {
     }, "isowatch-agent-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      err.println("isowatch agent: target " + t.describe() + ", " + t.isolation().label() + "; " + config.sessions()
+      err.println("isowatch agent: target " + t.describe() + ", " + t.isolationMix().label() + "; " + config.sessions()
           + " sessions, " + config.workload().keys().size() + " keys, " + config.workload().distribution().spec()
           + ", shapes " + config.workload().shapes().spec() + ", seed " + seedValue);
       err.flush();
