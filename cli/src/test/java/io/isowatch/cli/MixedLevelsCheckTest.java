@@ -127,4 +127,22 @@ class MixedLevelsCheckTest {
     assertEquals(1, run.exit(), run.err());
     assertTrue(run.out().contains("LostUpdate"), run.out());
   }
+
+  @Test
+  void shouldKeepTheDeclaredLevelsWhenConvertedToJsonl() throws Exception {
+    // Given
+    final Path file = lostUpdate("SERIALIZABLE", "read-committed");
+    final Path out = tmp.resolve("converted.jsonl");
+
+    // When
+    final CliRun convert = CliRun.run(Services.real(), "convert", "--to", "jsonl", "--out", out.toString(),
+        file.toString());
+    final CliRun check = CliRun.run(Services.real(), "check", "--json", "--levels", "MIXED", out.toString());
+
+    // Then
+    assertEquals(0, convert.exit(), convert.err());
+    assertTrue(Files.readString(out).contains("\"level\":\"SERIALIZABLE\"")
+        && Files.readString(out).contains("\"level\":\"read-committed\""), Files.readString(out));
+    assertEquals("SATISFIED", MAPPER.readTree(check.out()).get("verdicts").get("MIXED").asText());
+  }
 }

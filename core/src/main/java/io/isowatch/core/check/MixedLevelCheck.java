@@ -23,8 +23,11 @@ import java.util.function.Function;
  * </ul>
  */
 public final class MixedLevelCheck {
-  /** Above this many counted transactions the closure (n² bits, both ways) is not built: UNKNOWN. */
-  public static final int MAX_TRANSACTIONS = 40_000;
+  /**
+   * Above this many counted transactions the closure (n² bits both ways: 100 MB at this bound) is
+   * not built: UNKNOWN.
+   */
+  public static final int MAX_TRANSACTIONS = 20_000;
 
   /** The verdict, its counterexample when VIOLATED, and why when UNKNOWN. */
   public record Result(Verdict verdict, Anomaly witness, String unknownReason) {}

@@ -13,7 +13,10 @@ import java.util.List;
  * split ends in a cycle, no commit order exists.
  */
 final class MixedSearch {
-  /** Saturations allowed per decision; beyond, the verdict is UNKNOWN. */
+  /**
+   * Saturations allowed per decision, at most; beyond, the verdict is UNKNOWN. Each case copies the
+   * closure (n²/4 bytes), so large histories get fewer: about 512 MB of copies at most.
+   */
   static final int BUDGET = 512;
 
   /** What the search found: an order, a proof that none exists (the cycles of each case), or neither. */
@@ -21,17 +24,19 @@ final class MixedSearch {
 
   private final WeakGraph g;
   private final Level[] level;
+  private final int budget;
   private int spent;
 
   MixedSearch(final WeakGraph g, final Level[] level) {
     this.g = g;
     this.level = level;
+    final long nodes = g.n + 1L;
+    this.budget = (int) Math.max(2, Math.min(BUDGET, (1L << 31) / (nodes * nodes)));
   }
 
   /** Searches from a saturated, acyclic state. */
   Outcome search(final MixedSaturation state) {
-    final Outcome o = explore(state, 0);
-    return o;
+    return explore(state, 0);
   }
 
   private Outcome explore(final MixedSaturation state, final int depth) {
@@ -43,8 +48,8 @@ final class MixedSearch {
     final List<List<MixedStep>> cases = cases(b);
     final List<List<MixedStep>> refuted = new ArrayList<>();
     for (final List<MixedStep> c : cases) {
-      if (++spent > BUDGET) {
-        return new Outcome(null, null, "saturation leaves choices open that " + BUDGET + " case splits did not settle ("
+      if (++spent > budget) {
+        return new Outcome(null, null, "saturation leaves choices open that " + budget + " case splits did not settle ("
             + b.sentence() + " in the order tried); no violation is certain");
       }
       final MixedSaturation branch = state.copy();
