@@ -18,8 +18,6 @@ final class MixedCommitOrder {
   /** Session of each node (its first node's index) and position in it. */
   private final int[] chain;
   private final int[] rank;
-  /** For CC readers: the nodes before each in (SO ∪ WR)+, or null when no reader is CC. */
-  private final long[][] causal;
 
   MixedCommitOrder(final WeakGraph g, final Level[] level, final MixedSaturation known) {
     this.g = g;
@@ -27,9 +25,7 @@ final class MixedCommitOrder {
     this.known = known;
     this.chain = new int[g.n + 1];
     this.rank = new int[g.n + 1];
-    boolean anyCausal = false;
     for (int t = 1; t <= g.n; t++) {
-      anyCausal |= level[t] == Level.CC;
       int first = t;
       int r = 0;
       while (g.soPred[first] > 0) {
@@ -39,7 +35,6 @@ final class MixedCommitOrder {
       chain[t] = first;
       rank[t] = r;
     }
-    this.causal = anyCausal ? causalClosure() : null;
   }
 
   /**
@@ -116,7 +111,7 @@ final class MixedCommitOrder {
         }
         yield chain[t2] == chain[t3] && rank[t2] < rank[t3];
       }
-      case CC -> (causal[t3][t2 >>> 6] & (1L << t2)) != 0;
+      case CC -> known.causallyBefore(t2, t3);
       case PC -> pos[t2] <= predMax;
       case SI -> pos[t2] <= predMax || pos[t2] <= conflictMax;
       default -> pos[t2] < pos[t3];
@@ -132,23 +127,5 @@ final class MixedCommitOrder {
       }
     }
     return max;
-  }
-
-  /** (SO ∪ WR)+ as bit sets of predecessors, in one topological pass (SO ∪ WR is acyclic here). */
-  private long[][] causalClosure() {
-    final int words = (g.n + 64) >>> 6;
-    final long[][] out = new long[g.n + 1][words];
-    final int[] topo = ArcCycles.topological(g.baseArcs(), g.n);
-    for (final int t : topo) {
-      for (final int p : known.predecessors(t)) {
-        final long[] mine = out[t];
-        final long[] theirs = out[p];
-        for (int w = 0; w < words; w++) {
-          mine[w] |= theirs[w];
-        }
-        mine[p >>> 6] |= 1L << p;
-      }
-    }
-    return out;
   }
 }

@@ -141,7 +141,8 @@ final class MixedExplanation {
         if (need[0] == INIT || need[0] == need[1] || !done.add(need[0] + "<" + need[1])) {
           continue;
         }
-        final List<MixedStep> path = known.pathBefore(need[0], need[1], s);
+        final List<MixedStep> path = s.rule() == Rule.PREMISE && level[s.reader()] == Level.CC
+            ? known.causalPath(need[0], need[1]) : known.pathBefore(need[0], need[1], s);
         if (path == null) {
           continue;
         }
@@ -171,7 +172,7 @@ final class MixedExplanation {
     final List<int[]> out = new ArrayList<>(2);
     switch (s.rule()) {
       case PREMISE -> {
-        if (level[t3] == Level.SER) {
+        if (level[t3] == Level.SER || level[t3] == Level.CC) {
           out.add(new int[] {s.from(), t3});
         } else {
           out.add(new int[] {s.from(), s.other()});
@@ -225,6 +226,7 @@ final class MixedExplanation {
   private String premise(final MixedStep s) {
     return switch (level[s.reader()]) {
       case SER -> "commits before " + g.id(s.reader());
+      case CC -> "precedes " + g.id(s.reader()) + " causally (SO ∪ WR)+";
       default -> isPredecessor(s.other(), s.reader())
           ? "commits no later than " + g.id(s.other()) + ", which " + g.id(s.reader()) + " follows in SO ∪ WR"
           : "commits no later than " + g.id(s.other()) + ", which writes a key " + g.id(s.reader())

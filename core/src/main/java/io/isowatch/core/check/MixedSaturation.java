@@ -32,12 +32,16 @@ final class MixedSaturation {
   private final List<List<MixedStep>> out = new ArrayList<>();
   private final Map<String, int[]> writersOf = new HashMap<>();
   private MixedStep closing;
+  /** Steps recorded with the facts, before any derived one. */
+  private int factCount;
   /** Steps recorded so far: a pass that records none ends the saturation. */
   private int stepCount;
   /** When each step was recorded: a step is explained by earlier ones only (no circular proof). */
   private final java.util.IdentityHashMap<MixedStep, Integer> recordedAt = new java.util.IdentityHashMap<>();
   private final int[][] preds;
   private final int[][] conflicts;
+  /** For CC readers: their predecessors in (SO ∪ WR)+; null when no reader is CC. */
+  private long[][] causal;
 
   MixedSaturation(final WeakGraph g, final Level[] level) {
     this.g = g;
@@ -84,9 +88,25 @@ final class MixedSaturation {
       facts.add(MixedStep.fact(a.from(), a.to(), a.kind() == EdgeKind.SO ? Rule.SO : Rule.WR, a.key(), a.value()));
     }
     closeFacts(facts);
+    factCount = stepCount;
+    // Right after the facts, what precedes a node is exactly what precedes it in (SO ∪ WR)+: CC's
+    // premise, fixed whatever the commit order (kept only when some reader is CC).
+    for (int t = 1; t <= g.n; t++) {
+      if (level[t] == Level.CC) {
+        causal = new long[nodes][];
+        for (int v = 1; v <= g.n; v++) {
+          if (level[v] == Level.CC) {
+            causal[v] = before[v].clone();
+          }
+        }
+        break;
+      }
+    }
     final AxiomArcs axioms = new AxiomArcs(g, base);
     for (int t = 1; t <= g.n; t++) {
-      if (level[t] == Level.RC || level[t] == Level.RA || level[t] == Level.CC) {
+      // CC's arcs come from its premise in the saturation loop: deriving them here builds per-node
+      // maps of causal writers, quadratic in memory on long histories.
+      if (level[t] == Level.RC || level[t] == Level.RA) {
         final List<Arc> derived = new ArrayList<>();
         axioms.derive(t, level[t], derived);
         for (final Arc a : derived) {
@@ -120,7 +140,9 @@ final class MixedSaturation {
     this.writersOf.putAll(o.writersOf);
     this.preds = o.preds;
     this.conflicts = o.conflicts;
+    this.causal = o.causal;
     this.stepCount = o.stepCount;
+    this.factCount = o.factCount;
     this.recordedAt.putAll(o.recordedAt);
   }
 
@@ -139,7 +161,7 @@ final class MixedSaturation {
     while (changed) {
       changed = false;
       for (int t3 = 1; t3 <= g.n; t3++) {
-        if (level[t3] != Level.PC && level[t3] != Level.SI && level[t3] != Level.SER) {
+        if (level[t3] != Level.CC && level[t3] != Level.PC && level[t3] != Level.SI && level[t3] != Level.SER) {
           continue;
         }
         for (final Read r : g.reads[t3]) {
@@ -167,7 +189,7 @@ final class MixedSaturation {
       if (t2 == t1 || t2 == t3) {
         continue;
       }
-      if ((t1 == INIT || known(t1, t2)) && !backwards(r, t2)) {
+      if (level[t3] != Level.CC && (t1 == INIT || known(t1, t2)) && !backwards(r, t2)) {
         return false;
       }
       final int via = premise(level[t3], t2, t3);
@@ -218,6 +240,9 @@ final class MixedSaturation {
   int premise(final Level l, final int t2, final int t3) {
     if (l == Level.SER) {
       return known(t2, t3) ? t3 : -1;
+    }
+    if (l == Level.CC) {
+      return causallyBefore(t2, t3) ? t3 : -1;
     }
     for (final int t4 : predecessors(t3)) {
       if (t4 == t2 || known(t2, t4)) {
@@ -273,6 +298,11 @@ final class MixedSaturation {
       }
     }
     return out;
+  }
+
+  /** Whether {@code u} precedes CC reader {@code t} in (SO ∪ WR)+. */
+  boolean causallyBefore(final int u, final int t) {
+    return (causal[t][u >>> 6] & (1L << u)) != 0;
   }
 
   /** Whether {@code u} is known to commit before {@code v}. */
@@ -375,6 +405,12 @@ final class MixedSaturation {
   /** Why {@code from} precedes {@code to} by steps recorded before {@code step}, or null when they do not show it. */
   List<MixedStep> pathBefore(final int from, final int to, final MixedStep step) {
     final List<MixedStep> p = path(from, to, recordedAt.getOrDefault(step, Integer.MAX_VALUE));
+    return p.isEmpty() && from != to ? null : p;
+  }
+
+  /** A path of facts (SO, WR) from {@code from} to {@code to}: why one precedes the other causally. */
+  List<MixedStep> causalPath(final int from, final int to) {
+    final List<MixedStep> p = path(from, to, factCount);
     return p.isEmpty() && from != to ? null : p;
   }
 
