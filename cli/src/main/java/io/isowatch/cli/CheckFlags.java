@@ -27,7 +27,8 @@ public final class CheckFlags {
   @Option(names = "--levels", split = ",", paramLabel = "LEVEL", defaultValue = DEFAULT_LEVELS,
       converter = Converters.LevelConverter.class,
       description = "Levels to decide, comma-separated, weakest to strongest: PL2 (Adya PL-2), RC, RA, CC, PC, SI, RR"
-          + " (Adya PL-2.99), SER, SSER; see docs/levels.md (default: ${DEFAULT-VALUE}).")
+          + " (Adya PL-2.99), SER, SSER; and MIXED: each transaction at the level it declares (\"level\" in JSONL); "
+          + "see docs/levels.md (default: ${DEFAULT-VALUE}).")
   private List<Level> levels;
 
   @Option(names = "--promise", paramLabel = "DB:LEVEL", converter = Converters.PromiseConverter.class,
@@ -37,6 +38,11 @@ public final class CheckFlags {
           + " promised levels, those the database is documented not to give, SI and SER; with --levels, those and"
           + " the promised ones. The table and its sources: docs/levels.md, \"Database profiles\".")
   private Promise promise;
+
+  @Option(names = "--default-level", paramLabel = "LEVEL", converter = Converters.DeclaredLevelConverter.class,
+      description = "With --levels MIXED: the level of a transaction that declares none (RC, RA, CC, PC, SI or SER); "
+          + "without it, such a transaction is invalid input (exit 2).")
+  private Level defaultLevel;
 
   @Option(names = "--initial-value", paramLabel = "N|null", defaultValue = "0",
       converter = Converters.InitialValueConverter.class,
@@ -81,7 +87,7 @@ public final class CheckFlags {
         decided.addAll(Level.CLASSIC);
       }
     }
-    return new CheckOptions(decided, initialValue, rtSkewMicros, maxAnomalies);
+    return new CheckOptions(decided, initialValue, rtSkewMicros, maxAnomalies, defaultLevel);
   }
 
   /** The promise given with {@code --promise}, if any. */

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.core.check.DeclaredLevels;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.profile.DatabaseProfiles;
@@ -47,6 +48,13 @@ final class Converters {
   static final class LevelConverter extends Parsing<Level> {
     LevelConverter() {
       super(Level::parse);
+    }
+  }
+
+  /** A level a transaction may declare for {@code --levels MIXED}, as {@link DeclaredLevels#parse} reads it. */
+  static final class DeclaredLevelConverter extends Parsing<Level> {
+    DeclaredLevelConverter() {
+      super(DeclaredLevels::parse);
     }
   }
 

@@ -199,7 +199,7 @@ class CheckCommandTest extends LostUpdateFixture {
         List.of("check", "--no-such-option", file),
         List.of("check"));
     final List<String> reasons = List.of(
-        "unknown level 'XC' (expected one of PL2, RC, RA, CC, PC, SI, RR, SER, SSER)",
+        "unknown level 'XC' (expected one of PL2, RC, RA, CC, PC, SI, RR, SER, SSER, MIXED)",
         "unknown format 'csv' (expected one of auto, jsonl, text, elle, aion)",
         "'zero' is neither an integer nor null",
         "--max-anomalies must be >= 1, got 0",

@@ -15,6 +15,12 @@ public enum FindingKind {
   INITIAL_VALUE_WRITE(Severity.INVALID),
   /** Two transactions share an id. */
   DUPLICATE_TXN_ID(Severity.INVALID),
+  /**
+   * With {@code --levels MIXED}: a transaction declares a level that cannot be mixed (unknown,
+   * ambiguous such as REPEATABLE READ, or not defined on a commit order), or declares none and no
+   * default level was given (docs/levels.md, "Mixed levels").
+   */
+  INVALID_LEVEL(Severity.INVALID),
   /** Two transactions of one session share a seq. */
   DUPLICATE_SEQ(Severity.INVALID),
   /** A session's seq numbers skip values: input is incomplete, not anomalous. */

@@ -32,7 +32,11 @@ import java.util.Set;
  *   <li>{@link #RR}: Adya's PL-2.99 (no G1, no G2-item): WR ∪ WW ∪ RW acyclic for some version
  *       order, without session order;
  *   <li>{@link #SER}: some dependency graph has SO ∪ WR ∪ WW ∪ RW acyclic (MTC Def. 5);
- *   <li>{@link #SSER}: some dependency graph has RT ∪ SO ∪ WR ∪ WW ∪ RW acyclic (MTC Def. 4).
+ *   <li>{@link #SSER}: some dependency graph has RT ∪ SO ∪ WR ∪ WW ∪ RW acyclic (MTC Def. 4);
+ *   <li>{@link #MIXED}: each transaction at the level it declared (paper 003, Definition 6): one
+ *       commit order extends SO ∪ WR and satisfies, for every read, the axiom of its reader's level
+ *       (RC, RA, CC, PC, SI or SER). It is not on the chain: SER and SSER imply it (every declared
+ *       level is at most SER), it implies nothing but itself. Declared last, so reports list it last.
  * </ul>
  *
  * <p>All also require the internal-consistency axiom (Int) and a committed writer for every value
@@ -48,7 +52,11 @@ public enum Level {
   SI,
   RR,
   SER,
-  SSER;
+  SSER,
+  MIXED;
+
+  /** The levels a transaction may declare for {@link #MIXED}: those with commit-order axioms, weakest first. */
+  public static final List<Level> MIXABLE = List.of(RC, RA, CC, PC, SI, SER);
 
   /** The levels IsoWatch decided before issue 12, strongest first: the default of {@code --levels}. */
   public static final Set<Level> CLASSIC = Collections.unmodifiableSet(EnumSet.of(SI, SER, SSER));
@@ -72,7 +80,14 @@ public enum Level {
 
   /** Whether every history satisfying this level satisfies {@code weaker} (reflexive). */
   public boolean implies(final Level weaker) {
-    // Declaration order is the hierarchy, but for Adya's levels, which ignore session order.
+    // Declaration order is the hierarchy, but for Adya's levels, which ignore session order, and
+    // MIXED, which depends on what each transaction declared (at most SER).
+    if (this == MIXED) {
+      return weaker == MIXED;
+    }
+    if (weaker == MIXED) {
+      return this == SER || this == SSER || this == MIXED;
+    }
     if (this == PL2 || this == RR) {
       return weaker == this || weaker == PL2;
     }
@@ -128,8 +143,9 @@ public enum Level {
       case "RA", "READ-ATOMIC" -> RA;
       case "RC", "READ-COMMITTED" -> RC;
       case "PL2", "PL-2", "ADYA-RC" -> PL2;
+      case "MIXED", "DECLARED" -> MIXED;
       default -> throw new IllegalArgumentException(
-          "unknown level '" + s + "' (expected one of PL2, RC, RA, CC, PC, SI, RR, SER, SSER)");
+          "unknown level '" + s + "' (expected one of PL2, RC, RA, CC, PC, SI, RR, SER, SSER, MIXED)");
     };
   }
 }

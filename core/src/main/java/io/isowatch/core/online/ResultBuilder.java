@@ -25,21 +25,25 @@ final class ResultBuilder {
   private final OnlineState s;
   private final SeqFindings seqs;
   private final WeakVerdicts weak;
+  private final MixedVerdicts mixed;
 
   ResultBuilder(final OnlineState s) {
     this.s = s;
     this.seqs = new SeqFindings(s);
     this.weak = new WeakVerdicts(s, this);
+    this.mixed = new MixedVerdicts(s);
   }
 
   /** Lets the weak levels answer from a check made a few transactions ago (verdict publication only). */
   void allowLag(final boolean lag) {
     weak.allowLag(lag);
+    mixed.allowLag(lag);
   }
 
   /** Tells the weak levels whether every writer has come (a flush) or not (a transaction was processed). */
   void complete(final boolean flushed) {
     weak.complete(flushed);
+    mixed.complete(flushed);
   }
 
   Map<Level, Verdict> verdicts() {
@@ -58,6 +62,9 @@ final class ResultBuilder {
 
   /** One level's verdict; {@code everyLevel} is {@link #everyLevelViolated()}, read once per call site. */
   Verdict verdict(final Level level, final boolean everyLevel) {
+    if (level == Level.MIXED) {
+      return mixed.verdict();
+    }
     if (!Level.CLASSIC.contains(level)) {
       return weak.verdict(level);
     }
@@ -80,6 +87,9 @@ final class ResultBuilder {
 
   /** Why the level is UNKNOWN (call only when it is). */
   String reason(final Level level) {
+    if (level == Level.MIXED) {
+      return mixed.reason();
+    }
     if (!Level.CLASSIC.contains(level)) {
       return weak.reason(level);
     }
@@ -130,6 +140,7 @@ final class ResultBuilder {
     });
     final Findings findings = s.findings().copy();
     seqs.addTo(findings);
+    mixed.addFindings(findings);
     final HorizonSummary h = s.summary;
     long unknown = h == null ? 0 : h.unknowns;
     for (int i = 0; i < s.txns.indeterminateCount(); i++) {
@@ -148,7 +159,10 @@ final class ResultBuilder {
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
     final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
-    if (!witnesses.isEmpty()) {
+    final List<io.isowatch.core.check.Anomaly> mixedWitnesses =
+        mixed.witnesses(witnesses.isEmpty() ? listed : concat(listed, witnesses));
+    boolean truncated = s.anomalies.truncated();
+    if (!witnesses.isEmpty() || !mixedWitnesses.isEmpty()) {
       listed = new ArrayList<>(listed);
       counts = new java.util.LinkedHashMap<>(counts);
       for (final io.isowatch.core.check.Anomaly a : witnesses) {
@@ -157,8 +171,17 @@ final class ResultBuilder {
         }
         counts.merge(a.displayName(), 1L, Long::sum);
       }
+      // The mixed counterexample is the only proof of a violated MIXED (classic anomalies never
+      // list it): listed first, so that a full listing cannot leave it out.
+      for (final io.isowatch.core.check.Anomaly a : mixedWitnesses) {
+        listed.add(0, a);
+        if (listed.size() > s.options.maxAnomalies()) {
+          listed.remove(listed.size() - 1);
+          truncated = true;
+        }
+        counts.merge(a.displayName(), 1L, Long::sum);
+      }
     }
-    boolean truncated = s.anomalies.truncated();
     if (h != null && h.cuts > 0) {
       final HorizonSummary.Listing merged = HorizonSummary.merge(
           new HorizonSummary.Listing(h.anomalies, h.counts, h.truncated),
@@ -176,5 +199,11 @@ final class ResultBuilder {
             h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND, new CheckStats.Runs(h.runs(),
                 h.runBytes(), h.exactVersions(), h.allRuns.maxRuns())));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
+  }
+
+  private static <T> List<T> concat(final List<T> a, final List<T> b) {
+    final List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 }

@@ -10,7 +10,7 @@ import io.isowatch.agent.sink.KafkaTransactionSink;
 import io.isowatch.agent.sink.SinkException;
 import io.isowatch.agent.sink.TeeSink;
 import io.isowatch.agent.sink.TransactionSink;
-import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.agent.target.Target;
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.Targets;
@@ -77,7 +77,9 @@ public final class AgentCommand implements Callable<Integer> {
   private String target;
 
   @Option(names = "--isolation", paramLabel = "LEVEL", defaultValue = "serializable",
-      description = "read-committed|repeatable-read|serializable|snapshot (snapshot: H2 only) (default: ${DEFAULT-VALUE}).")
+      description = "read-committed|repeatable-read|serializable|snapshot (snapshot: H2 only), or a weighted mix per "
+          + "transaction, mix:serializable=1,read-committed=3 (JDBC targets); each transaction's level is recorded "
+          + "(default: ${DEFAULT-VALUE}).")
   private String isolation;
 
   @Option(names = "--sessions", paramLabel = "N", defaultValue = "8",
@@ -180,7 +182,7 @@ public final class AgentCommand implements Callable<Integer> {
     final AgentConfig config;
     final Target t;
     try {
-      final IsolationLevel level = IsolationLevel.parse(isolation);
+      final IsolationMix level = IsolationMix.parse(isolation);
       final boolean faulty = target.trim().toLowerCase(Locale.ROOT).startsWith("faulty");
       final ShapeMix mix = ShapeMix.parse(shapes != null ? shapes : faulty ? "full" : "paper");
       final WorkloadConfig workload = new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), mix,
@@ -261,7 +263,7 @@ public final class AgentCommand implements Callable<Integer> {
     }, "isowatch-agent-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      err.println("isowatch agent: target " + t.describe() + ", " + t.isolation().label() + "; " + config.sessions()
+      err.println("isowatch agent: target " + t.describe() + ", " + t.isolationMix().label() + "; " + config.sessions()
           + " sessions, " + config.workload().keys().size() + " keys, " + config.workload().distribution().spec()
           + ", shapes " + config.workload().shapes().spec() + ", seed " + seedValue);
       err.flush();

@@ -62,7 +62,7 @@ public final class AgentRun {
       final CountDownLatch ready = new CountDownLatch(config.sessions());
       for (int i = 0; i < config.sessions(); i++) {
         final SessionWorker w = new SessionWorker(i, target, new SessionWorkload(config.workload(), i, hints),
-            runner, sink, control, snapshots, limiter, stats, config.retries(), ready);
+            runner, sink, control, snapshots, limiter, stats, config.retries(), ready, config.workload().seed());
         final Thread t = new Thread(w, "isowatch-session-" + i);
         threads.add(t);
       }
@@ -73,7 +73,7 @@ public final class AgentRun {
       final long start = clock.nowMicros();
       joinWithProgress(threads, start);
       final long elapsed = clock.nowMicros() - start;
-      return new RunSummary(target.describe(), target.isolation().label(), stats.committed.sum(), stats.aborted.sum(),
+      return new RunSummary(target.describe(), target.isolationMix().label(), stats.committed.sum(), stats.aborted.sum(),
           stats.unknown.sum(), stats.snapshots.sum(), stats.reconnects.sum(), stats.errors.sum(),
           stats.failureCodes(), elapsed, control.failure());
     } finally {

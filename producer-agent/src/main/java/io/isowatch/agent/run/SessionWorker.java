@@ -2,6 +2,8 @@ package io.isowatch.agent.run;
 
 import io.isowatch.agent.sink.SinkException;
 import io.isowatch.agent.sink.TransactionSink;
+import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.agent.target.Target;
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.TargetException.Failure;
@@ -10,6 +12,7 @@ import io.isowatch.agent.workload.RateLimiter;
 import io.isowatch.agent.workload.SessionWorkload;
 import io.isowatch.agent.workload.TxnPlan;
 import io.isowatch.core.history.TxnStatus;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,9 @@ final class SessionWorker implements Runnable {
   private final RunStats stats;
   private final int retries;
   private final CountDownLatch ready;
+  /** The level of each transaction, and the stream it is drawn from (per session, from the seed). */
+  private final IsolationMix mix;
+  private final Random levels;
 
   SessionWorker(
       final int index,
@@ -54,7 +60,8 @@ final class SessionWorker implements Runnable {
       final RateLimiter limiter,
       final RunStats stats,
       final int retries,
-      final CountDownLatch ready) {
+      final CountDownLatch ready,
+      final long seed) {
     this.index = index;
     this.target = target;
     this.workload = workload;
@@ -66,6 +73,13 @@ final class SessionWorker implements Runnable {
     this.stats = stats;
     this.retries = retries;
     this.ready = ready;
+    this.mix = target.isolationMix();
+    this.levels = new Random(seed ^ (0x9E3779B97F4A7C15L * (index + 1)));
+  }
+
+  /** The level of a new transaction: null when every transaction runs at the session's level. */
+  private IsolationLevel nextLevel() {
+    return mix.single() ? null : mix.pick(levels);
   }
 
   @Override
@@ -76,6 +90,7 @@ final class SessionWorker implements Runnable {
     int consecutiveErrors = 0;
     int retriesLeft = 0;
     TxnPlan retry = null;
+    IsolationLevel level = null;
     TargetSession session = null;
     try {
       session = open(name);
@@ -85,12 +100,14 @@ final class SessionWorker implements Runnable {
       while (!control.stopped()) {
         final TxnPlan plan;
         if (retry != null) {
-          plan = retry;
+          plan = retry; // a retry keeps its level
           retry = null;
         } else if (snapshots.claim(control.taken())) {
           plan = workload.snapshot();
+          level = nextLevel();
         } else if (control.take(index)) {
           plan = workload.next();
+          level = nextLevel();
           retriesLeft = retries;
         } else {
           break;
@@ -98,7 +115,7 @@ final class SessionWorker implements Runnable {
         if (limiter != null) {
           limiter.acquire();
         }
-        final Attempt a = runner.run(session, name, seq++, plan);
+        final Attempt a = runner.run(session, name, seq++, plan, level);
         sink.accept(a.txn());
         final boolean snapshot = TxnPlan.SNAPSHOT.equals(plan.shape());
         stats.record(a, snapshot);

@@ -2,6 +2,7 @@ package io.isowatch.agent.run;
 
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.TargetException.Failure;
+import io.isowatch.agent.target.IsolationLevel;
 import io.isowatch.agent.target.TargetSession;
 import io.isowatch.agent.target.TxnContext;
 import io.isowatch.agent.workload.CasHints;
@@ -58,9 +59,18 @@ public final class TransactionRunner {
   }
 
   public Attempt run(final TargetSession session, final String sessionName, final long seq, final TxnPlan plan) {
+    return run(session, sessionName, seq, plan, null);
+  }
+
+  /**
+   * Runs {@code plan} at {@code isolation} (null: the session's level) and records that level's
+   * label as the transaction's declared level (else the runner's).
+   */
+  public Attempt run(final TargetSession session, final String sessionName, final long seq, final TxnPlan plan,
+      final IsolationLevel isolation) {
     final String id = sessionName + "-" + seq;
     final long start = clock.nowMicros();
-    final TxnContext ctx = new TxnContext(id, sessionName, start);
+    final TxnContext ctx = new TxnContext(id, sessionName, start, isolation);
     final List<Op> ops = new ArrayList<>(plan.ops().size() + 1);
     boolean committing = false;
     TxnStatus status;
@@ -102,7 +112,8 @@ public final class TransactionRunner {
         }
       }
     }
-    final Transaction txn = new Transaction(id, sessionName, seq, status, start, end, ops, tenant, level, 0);
+    final Transaction txn = new Transaction(id, sessionName, seq, status, start, end, ops, tenant,
+        isolation != null ? isolation.label() : level, 0);
     return new Attempt(txn, failure,
         broken || session.broken() || (reconnectAfterAbort && status == TxnStatus.ABORTED));
   }

@@ -11,8 +11,13 @@ public interface Target extends AutoCloseable {
   /** A one-line description for logs and the summary, without credentials. */
   String describe();
 
-  /** The isolation level every session runs at. */
+  /** The isolation level sessions are opened at (with a mix: its first level). */
   IsolationLevel isolation();
+
+  /** The level of each transaction: {@link #isolation()} for all, unless the target runs a mix. */
+  default IsolationMix isolationMix() {
+    return IsolationMix.of(isolation());
+  }
 
   /** Creates or resets the key space: every key present with value 0. Idempotent. */
   void prepare(KeySpace keys) throws TargetException;

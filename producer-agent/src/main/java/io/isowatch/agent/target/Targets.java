@@ -20,20 +20,31 @@ public final class Targets {
    */
   public static Target create(
       final String spec, final IsolationLevel isolation, final String table, final Duration lockTimeout, final long seed) {
+    return create(spec, IsolationMix.of(isolation), table, lockTimeout, seed);
+  }
+
+  /**
+   * @param mix the level of each transaction (a mix: JDBC targets only)
+   * @throws IllegalArgumentException with a message for the user when the spelling or an isolation
+   *     level is not supported
+   */
+  public static Target create(
+      final String spec, final IsolationMix mix, final String table, final Duration lockTimeout, final long seed) {
+    final IsolationLevel isolation = mix.first();
     final String s = spec.trim();
     final String lower = s.toLowerCase(Locale.ROOT);
     if (lower.equals("h2")) {
-      return JdbcTarget.h2InMemory(isolation, table, lockTimeout);
+      return JdbcTarget.h2InMemory(mix, table, lockTimeout);
     }
     if (lower.equals("faulty") || lower.startsWith("faulty:")) {
-      if (isolation != IsolationLevel.SERIALIZABLE) {
+      if (isolation != IsolationLevel.SERIALIZABLE || !mix.single()) {
         throw new IllegalArgumentException("the faulty target is serializable by construction (faults are injected "
             + "on purpose); use --isolation serializable or leave it out, got " + isolation.label());
       }
       return new FaultyTarget(FaultSpec.parse(lower.equals("faulty") ? "" : s.substring("faulty:".length())), seed);
     }
     if (lower.startsWith("jdbc:")) {
-      return JdbcTarget.of(s, isolation, table, lockTimeout);
+      return JdbcTarget.of(s, mix, table, lockTimeout);
     }
     throw new IllegalArgumentException("unknown target '" + spec
         + "' (expected a JDBC URL jdbc:postgresql:…, jdbc:mariadb:…, jdbc:h2:…, or h2, or faulty:<faults>)");

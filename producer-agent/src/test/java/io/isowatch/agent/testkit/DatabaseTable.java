@@ -1,6 +1,7 @@
 package io.isowatch.agent.testkit;
 
 import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.agent.target.jdbc.JdbcTarget;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -49,6 +50,11 @@ public final class DatabaseTable implements BeforeAllCallback, AfterAllCallback 
   /** The agent's target for this table at {@code level}. */
   public JdbcTarget target(final IsolationLevel level) {
     return target(url(), level);
+  }
+
+  /** The agent's target for this table with a level per transaction drawn from {@code mix}. */
+  public JdbcTarget target(final IsolationMix mix) {
+    return JdbcTarget.of(url(), mix, name, Duration.ofSeconds(5));
   }
 
   /** The same through another URL of the same database (with extra connection properties, say). */

@@ -1,5 +1,6 @@
 package io.isowatch.agent.target.jdbc;
 
+import io.isowatch.agent.target.IsolationLevel;
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.TargetException.Failure;
 import io.isowatch.agent.target.TargetSession;
@@ -28,9 +29,13 @@ final class JdbcSession implements TargetSession {
   private final PreparedStatement cas;
   private final PreparedStatement selectAll;
   private boolean broken;
+  /** The level the connection is set to now. */
+  private IsolationLevel isolation;
 
-  JdbcSession(final Connection connection, final Dialect dialect, final String table) throws SQLException {
+  JdbcSession(final Connection connection, final Dialect dialect, final String table, final IsolationLevel isolation)
+      throws SQLException {
     this.connection = connection;
+    this.isolation = isolation;
     this.dialect = dialect;
     this.select = connection.prepareStatement("SELECT v FROM " + table + " WHERE k = ?");
     this.update = connection.prepareStatement("UPDATE " + table + " SET v = ? WHERE k = ?");
@@ -39,8 +44,18 @@ final class JdbcSession implements TargetSession {
   }
 
   @Override
-  public void begin(final TxnContext context, final TxnPlan plan) {
-    // Autocommit is off: the first statement opens the transaction.
+  public void begin(final TxnContext context, final TxnPlan plan) throws TargetException {
+    // Autocommit is off: the first statement opens the transaction. Between two transactions the
+    // connection is idle, so the level of the next one can still be set (a mix, IsolationMix).
+    final IsolationLevel wanted = context.isolation();
+    if (wanted != null && wanted != isolation) {
+      try {
+        dialect.setIsolation(connection, wanted);
+        isolation = wanted;
+      } catch (final SQLException e) {
+        throw fail(e, "setting isolation level " + wanted.label());
+      }
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.isowatch.agent.target.jdbc;
 
 import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.agent.target.Target;
 import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.TargetException.Failure;
@@ -31,7 +32,7 @@ public final class JdbcTarget implements Target {
 
   private final String url;
   private final Dialect dialect;
-  private final IsolationLevel isolation;
+  private final IsolationMix mix;
   private final String table;
   private final Duration lockTimeout;
   private final boolean shutdownOnClose;
@@ -39,12 +40,14 @@ public final class JdbcTarget implements Target {
   private JdbcTarget(
       final String url,
       final Dialect dialect,
-      final IsolationLevel isolation,
+      final IsolationMix mix,
       final String table,
       final Duration lockTimeout,
       final boolean shutdownOnClose) {
-    if (!dialect.supports(isolation)) {
-      throw new IllegalArgumentException(dialect.unsupported(isolation));
+    for (final IsolationMix.Share s : mix.shares()) {
+      if (!dialect.supports(s.level())) {
+        throw new IllegalArgumentException(dialect.unsupported(s.level()));
+      }
     }
     if (!TABLE.matcher(table).matches()) {
       throw new IllegalArgumentException("bad table name '" + table + "' (letters, digits and _, at most 63)");
@@ -54,7 +57,7 @@ public final class JdbcTarget implements Target {
     }
     this.url = url;
     this.dialect = dialect;
-    this.isolation = isolation;
+    this.mix = mix;
     this.table = table;
     this.lockTimeout = lockTimeout;
     this.shutdownOnClose = shutdownOnClose;
@@ -63,7 +66,12 @@ public final class JdbcTarget implements Target {
   /** A target for a JDBC URL; the dialect comes from the URL's scheme. */
   public static JdbcTarget of(
       final String url, final IsolationLevel isolation, final String table, final Duration lockTimeout) {
-    return new JdbcTarget(url, Dialect.of(url), isolation, table, lockTimeout, false);
+    return of(url, IsolationMix.of(isolation), table, lockTimeout);
+  }
+
+  /** A target for a JDBC URL whose transactions run at the levels of {@code mix}. */
+  public static JdbcTarget of(final String url, final IsolationMix mix, final String table, final Duration lockTimeout) {
+    return new JdbcTarget(url, Dialect.of(url), mix, table, lockTimeout, false);
   }
 
   /**
@@ -75,8 +83,13 @@ public final class JdbcTarget implements Target {
    * module README).
    */
   public static JdbcTarget h2InMemory(final IsolationLevel isolation, final String table, final Duration lockTimeout) {
+    return h2InMemory(IsolationMix.of(isolation), table, lockTimeout);
+  }
+
+  /** {@link #h2InMemory(IsolationLevel, String, Duration)} with a level per transaction. */
+  public static JdbcTarget h2InMemory(final IsolationMix mix, final String table, final Duration lockTimeout) {
     final String url = "jdbc:h2:mem:isowatch-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;OPTIMIZE_REUSE_RESULTS=FALSE";
-    return new JdbcTarget(url, Dialect.H2, isolation, table, lockTimeout, true);
+    return new JdbcTarget(url, Dialect.H2, mix, table, lockTimeout, true);
   }
 
   public Dialect dialect() {
@@ -90,7 +103,12 @@ public final class JdbcTarget implements Target {
 
   @Override
   public IsolationLevel isolation() {
-    return isolation;
+    return mix.first();
+  }
+
+  @Override
+  public IsolationMix isolationMix() {
+    return mix;
   }
 
   @Override
@@ -123,13 +141,13 @@ public final class JdbcTarget implements Target {
     final Connection c = connect();
     try {
       c.setAutoCommit(false);
-      dialect.setIsolation(c, isolation);
+      dialect.setIsolation(c, mix.first());
       try (Statement st = c.createStatement()) {
         dialect.setLockTimeout(st, lockTimeout);
       }
       // SET statements may open a transaction on some drivers; start clean.
       c.commit();
-      return new JdbcSession(c, dialect, table);
+      return new JdbcSession(c, dialect, table, mix.first());
     } catch (final SQLException e) {
       final TargetException t = dialect.classify(e, c, "configuring session " + session);
       closeQuietly(c);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.agent.run.AgentConfig;
 import io.isowatch.agent.target.IsolationLevel;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.agent.testkit.AgentRuns;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
@@ -86,5 +87,24 @@ class H2AgentTest {
     }
     assertTrue(hits > 100 && misses > 0, "hits " + hits + ", misses " + misses);
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER), AgentRuns.describe(o, r));
+  }
+
+  @Test
+  void shouldRecordTheLevelEachTransactionRanAtWhenRunningAMix() throws Exception {
+    // Given: a quarter SERIALIZABLE, the rest READ COMMITTED
+    final IsolationMix mix = IsolationMix.parse("mix:serializable=1,read-committed=3");
+    final AgentConfig config = AgentConfig.of(4, 2000, AgentRuns.workload(10, "uniform", "paper", 12));
+
+    // When
+    final AgentRuns.Outcome o = AgentRuns.run(JdbcTarget.h2InMemory(mix, "kv", Duration.ofSeconds(5)), config);
+
+    // Then: every transaction declares one of the two, in about those proportions, and the run says so
+    final java.util.Map<String, Long> byLevel = o.history().transactions().stream()
+        .collect(java.util.stream.Collectors.groupingBy(t -> String.valueOf(t.level()),
+            java.util.stream.Collectors.counting()));
+    assertEquals(java.util.Set.of("serializable", "read-committed"), byLevel.keySet(), byLevel.toString());
+    final double ser = byLevel.get("serializable") / (double) o.history().size();
+    assertTrue(ser > 0.18 && ser < 0.32, "serializable share " + ser);
+    assertEquals("mix:serializable=1,read-committed=3", o.summary().isolation());
   }
 }

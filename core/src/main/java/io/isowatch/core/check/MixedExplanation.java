@@ -1,0 +1,297 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.check.MixedStep.Rule;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The counterexample of a violated {@link Level#MIXED}: a cycle of precedences that every commit
+ * order would need, each step a fact or a consequence of one reader's declared level, and the
+ * promises that break (the declared levels of the readers whose axioms the cycle uses).
+ */
+final class MixedExplanation {
+  private static final int INIT = WeakGraph.INIT;
+
+  private final WeakGraph g;
+  private final Level[] level;
+  private final Set<Level> requested;
+  /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
+  private final MixedSaturation known;
+
+  MixedExplanation(final WeakGraph g, final Level[] level, final Set<Level> requested, final MixedSaturation known) {
+    this.g = g;
+    this.level = level;
+    this.requested = requested;
+    this.known = known;
+  }
+
+  /**
+   * What a violation of the mixed configuration also violates: every uniform level at least as
+   * strong as the strongest one declared (it is stronger, read by read, than the configuration).
+   */
+  Set<Level> violates() {
+    Level strongest = Level.RC;
+    for (int t = 1; t <= g.n; t++) {
+      if (level[t] != null && level[t].ordinal() > strongest.ordinal()) {
+        strongest = level[t];
+      }
+    }
+    final Set<Level> out = EnumSet.of(Level.MIXED);
+    out.addAll(strongest.andStronger());
+    return out;
+  }
+
+  Anomaly anomaly(final List<MixedStep> cycle) {
+    final List<Edge> edges = new ArrayList<>();
+    final LinkedHashSet<Integer> txns = new LinkedHashSet<>();
+    final Map<Integer, Level> promises = new LinkedHashMap<>();
+    final StringBuilder then = new StringBuilder("Then:\n");
+    boolean session = false;
+    for (final MixedStep s : cycle) {
+      txns.add(s.from());
+      session |= s.rule() == Rule.SO;
+      edges.add(new Edge(g.id(s.from()), g.id(s.to()), kind(s), s.key(), s.value()));
+      then.append("  - ").append(g.id(s.from())).append(" < ").append(g.id(s.to())).append(", because ")
+          .append(because(s)).append(";\n");
+      if (s.derived()) {
+        promises.putIfAbsent(s.reader(), level[s.reader()]);
+      }
+    }
+    justify(cycle, then, promises);
+    final long derived = cycle.stream().filter(MixedStep::derived).count();
+    final String type = derived == 0 ? "G1c" + (session ? "-process" : "") : derived == 1 ? "G-single" : "G2-item";
+    final String name = name(cycle, derived);
+    final LinkedHashSet<Integer> mentioned = new LinkedHashSet<>(txns);
+    mentioned.addAll(promises.keySet());
+    mentioned.remove(INIT);
+    txns.remove(INIT);
+    final List<Transaction> involved = new ArrayList<>();
+    for (final int v : txns) {
+      involved.add(g.txn(v));
+    }
+    final Set<Level> shown = Level.shown(violates(), requested);
+    final List<String> broken = new ArrayList<>();
+    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    final String promise = broken.isEmpty()
+        ? "SO ∪ WR is cyclic, so no commit order exists at any level"
+        : "the promise broken is that of " + String.join(", ", broken) + " (each read is judged at its reader's declared level)";
+    return new Anomaly(type, name, shown, involved, edges, let(mentioned) + then
+        + "No commit order has all these precedences, so " + promise + ". This violates "
+        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (" + type
+        + (name == null ? "" : ", " + name) + ")");
+  }
+
+  /**
+   * The counterexample when no single cycle is forced: a case split every commit order must take,
+   * each case ending in a cycle (a case step inside one stands for a further split whose cases all
+   * end in cycles as well).
+   */
+  Anomaly bySplit(final List<List<MixedStep>> cases) {
+    final Anomaly first = anomaly(cases.get(0));
+    final StringBuilder text = new StringBuilder("Every commit order must take one of these " + cases.size()
+        + " cases, and each closes a cycle:\n");
+    final LinkedHashSet<Integer> mentioned = new LinkedHashSet<>();
+    for (int i = 0; i < cases.size(); i++) {
+      final MixedStep assumed = cases.get(i).stream().filter(st -> st.rule() == Rule.CASE).findFirst()
+          .orElse(cases.get(i).get(0));
+      text.append(i + 1).append(". if ").append(g.id(assumed.from())).append(" < ").append(g.id(assumed.to()))
+          .append(":\n");
+      for (final MixedStep st : cases.get(i)) {
+        mentioned.add(st.from());
+        if (st.reader() >= 0) {
+          mentioned.add(st.reader());
+        }
+        text.append("  - ").append(g.id(st.from())).append(" < ").append(g.id(st.to())).append(", because ")
+            .append(because(st)).append(";\n");
+      }
+    }
+    mentioned.remove(INIT);
+    final Set<Level> shown = Level.shown(violates(), requested);
+    return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
+        + "So no commit order satisfies every read at its reader's declared level. This violates "
+        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)");
+  }
+
+  /** Most "where" lines an explanation gets; the rest follow the same way. */
+  private static final int MAX_WHERE = 40;
+
+  /**
+   * Adds, for each derived step, why the precedences it relied on hold, by steps recorded before it
+   * (so the proof is never circular), and so on for the derived steps those use.
+   */
+  private void justify(final List<MixedStep> cycle, final StringBuilder then, final Map<Integer, Level> promises) {
+    if (known == null) {
+      return;
+    }
+    final java.util.ArrayDeque<MixedStep> work = new java.util.ArrayDeque<>();
+    cycle.stream().filter(MixedStep::derived).forEach(work::add);
+    final Set<String> done = new java.util.HashSet<>();
+    int lines = 0;
+    while (!work.isEmpty() && lines < MAX_WHERE) {
+      final MixedStep s = work.poll();
+      for (final int[] need : needs(s)) {
+        if (need[0] == INIT || need[0] == need[1] || !done.add(need[0] + "<" + need[1])) {
+          continue;
+        }
+        final List<MixedStep> path = s.rule() == Rule.PREMISE && level[s.reader()] == Level.CC
+            ? known.causalPath(need[0], need[1]) : known.pathBefore(need[0], need[1], s);
+        if (path == null) {
+          continue;
+        }
+        lines++;
+        then.append("  - where ").append(g.id(need[0])).append(" < ").append(g.id(need[1])).append(": ");
+        for (int i = 0; i < path.size(); i++) {
+          final MixedStep p = path.get(i);
+          then.append(i == 0 ? "" : "; ").append(g.id(p.from())).append(" < ").append(g.id(p.to())).append(", because ")
+              .append(because(p));
+          if (p.derived()) {
+            work.add(p);
+            promises.putIfAbsent(p.reader(), level[p.reader()]);
+          }
+        }
+        then.append(";\n");
+      }
+    }
+    if (!work.isEmpty()) {
+      then.append("  - (the remaining precedences follow the same way)\n");
+    }
+  }
+
+  /** The precedences (a, b), a before b, that step {@code s} relied on. */
+  private List<int[]> needs(final MixedStep s) {
+    final int t3 = s.reader();
+    final int t1 = s.writer();
+    final List<int[]> out = new ArrayList<>(2);
+    switch (s.rule()) {
+      case PREMISE -> {
+        if (level[t3] == Level.SER || level[t3] == Level.CC) {
+          out.add(new int[] {s.from(), t3});
+        } else {
+          out.add(new int[] {s.from(), s.other()});
+          if (!isPredecessor(s.other(), t3)) {
+            out.add(new int[] {s.other(), t3});
+          }
+        }
+      }
+      case READER_FIRST -> out.add(new int[] {t1, s.to()});
+      case PREDECESSOR_FIRST -> {
+        out.add(new int[] {t1, s.to()});
+        if (!isPredecessor(s.from(), t3)) {
+          out.add(new int[] {s.from(), t3});
+        }
+      }
+      case CONFLICT_AFTER -> {
+        out.add(new int[] {t1, s.other()});
+        out.add(new int[] {s.other(), s.to()});
+      }
+      default -> { }
+    }
+    return out;
+  }
+
+  private String because(final MixedStep s) {
+    final String read = s.reader() < 0 ? null : g.id(s.reader()) + " (declared " + level[s.reader()] + ") read "
+        + s.key() + "=" + s.value() + (s.writer() == INIT ? ", the initial value," : " from " + g.id(s.writer()));
+    return switch (s.rule()) {
+      case INIT -> "the initial transaction precedes every other";
+      case SO -> g.id(s.from()) + " precedes " + g.id(s.to()) + " in session " + g.txn(s.to()).session();
+      case WR -> g.id(s.to()) + " read " + s.key() + "=" + s.value() + ", which " + g.id(s.from()) + " wrote";
+      case AXIOM -> read + " although it had seen " + g.id(s.from()) + ", which also wrote " + s.key() + " ("
+          + seen(s.arc().why().seen()) + "), and " + level[s.reader()] + " orders such a writer first";
+      case PREMISE -> read + " while " + g.id(s.from()) + ", which also wrote " + s.key() + ", "
+          + premise(s) + ", and " + level[s.reader()] + " then orders it before the writer read";
+      case READER_FIRST -> read + " and " + g.id(s.to()) + ", which also wrote " + s.key() + ", commits after "
+          + g.id(s.writer()) + ": had it committed before " + g.id(s.reader()) + ", SER would order it before "
+          + g.id(s.writer());
+      case PREDECESSOR_FIRST -> read + " and " + g.id(s.to()) + ", which also wrote " + s.key() + ", commits after "
+          + g.id(s.writer()) + ": had it committed no later than " + g.id(s.from()) + (s.other() == s.from()
+          && isPredecessor(s.from(), s.reader()) ? ", which " + g.id(s.reader()) + " follows in SO ∪ WR" : "")
+          + ", " + level[s.reader()] + " would order it before " + g.id(s.writer());
+      case CONFLICT_AFTER -> read + ", " + g.id(s.other()) + " also wrote " + s.key() + " after "
+          + g.id(s.writer()) + " and commits no later than " + g.id(s.to()) + ", which writes a key "
+          + g.id(s.reader()) + " writes: had " + g.id(s.to()) + " committed before " + g.id(s.reader())
+          + ", SI's Conflict axiom would order " + g.id(s.other()) + " before " + g.id(s.writer());
+      case CASE -> "this case assumes it (" + read + ", and " + g.id(s.other()) + " relates the writers)";
+    };
+  }
+
+  private String premise(final MixedStep s) {
+    return switch (level[s.reader()]) {
+      case SER -> "commits before " + g.id(s.reader());
+      case CC -> "precedes " + g.id(s.reader()) + " causally (SO ∪ WR)+";
+      default -> isPredecessor(s.other(), s.reader())
+          ? "commits no later than " + g.id(s.other()) + ", which " + g.id(s.reader()) + " follows in SO ∪ WR"
+          : "commits no later than " + g.id(s.other()) + ", which writes a key " + g.id(s.reader())
+              + " writes and commits before it (SI's Conflict axiom)";
+    };
+  }
+
+  private boolean isPredecessor(final int p, final int t) {
+    if (g.soPred[t] == p) {
+      return true;
+    }
+    return g.reads[t].stream().anyMatch(r -> r.writer() == p);
+  }
+
+  private String seen(final List<WeakGraph.Arc> path) {
+    final List<String> parts = new ArrayList<>();
+    for (final WeakGraph.Arc p : path) {
+      parts.add(p.kind() == EdgeKind.SO ? g.id(p.from()) + " precedes " + g.id(p.to()) + " in its session"
+          : g.id(p.to()) + " read " + p.key() + "=" + p.value() + " from " + g.id(p.from()));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** A derived step that orders a writer first is drawn as WW, one that orders the reader first as RW. */
+  private static EdgeKind kind(final MixedStep s) {
+    return switch (s.rule()) {
+      case INIT, SO -> EdgeKind.SO;
+      case WR -> EdgeKind.WR;
+      case READER_FIRST, PREDECESSOR_FIRST, CONFLICT_AFTER -> EdgeKind.RW;
+      default -> EdgeKind.WW;
+    };
+  }
+
+  /**
+   * A literature name where the shape has one: two SER readers each ordered before the other's
+   * write (LostUpdate on one key, WriteSkew on two); one RC, RA or CC axiom step closed by facts
+   * (named as {@link WeakExplanations} names it).
+   */
+  private String name(final List<MixedStep> cycle, final long derived) {
+    if (cycle.size() == 2 && derived == 2 && cycle.stream().allMatch(s -> s.rule() == Rule.READER_FIRST)) {
+      return cycle.get(0).key().equals(cycle.get(1).key()) ? "LostUpdate" : "WriteSkew";
+    }
+    if (derived == 1) {
+      final MixedStep d = cycle.stream().filter(MixedStep::derived).findFirst().orElseThrow();
+      if (d.rule() == Rule.AXIOM) {
+        final List<WeakGraph.Arc> seen = d.arc().why().seen();
+        if (seen.stream().allMatch(p -> p.kind() == EdgeKind.SO)) {
+          return "SessionGuaranteeViolation";
+        }
+        return seen.size() > 1 ? "CausalityViolation"
+            : level[d.reader()] == Level.RC ? "NonMonotonicRead" : "FracturedRead";
+      }
+    }
+    return null;
+  }
+
+  private String let(final Set<Integer> nodes) {
+    final StringBuilder let = new StringBuilder("Let:\n  init = the initial transaction, writing the initial value of every key\n");
+    for (final int v : nodes) {
+      final Transaction t = g.txn(v);
+      let.append("  ").append(t.id()).append(" = [")
+          .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
+          .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
+          .append(", declared ").append(level[v]).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+    }
+    return let.toString();
+  }
+}

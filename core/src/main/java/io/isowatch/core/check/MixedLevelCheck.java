@@ -1,0 +1,90 @@
+package io.isowatch.core.check;
+
+import io.isowatch.core.history.Transaction;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Decides {@link Level#MIXED}: each transaction at the level it declared, with the semantics of
+ * paper 003 (Bouajjani, Enea, Román-Calvo, Definition 6): a history is consistent when one commit
+ * order extends SO ∪ WR and satisfies, for every read, the axiom of its reader's level (the
+ * writer's level does not matter). Declared levels are RC, RA, CC, PC, SI or SER.
+ *
+ * <ul>
+ *   <li>VIOLATED when the precedences every such order needs ({@link MixedSaturation}) form a cycle,
+ *       or a read no level allows was found; the counterexample names the readers whose promises
+ *       break ({@link MixedExplanation});
+ *   <li>SATISFIED when a topological order of those precedences passes every read's axiom ({@link
+ *       MixedCommitOrder}), found directly or after case splits ({@link MixedSearch}): an explicit
+ *       witness; VIOLATED as well when every case of a split ends in a cycle;
+ *   <li>UNKNOWN otherwise: a read whose writer is not known for sure, a transaction with no usable
+ *       level, a history too large for the closure's bit sets, or case splits beyond the budget.
+ * </ul>
+ */
+public final class MixedLevelCheck {
+  /**
+   * Above this many counted transactions the closure (n² bits both ways: 100 MB at this bound) is
+   * not built: UNKNOWN.
+   */
+  public static final int MAX_TRANSACTIONS = 20_000;
+
+  /** The verdict, its counterexample when VIOLATED, and why when UNKNOWN. */
+  public record Result(Verdict verdict, Anomaly witness, String unknownReason) {}
+
+  private final WeakGraph graph;
+  private final Function<Transaction, Level> levelOf;
+
+  /**
+   * @param levelOf each transaction's declared level (one of {@link Level#MIXABLE}), or null when it
+   *     has none usable
+   * @see WeakLevelCheck#WeakLevelCheck for the other parameters
+   */
+  public MixedLevelCheck(final List<WeakLevelCheck.Entry> all, final Long initialValue, final boolean horizon,
+      final boolean complete, final Function<Transaction, Level> levelOf) {
+    this.graph = new WeakGraph(all, initialValue, horizon, complete);
+    this.levelOf = levelOf;
+  }
+
+  /** Decides MIXED; its counterexample lists the {@code requested} levels it violates (and SSER, SER, SI). */
+  public Result decide(final Set<Level> requested) {
+    if (graph.readViolation() != null) {
+      return new Result(Verdict.VIOLATED,
+          new WeakExplanations(graph, requested).readViolation(graph.readViolation()), null);
+    }
+    final Level[] level = new Level[graph.n + 1];
+    String undeclared = null;
+    for (int t = 1; t <= graph.n; t++) {
+      level[t] = levelOf.apply(graph.txn(t));
+      if (level[t] == null || !Level.MIXABLE.contains(level[t])) {
+        level[t] = null;
+        undeclared = undeclared != null ? undeclared : graph.id(t);
+      }
+    }
+    if (undeclared != null) {
+      return new Result(Verdict.UNKNOWN, null, "transaction " + undeclared + " declares no level IsoWatch can mix "
+          + "(INVALID_LEVEL), so its reads cannot be judged");
+    }
+    if (graph.n > MAX_TRANSACTIONS) {
+      return new Result(Verdict.UNKNOWN, null, graph.n + " transactions are more than the mixed check's closure holds ("
+          + MAX_TRANSACTIONS + "); check a shorter history or a segment of it");
+    }
+    final MixedSaturation saturation = new MixedSaturation(graph, level);
+    final List<MixedStep> cycle = saturation.run();
+    if (cycle != null) {
+      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, saturation).anomaly(cycle), null);
+    }
+    if (graph.unknownReason() != null) {
+      return new Result(Verdict.UNKNOWN, null, graph.unknownReason());
+    }
+    final MixedSearch.Outcome found = new MixedSearch(graph, level).search(saturation);
+    // A split's cycles come from its cases' saturations, which hold the steps they need.
+    if (found.order() != null) {
+      return new Result(Verdict.SATISFIED, null, null);
+    }
+    if (found.refuted() != null) {
+      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).bySplit(found.refuted()), null);
+    }
+    return new Result(Verdict.UNKNOWN, null, found.unknown());
+  }
+}
