@@ -72,6 +72,11 @@ public record Promise(
   public Set<Level> promised() {
     final EnumSet<Level> out = EnumSet.noneOf(Level.class);
     for (final Level l : Level.values()) {
+      // MIXED judges each transaction at the level it declared: no database's named level promises
+      // it by implication, and deciding it needs declared levels a history may not carry.
+      if (l == Level.MIXED && !guarantees.contains(Level.MIXED)) {
+        continue;
+      }
       if (guarantees.stream().anyMatch(g -> g.implies(l))) {
         out.add(l);
       }
