@@ -168,6 +168,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       feed.malformed(tenant, event, impossible);
       return;
     }
-    feed.arrival(tenant, event, txn, body, record.timestamp());
+    feed.arrival(tenant, event, txn, body, record.timestamp(), context.currentSystemTimeMs());
   }
 }
