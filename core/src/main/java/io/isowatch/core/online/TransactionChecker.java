@@ -212,7 +212,7 @@ final class TransactionChecker {
    * there when {@code committedFinal} (the writer committed this value as its last write of the
    * key, so the read is a plain WR read of it, which cannot be checked again against a pruned
    * reader); otherwise the read is an AbortedRead or an IntermediateRead of this writer, which
-   * violates the same levels, and the ThinAirRead stands (the LATE_TRANSACTION finding says why).
+   * violates the same levels, and the ThinAirRead stands (the writer is a LATE_TRANSACTION finding).
    */
   private void retractThinAir(final int k, final long v, final Transaction writer, final boolean committedFinal) {
     for (final ThinAirReads.Read r : s.thinAir().takePublished(k, v)) {
