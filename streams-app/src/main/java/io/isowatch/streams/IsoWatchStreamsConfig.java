@@ -208,6 +208,15 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           + " isowatch_prune_seconds.";
   public static final long CHECK_PRUNE_INTERVAL_MS_DEFAULT = 60_000L;
 
+  public static final String CHECK_CHECKPOINT_EVERY_INPUTS_CONFIG = "check.checkpoint.every.inputs";
+  public static final String CHECK_CHECKPOINT_EVERY_INPUTS_DOC =
+      "Inputs of a tenant after which it is pruned and checkpointed at once, whatever"
+          + " check.prune.interval.ms (when a horizon is set): a restart, restore or rebalance rebuilds a tenant"
+          + " from its latest checkpoint plus at most this many stored inputs, so this bounds the rebuild time"
+          + " (200,000 replay in seconds, docs/benchmarks.md); lower costs a checkpoint more often.";
+  public static final long CHECK_CHECKPOINT_EVERY_INPUTS_DEFAULT =
+      io.isowatch.streams.processor.CheckTransactionsProcessor.CHECKPOINT_EVERY_INPUTS;
+
   public static final String CHECK_RT_SKEW_US_CONFIG = "check.rt.skew.us";
   public static final String CHECK_RT_SKEW_US_DOC =
       "Clock-skew tolerance for real-time order (SSER), microseconds: T1 precedes T2 only if"
@@ -374,6 +383,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           CHECK_HORIZON_CUT_FACTOR_DOC)
       .define(CHECK_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, CHECK_PRUNE_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, CHECK_PRUNE_INTERVAL_MS_DOC)
+      .define(CHECK_CHECKPOINT_EVERY_INPUTS_CONFIG, Type.LONG, CHECK_CHECKPOINT_EVERY_INPUTS_DEFAULT,
+          ConfigDef.Range.atLeast(1), Importance.LOW, CHECK_CHECKPOINT_EVERY_INPUTS_DOC)
       .define(CHECK_RT_SKEW_US_CONFIG, Type.LONG, CHECK_RT_SKEW_US_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.MEDIUM, CHECK_RT_SKEW_US_DOC)
       .define(CHECK_INITIAL_VALUE_CONFIG, Type.STRING, CHECK_INITIAL_VALUE_DEFAULT,
@@ -533,6 +544,10 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   public long pruneIntervalMs() {
     return getLong(CHECK_PRUNE_INTERVAL_MS_CONFIG);
+  }
+
+  public long checkpointEveryInputs() {
+    return getLong(CHECK_CHECKPOINT_EVERY_INPUTS_CONFIG);
   }
 
   public long verdictIntervalMs() {

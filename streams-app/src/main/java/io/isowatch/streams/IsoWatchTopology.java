@@ -75,7 +75,7 @@ public final class IsoWatchTopology {
             Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
             ANOMALIES_SINK, VERDICTS_SINK,
             Duration.ofMillis(config.horizon().enabled() ? config.pruneIntervalMs() : -1),
-            config.quarantineRequests()),
+            config.quarantineRequests(), config.checkpointEveryInputs()),
         DECODE);
     topology.addSink(ANOMALIES_SINK, topics.anomalies().name(), Serdes.String().serializer(),
         serdes.valueSerde(Anomaly.class).serializer(), CHECK);

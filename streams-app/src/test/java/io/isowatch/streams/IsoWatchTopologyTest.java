@@ -53,6 +53,37 @@ class IsoWatchTopologyTest {
   @TempDir Path stateDir;
 
   @Test
+  void shouldCheckpointATenantEveryConfiguredNumberOfInputsWhenNoPrunePunctuationComes() {
+    // Given: a horizon of 20 transactions and a prune interval of a day; check.checkpoint.every.inputs
+    // at 5, and at its default (200,000)
+    final Map<String, String> every5 = Map.of(
+        IsoWatchStreamsConfig.CHECK_CHECKPOINT_EVERY_INPUTS_CONFIG, "5",
+        IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "20",
+        IsoWatchStreamsConfig.CHECK_PRUNE_INTERVAL_MS_CONFIG, "86400000");
+    final Map<String, String> byDefault = Map.of(
+        IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "20",
+        IsoWatchStreamsConfig.CHECK_PRUNE_INTERVAL_MS_CONFIG, "86400000");
+
+    // When: 12 inputs, all at the same record time (no stream-time punctuation from them)
+    final double configured = checkpointsAfterTwelveInputs(every5, stateDir.resolve("every5"));
+    final double defaults = checkpointsAfterTwelveInputs(byDefault, stateDir.resolve("default"));
+
+    // Then: two more checkpoints, at the 5th and the 10th input
+    assertEquals(2.0, configured - defaults, "configured " + configured + ", default " + defaults);
+  }
+
+  private static double checkpointsAfterTwelveInputs(final Map<String, String> overrides, final Path state) {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), state, overrides)) {
+      checker.pipe(CheckerDriver.events(TENANT, io.isowatch.core.gen.MtHistoryGenerator.generateHistory(
+          io.isowatch.core.gen.GeneratorConfig.defaults().withTransactions(12).withKeys(4).withSessions(2)
+              .withSeed(3))));
+      final Double n = checker.metrics().sample(MetricNames.CHECKPOINTS_TOTAL, new String[] {"tenant"},
+          new String[] {TENANT});
+      return n == null ? 0 : n;
+    }
+  }
+
+  @Test
   void shouldPublishLostUpdateWithItsCycleWhenTwoTransactionsOverwriteTheSameRead() {
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
       // Given

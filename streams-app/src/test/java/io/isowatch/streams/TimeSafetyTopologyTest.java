@@ -127,6 +127,42 @@ class TimeSafetyTopologyTest {
     assertNotEquals(truth, withoutBound);
   }
 
+  @Test
+  void shouldChangeNoVerdictWhenOneProducerClockRunsTenYearsAheadOfTheOthers() {
+    // Given: a valid generated history that ended an hour before the checker's clock (the driver's
+    // wall clock, CheckerDriver.START), each record stamped a millisecond after its transaction's end;
+    // one transaction in the middle comes from a producer whose clock runs ten years ahead: its times
+    // and its record's timestamp (CreateTime, set by that producer) are ten years ahead alike
+    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
+        .withKeys(20).withSessions(6).withSeed(10));
+    final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
+    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
+    byEnd.sort(Comparator.comparingLong(Transaction::end));
+    final long startMicros = CheckerDriver.START.toEpochMilli() * 1_000L;
+    final long base = startMicros - 3_600_000_000L - byEnd.get(byEnd.size() - 1).end();
+    final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
+    for (final TransactionEvent e : events) {
+      e.setStartMicros(e.getStartMicros() + base);
+      e.setEndMicros(e.getEndMicros() + base);
+    }
+    final TransactionEvent broken = events.get(events.size() / 2);
+    broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
+    broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
+    final List<Instant> stamps = events.stream().map(e -> Instant.EPOCH.plus(e.getEndMicros() + 1_000,
+        java.time.temporal.ChronoUnit.MICROS)).toList();
+
+    // When: checked with the default future bound (1 hour)
+    final Map<String, Verdict> withBound = verdictsOf(events, stamps, Map.of(), stateDir.resolve("bound"));
+
+    // Then: the record's timestamp does not vouch for the broken clock (the arrival is never later than
+    // the checker's clock): one FUTURE_EVENT_TIME finding, no anomaly, no transaction late (verdictsOf;
+    // had the event moved the watermark, every later one would be), and the valid history's verdicts
+    final Map<String, Verdict> truth = new TreeMap<>();
+    expected.verdicts().forEach((level, v) -> truth.put(level.name(), Verdict.valueOf(v.name())));
+    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
+    assertEquals(truth, withBound);
+  }
+
   /** The levels of the tenant's last verdict after the events, an idle flush and the verdict punctuator. */
   private static Map<String, Verdict> verdictsOf(final List<TransactionEvent> events, final List<Instant> stamps,
       final Map<String, String> config, final Path state) {

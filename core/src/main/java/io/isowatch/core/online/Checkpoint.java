@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * A checkpoint as read ({@link CheckpointReader}): what {@link OnlineChecker#restore} rebuilds
  * the engine from. The state right after a cut is the seeded next state (summary, key and session
- * tables, findings, thin-air reads, repeated values) with the segment replayed into it, so this is
+ * tables, findings, thin-air values and the ThinAirReads published, repeated values) with the segment replayed into it, so this is
  * exactly what a cut passes to that replay, plus the checker's own fields.
  */
 record Checkpoint(
@@ -26,6 +26,7 @@ record Checkpoint(
     CarriedCounters carried,
     Findings findings,
     KeyValueTable thinAir,
+    ThinAirReads thinAirPublished,
     RepeatedValues repeated,
     boolean repeatsDeclared,
     Map<Level, Verdict> published,

@@ -30,7 +30,7 @@ final class CheckpointAvroReader extends CheckpointSections {
   private final CheckpointDecoder in;
   /** A bound of key ids before the key table is read (which then checks them against its size). */
   private static final long MAX_KEY_ID = 1L << 28;
-  /** 4 with run-sets, 3 without. */
+  /** 5 with the retractable ThinAirReads, 4 with run-sets only, 3 without either. */
   private final int version;
 
   private CheckpointAvroReader(final CheckpointDecoder in, final int version) {
@@ -99,6 +99,22 @@ final class CheckpointAvroReader extends CheckpointSections {
   }
 
   @Override
+  ThinAirReads thinAirReads(final HorizonSummary h) {
+    final ThinAirReads reads = new ThinAirReads();
+    if (version < CheckpointFormat.VERSION || !in.present()) {
+      return reads;
+    }
+    h.thinAirViolated.addAll(in.levels());
+    in.array(8, "published ThinAirReads", () -> {
+      final int key = keyId(in.intValue());
+      final long value = in.longValue();
+      reads.add(key, value, new ThinAirReads.Read(in.string(), in.index(Integer.MAX_VALUE, "read op"), in.bool(),
+          anomaly()));
+    });
+    return reads;
+  }
+
+  @Override
   HorizonSummary summary() {
     final RetiredValues overwritten = filter();
     final RetiredValues other = filter();
@@ -119,7 +135,7 @@ final class CheckpointAvroReader extends CheckpointSections {
     in.array(1, "session seqs", () -> h.setNextSeq(session[0]++, in.longValue()));
     h.edges = in.longValue();
     h.unknowns = count();
-    if (version >= CheckpointFormat.VERSION) {
+    if (version >= CheckpointFormat.VERSION_AVRO_RUNS) {
       if (!in.present()) {
         return h;
       }

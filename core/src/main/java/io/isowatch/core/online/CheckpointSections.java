@@ -52,8 +52,10 @@ abstract class CheckpointSections {
     final Map<Level, Verdict> published = published();
     final long maxEnd = maxEnd();
     final int last = lastReleased(lastReleasedPos(), retained);
+    final ThinAirReads thinAirPublished = thinAirReads(summary);
     return new Checkpoint(summary, keys.names(), keys.initials(), sessions.names(), sessions.arrivals(), segment,
-        checked, waiting, last, carried, findings, thinAir, repeated, repeatsDeclared, published, maxEnd, nanos);
+        checked, waiting, last, carried, findings, thinAir, thinAirPublished, repeated, repeatsDeclared, published,
+        maxEnd, nanos);
   }
 
   abstract HorizonSummary summary();
@@ -86,6 +88,14 @@ abstract class CheckpointSections {
   abstract long maxEnd();
 
   abstract long lastReleasedPos();
+
+  /**
+   * The published ThinAirReads a late writer retracts, and the summary's levels violated by them
+   * alone (into {@code h}); none before format 5.
+   */
+  ThinAirReads thinAirReads(final HorizonSummary h) {
+    return new ThinAirReads();
+  }
 
   static void noneLeft(final int remaining) {
     if (remaining != 0) {

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 4: the frame of {@link
+ * Writes the state right after a cut as a checkpoint, format version 5: the frame of {@link
  * CheckpointFormat} around the Avro binary encoding of {@code Checkpoint.avsc} (the project's
  * contract, docs/segmentation.md, "Checkpoints"), written field by field in the schema's order.
  * Every section is written in a canonical order, so that equal states give equal bytes (timings
@@ -49,6 +49,7 @@ final class CheckpointWriter {
     w.pairs(CheckedReads.sortedPairs(s.thinAir().reportedValues()));
     w.repeated();
     w.checker(checker);
+    w.thinAirReads(s.summary, s.thinAir().publishedReads());
     return CheckpointFormat.frame(CheckpointFormat.VERSION, w.out.body(), checker.nanos(), s.summary);
   }
 
@@ -323,6 +324,25 @@ final class CheckpointWriter {
       });
     }
     out.bool(s.repeats.wholeHistoryDeclared());
+  }
+
+  /** Format 5: the levels violated by ThinAirReads alone and the published ThinAirReads a late writer retracts. */
+  private void thinAirReads(final HorizonSummary h, final ThinAirReads published) {
+    out.index(1);
+    out.levels(h.thinAirViolated);
+    final java.util.List<ThinAirReads.Entry> entries = published.sorted();
+    out.arrayStart(published.size());
+    for (final ThinAirReads.Entry e : entries) {
+      for (final ThinAirReads.Read r : e.reads()) {
+        out.intValue(e.key());
+        out.longValue(e.value());
+        out.string(r.reader());
+        out.intValue(r.op());
+        out.bool(r.writesKey());
+        anomaly(r.anomaly());
+      }
+    }
+    out.arrayEnd();
   }
 
   private void checker(final CheckerFields c) {

@@ -29,7 +29,7 @@ final class Checkpoints {
 
   /**
    * The checkpoint's state before its segment is replayed into it, under the caller's options:
-   * summary, key and session tables, and what a cut carries (findings, thin-air values, repeats).
+   * summary, key and session tables, and what a cut carries (findings, thin-air values and published reads, repeats).
    */
   static OnlineState seeded(final CheckOptions options, final OnlineOptions online, final Checkpoint c) {
     // The run-sets' cap is configuration, not state: the restoring engine's (formats 1-3 restore empty run-sets).
@@ -43,7 +43,7 @@ final class Checkpoints {
       next.chains.seedKey(c.keyNames().get(k), c.keyInitials().get(k));
     }
     // FUTURE_EVENT_TIME ids are not checkpointed (docs/segmentation.md): a restore starts without any.
-    next.carry(c.findings(), c.thinAir(), new java.util.HashSet<>(), c.repeated(), c.repeatsDeclared());
+    next.carry(c.findings(), c.thinAir(), c.thinAirPublished(), new java.util.HashSet<>(), c.repeated(), c.repeatsDeclared());
     return next;
   }
 }

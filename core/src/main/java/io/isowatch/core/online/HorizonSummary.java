@@ -51,6 +51,13 @@ final class HorizonSummary {
   boolean truncated;
   /** Levels some earlier state proved violated. */
   final EnumSet<Level> violated = EnumSet.noneOf(Level.class);
+  /**
+   * Levels some earlier state found violated by ThinAirReads alone: violated while the summary
+   * counts a ThinAirRead, so that retracting the last one (a late writer, docs/streaming.md, "No
+   * false positive from time") gives the level back (format 5; empty in older checkpoints, whose
+   * {@link #violated} holds such levels for good).
+   */
+  final EnumSet<Level> thinAirViolated = EnumSet.noneOf(Level.class);
 
   long staleReads;
   boolean staleViolatesSser;
@@ -174,6 +181,38 @@ final class HorizonSummary {
     }
     nextSeq.set(session, seq);
   }
+
+  /** Whether an earlier state proved {@code level} violated, by anything or by ThinAirReads still standing. */
+  boolean violates(final Level level) {
+    return violated.contains(level) || (thinAirViolated.contains(level) && thinAirReadsStanding());
+  }
+
+  boolean thinAirReadsStanding() {
+    return counts.getOrDefault(THIN_AIR, 0L) > 0;
+  }
+
+  /**
+   * Removes a retracted ThinAirRead of an earlier state: from the counts, and from the listing if
+   * it is listed. False when the summary counts no ThinAirRead (nothing to retract).
+   */
+  boolean retract(final Anomaly a) {
+    final long n = counts.getOrDefault(THIN_AIR, 0L);
+    if (n <= 0) {
+      return false;
+    }
+    if (n == 1) {
+      counts.remove(THIN_AIR);
+    } else {
+      counts.put(THIN_AIR, n - 1);
+    }
+    final List<Anomaly> rest = new ArrayList<>(anomalies);
+    if (rest.remove(a)) {
+      anomalies = List.copyOf(rest);
+    }
+    return true;
+  }
+
+  private static final String THIN_AIR = io.isowatch.core.check.ReadAnomaly.Kind.ThinAirRead.name();
 
   /** Anomalies listed, exact counts per name, and whether the listing is truncated. */
   record Listing(List<Anomaly> anomalies, Map<String, Long> counts, boolean truncated) {}

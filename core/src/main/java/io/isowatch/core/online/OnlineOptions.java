@@ -26,6 +26,12 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
     long futureMicros) {
   /** Grace that never releases anything before a flush. */
   public static final long UNBOUNDED = Long.MAX_VALUE;
+  /**
+   * How far ahead an event's time may lie by default (1 hour) before its clock is not trusted: of
+   * its arrival in the topology ({@code check.future.ms}), of every other session's times in a
+   * whole-history check ({@link WholeHistoryCheck}).
+   */
+  public static final long DEFAULT_FUTURE_MICROS = 3_600_000_000L;
 
   public OnlineOptions {
     if (graceMicros < 0) {

@@ -39,7 +39,7 @@ final class OnlineState implements DependencyView {
   private Findings findings = new Findings();
   /** Not carried: a cut folds what it can list into the summary. */
   final AnomalyLog anomalies;
-  /** Values reported as read from thin air, and the ThinAirReads published (only the values are carried). */
+  /** Values reported as read from thin air, and the ThinAirReads published (both carried). */
   private ThinAir thinAir = new ThinAir();
   /**
    * Ids of FUTURE_EVENT_TIME transactions not processed yet: their start is unknown on purpose, so
@@ -88,20 +88,21 @@ final class OnlineState implements DependencyView {
 
   /**
    * Continues what the state a cut replaced, or the checkpointed one, carried: its findings, the
-   * values reported as thin air, the FUTURE_EVENT_TIME ids not processed yet and the declared repeats.
+   * values reported as thin air and the ThinAirReads published, the FUTURE_EVENT_TIME ids not processed yet and the declared repeats.
    * Called on the seeded state before anything is replayed into it.
    */
-  void carry(final Findings carriedFindings, final KeyValueTable thinAirValues, final Set<String> future,
-      final RepeatedValues repeated, final boolean wholeHistoryRepeats) {
+  void carry(final Findings carriedFindings, final KeyValueTable thinAirValues, final ThinAirReads thinAirPublished,
+      final Set<String> future, final RepeatedValues repeated, final boolean wholeHistoryRepeats) {
     this.findings = carriedFindings;
-    this.thinAir = new ThinAir(thinAirValues);
+    this.thinAir = new ThinAir(thinAirValues, thinAirPublished);
     this.futureIds = future;
     repeats.carry(repeated, wholeHistoryRepeats);
   }
 
   /** What this state carries into the next one of a cut ({@link #carry}). */
   void carryInto(final OnlineState next) {
-    next.carry(findings, thinAir.reportedValues(), futureIds, repeats.declaredValues(), repeats.wholeHistoryDeclared());
+    next.carry(findings, thinAir.reportedValues(), thinAir.publishedReads(), futureIds, repeats.declaredValues(),
+        repeats.wholeHistoryDeclared());
   }
 
   Findings findings() {

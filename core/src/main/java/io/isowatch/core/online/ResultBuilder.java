@@ -6,13 +6,16 @@ import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.check.Findings;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.ReadAnomaly;
 import io.isowatch.core.check.UnknownReasons;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the current state as a {@link CheckResult}: a level is
@@ -55,6 +58,30 @@ final class ResultBuilder {
     return verdicts;
   }
 
+  /**
+   * The classic levels violated by ThinAirReads alone (this state's or the summary's, which a late
+   * writer may still retract) and by nothing else: a cut keeps them apart in the summary
+   * ({@link HorizonSummary#thinAirViolated}), so that a retraction after the cut gives them back.
+   */
+  Set<Level> violatedOnlyByThinAir() {
+    final HorizonSummary h = s.summary;
+    final long thinAir = s.anomalies.counts().getOrDefault(ReadAnomaly.Kind.ThinAirRead.name(), 0L);
+    if (thinAir == 0 && (h == null || !h.thinAirReadsStanding())) {
+      return Set.of();
+    }
+    if (s.anomalies.readCount() > thinAir || s.anomalies.lostUpdateCount() > 0) {
+      return Set.of();
+    }
+    final Set<Level> levels = EnumSet.noneOf(Level.class);
+    for (final Level level : s.options.levels()) {
+      if (Level.CLASSIC.contains(level) && !cyclic(level) && (h == null || !(h.violated.contains(level)
+          || (level == Level.SSER && h.staleViolatesSser)))) {
+        levels.add(level);
+      }
+    }
+    return levels;
+  }
+
   /** Whether a read anomaly or a lost update violates every level at once. */
   boolean everyLevelViolated() {
     return s.anomalies.readCount() > 0 || s.anomalies.lostUpdateCount() > 0;
@@ -74,7 +101,7 @@ final class ResultBuilder {
   /** SSER, SER and SI as before issue 12; RR and PC are derived from them ({@link WeakVerdicts}). */
   Verdict classicVerdict(final Level level, final boolean everyLevel) {
     final HorizonSummary h = s.summary;
-    if (everyLevel || cyclic(level) || (h != null && (h.violated.contains(level)
+    if (everyLevel || cyclic(level) || (h != null && (h.violates(level)
         || (level == Level.SSER && h.staleViolatesSser)))) {
       return Verdict.VIOLATED;
     }

@@ -142,7 +142,8 @@ final class SegmentedEngine {
   private void cutAt(final int p, final boolean record) {
     final long t0 = System.nanoTime();
     final OnlineState old = engine.state;
-    final OnlineState next = Segmenter.cut(old, p, engine.results.verdicts());
+    final OnlineState next = Segmenter.cut(old, p, engine.results.verdicts(),
+        engine.results.violatedOnlyByThinAir());
     old.carryInto(next);
     final CutReplay cut = new CutReplay(old, p);
     final SegmentTxns segment = SegmentTxns.of(old, p);

@@ -73,9 +73,12 @@ final class Segmenter {
 
   /**
    * Folds everything before π position {@code cut} of {@code old} into its summary and returns the
-   * next segment's empty state, seeded. {@code verdicts} are the old state's current verdicts.
+   * next segment's empty state, seeded. {@code verdicts} are the old state's current verdicts;
+   * {@code thinAirOnly} the levels among them violated by ThinAirReads alone, which the summary
+   * keeps apart so that a retraction can give them back.
    */
-  static OnlineState cut(final OnlineState old, final int cut, final Map<Level, Verdict> verdicts) {
+  static OnlineState cut(final OnlineState old, final int cut, final Map<Level, Verdict> verdicts,
+      final Set<Level> thinAirOnly) {
     final HorizonSummary sum = old.summary;
     final CutReplay r = new CutReplay(old, cut);
     final Long[] frontier = retire(old, r, sum);
@@ -85,7 +88,7 @@ final class Segmenter {
     sum.carry(old.anomalies.select(), old.anomalies.counts(), old.anomalies.truncated(), old.options.maxAnomalies());
     verdicts.forEach((level, v) -> {
       if (v == Verdict.VIOLATED) {
-        sum.violated.add(level);
+        (thinAirOnly.contains(level) ? sum.thinAirViolated : sum.violated).add(level);
       }
     });
     sum.cuts++;

@@ -4,22 +4,24 @@ import java.util.List;
 
 /**
  * The values reported as read from thin air: every (key, value) whose reads were reported as
- * ThinAirRead before a writer came, so that a later writer of it is late (carried from state to
- * state by a cut and checkpointed), and the ThinAirReads this state published, which such a writer
- * retracts (neither carried nor checkpointed, so that an engine restored from a checkpoint behaves
- * exactly as the one that wrote it; the cut moves the anomalies it listed into the summary).
+ * ThinAirRead before a writer came, so that a later writer of it is late, and the ThinAirReads
+ * published, which such a writer retracts. Both are carried from state to state by a cut and
+ * checkpointed (the published reads from format 5 on), so that an engine restored from a
+ * checkpoint behaves exactly as the one that wrote it; a cut moves the anomalies a state listed
+ * into the summary, from which a retraction then removes them.
  */
 final class ThinAir {
   private final KeyValueTable reported;
-  private final ThinAirReads published = new ThinAirReads();
+  private final ThinAirReads published;
 
   ThinAir() {
-    this(new KeyValueTable(16));
+    this(new KeyValueTable(16), new ThinAirReads());
   }
 
-  /** A state's, continuing the values {@code reported} earlier (a cut's or a checkpoint's). */
-  ThinAir(final KeyValueTable reported) {
+  /** A state's, continuing the values {@code reported} and the reads {@code published} earlier (a cut's or a checkpoint's). */
+  ThinAir(final KeyValueTable reported, final ThinAirReads published) {
     this.reported = reported;
+    this.published = published;
   }
 
   /** Whether reads of (k, v) were reported as ThinAirRead. */
@@ -46,8 +48,8 @@ final class ThinAir {
     return reported;
   }
 
-  /** What the next state of a cut starts from: the reported values, none published. */
-  ThinAir carried() {
-    return new ThinAir(reported);
+  /** The published ThinAirReads still retractable, for a checkpoint. */
+  ThinAirReads publishedReads() {
+    return published;
   }
 }

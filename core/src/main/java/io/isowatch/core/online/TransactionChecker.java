@@ -188,7 +188,7 @@ final class TransactionChecker {
         if (s.thinAir().wasReported(k, v)) {
           late(t, "transaction " + t.id() + " writes " + op.key() + "=" + v
               + ", which a transaction read and was reported as a ThinAirRead before this writer came");
-          retractThinAir(k, v, t);
+          retractThinAir(k, v, t, t.status() != TxnStatus.ABORTED && analysis.isLastWriteOp(j));
         }
         newVersions.add(added);
       } else {
@@ -205,24 +205,34 @@ final class TransactionChecker {
 
   /**
    * A writer of (k, v) came after reads of that value were published as ThinAirReads: they were
-   * false. Each one whose reader is still retained is retracted, and its read waits again, so
-   * that this writer's release resolves it as any read of it (WR, or an AbortedRead or
-   * IntermediateRead). A reader pruned meanwhile keeps its anomaly (its read cannot be checked
-   * again); the LATE_TRANSACTION finding says so.
+   * false. One published by this state is retracted, and its read waits again, so that this
+   * writer's release resolves it as any read of it (WR, or an AbortedRead or IntermediateRead).
+   * One published before a cut (its reader pruned since, or replayed into this state after the
+   * cut, or restored from a checkpoint) is listed in the horizon's summary: it is retracted from
+   * there when {@code committedFinal} (the writer committed this value as its last write of the
+   * key, so the read is a plain WR read of it, which cannot be checked again against a pruned
+   * reader); otherwise the read is an AbortedRead or an IntermediateRead of this writer, which
+   * violates the same levels, and the ThinAirRead stands (the writer is a LATE_TRANSACTION finding).
    */
-  private void retractThinAir(final int k, final long v, final Transaction writer) {
+  private void retractThinAir(final int k, final long v, final Transaction writer, final boolean committedFinal) {
     for (final ThinAirReads.Read r : s.thinAir().takePublished(k, v)) {
       final int reader = s.txns.slotOf(r.reader());
-      if (reader <= 0 || !s.anomalies.removeRead(ReadAnomaly.Kind.ThinAirRead.name(), reader, r.op())) {
+      if (reader > 0 && s.anomalies.removeRead(ReadAnomaly.Kind.ThinAirRead.name(), reader, r.op())) {
+        out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.chains.keyName(k) + "="
+            + v + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer"
+            + " came, later than every lateness bound; the read is checked against this writer instead");
+        if (r.writesKey()) {
+          s.chains.removeOpenHead(k);
+        }
+        s.pending.add(k, v, reader, r.op(), r.writesKey(), s.txns.endKey(reader));
         continue;
       }
-      out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.chains.keyName(k) + "=" + v
-          + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer came,"
-          + " later than every lateness bound; the read is checked against this writer instead");
-      if (r.writesKey()) {
-        s.chains.removeOpenHead(k);
+      if (committedFinal && s.summary != null && s.summary.retract(r.anomaly())) {
+        out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.chains.keyName(k) + "="
+            + v + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer"
+            + " came, later than every lateness bound and before a cut of the horizon; the read is not checked again"
+            + " (its reader left the checked segment), so no anomaly replaces it");
       }
-      s.pending.add(k, v, reader, r.op(), r.writesKey(), s.txns.endKey(reader));
     }
   }
 

@@ -61,7 +61,7 @@ final class WeakVerdicts {
 
   Verdict verdict(final Level level) {
     final HorizonSummary h = s.summary;
-    if (h != null && h.violated.contains(level)) {
+    if (h != null && h.violates(level)) {
       return Verdict.VIOLATED;
     }
     return switch (level) {

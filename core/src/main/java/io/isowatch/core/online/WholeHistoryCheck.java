@@ -19,6 +19,13 @@ import java.util.List;
  * Sequencer} and the {@link SegmentedEngine}) with an unbounded grace period and no events, and
  * flushes: the result equals what a stream of the same history reports after its flush.
  *
+ * <p>A transaction whose time lies more than {@link OnlineOptions#DEFAULT_FUTURE_MICROS} ahead of
+ * every other session's ({@link FarAheadEvents}) has a clock that cannot be trusted: as in the
+ * topology (docs/streaming.md, "No false positive from time") it is a FUTURE_EVENT_TIME finding,
+ * its start counts as unknown and its end as the latest trusted time of the history, so it moves
+ * nothing and no real-time order leads to it; its reads and writes are checked as any
+ * transaction's.
+ *
  * <p>Knowing the whole history, it makes reads of values written more than once unattributed
  * from the start, as a flush does for what is buffered (see docs/streaming-design.md). Values are
  * unique in valid histories, so it first runs declaring none and runs again declaring them only
@@ -30,6 +37,14 @@ public final class WholeHistoryCheck {
 
   /** The result of checking the whole history (seconds: the time this call took). */
   public static CheckResult check(final History history, final CheckOptions options) {
+    return check(history, options, OnlineOptions.DEFAULT_FUTURE_MICROS);
+  }
+
+  /**
+   * As {@link #check(History, CheckOptions)}, flagging times more than {@code futureMicros} ahead of
+   * every other session's ({@link OnlineOptions#UNBOUNDED}: none).
+   */
+  public static CheckResult check(final History history, final CheckOptions options, final long futureMicros) {
     final long started = System.nanoTime();
     final List<Transaction> unique = new ArrayList<>(history.size());
     final List<Transaction> duplicates = new ArrayList<>();
@@ -41,22 +56,65 @@ public final class WholeHistoryCheck {
         duplicates.add(t);
       }
     }
+    final List<String> farAhead = untrustedClocks(unique, futureMicros);
     final long[] rank = ranks(unique);
     final int[] order = piOrder(unique, rank);
-    SegmentedEngine run = run(unique, duplicates, rank, order, options, null);
+    SegmentedEngine run = run(unique, duplicates, farAhead, rank, order, options, null);
     if (run.state().repeats.seen()) {
-      run = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
+      run = run(unique, duplicates, farAhead, rank, order, options, RepeatedValues.of(unique));
     }
     return run.engine().result((System.nanoTime() - started) / 1e9);
   }
 
+  /**
+   * Replaces, in {@code unique}, each transaction far ahead of the other sessions by the same
+   * transaction without a start and ending at the latest trusted time; returns their findings'
+   * messages, in list order, for each run to report.
+   */
+  private static List<String> untrustedClocks(final List<Transaction> unique, final long futureMicros) {
+    if (futureMicros == OnlineOptions.UNBOUNDED) {
+      return List.of();
+    }
+    final FarAheadEvents.Found found = FarAheadEvents.find(unique, futureMicros);
+    if (found.count() == 0) {
+      return List.of();
+    }
+    final List<String> messages = new ArrayList<>(2 * found.count());
+    for (int i = 0; i < unique.size(); i++) {
+      if (!found.flagged()[i]) {
+        continue;
+      }
+      final Transaction t = unique.get(i);
+      messages.add(t.id());
+      messages.add("transaction " + t.id() + " reports times (start " + t.start() + " µs, end " + t.end()
+          + " µs) more than " + futureMicros + " µs ahead of every other session's latest time ("
+          + found.reference()[i] + " µs); its clock is not trusted: it is checked as ending at the latest trusted time"
+          + " of the history (" + found.trustedLatest() + " µs) and its start is treated as unknown, so no real-time"
+          + " order leads to it");
+      unique.set(i, new Transaction(t.id(), t.session(), t.seq(), t.status(), Transaction.NO_TIME,
+          found.trustedLatest() == Long.MIN_VALUE ? Transaction.NO_TIME : found.trustedLatest(), t.ops(), t.tenant(),
+          t.level(), t.line()));
+    }
+    return messages;
+  }
+
   private static SegmentedEngine run(final List<Transaction> unique, final List<Transaction> duplicates,
-      final long[] rank, final int[] order, final CheckOptions options, final RepeatedValues repeated) {
+      final List<String> farAhead, final long[] rank, final int[] order, final CheckOptions options,
+      final RepeatedValues repeated) {
     final SegmentedEngine segments =
         new SegmentedEngine(new Sequencer(), new OnlineState(options, OnlineOptions.batch(), unique.size()));
     for (final Transaction t : duplicates) {
       segments.state().counters.countInput();
       segments.engine().out.finding(FindingKind.DUPLICATE_TXN_ID, null, t, FindingMessages.duplicateTxnId(t.id()));
+    }
+    final java.util.Map<String, Transaction> byId = new java.util.HashMap<>();
+    if (!farAhead.isEmpty()) {
+      unique.forEach(t -> byId.put(t.id(), t));
+    }
+    for (int i = 0; i < farAhead.size(); i += 2) {
+      segments.engine().out.finding(FindingKind.FUTURE_EVENT_TIME, null, byId.get(farAhead.get(i)),
+          farAhead.get(i + 1));
+      segments.state().futureEventTime(farAhead.get(i));
     }
     segments.state().repeats.declareWholeHistory(repeated);
     for (final int i : order) {

@@ -27,7 +27,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The body of a format-4 checkpoint is a contract any Avro tool can read: stock Avro, given
+ * The body of a format-5 checkpoint is a contract any Avro tool can read: stock Avro, given
  * {@code Checkpoint.avsc}, decodes it to the end, finds the engine's state in it, writes it back
  * to the same bytes, and resolves it under a later schema that adds a field with a default (the
  * evolution rule of docs/segmentation.md, "Checkpoints").
@@ -38,8 +38,8 @@ class CheckpointAvroContractTest {
 
   @Test
   void shouldBeDecodedByAStockGenericDatumReaderWithTheSchema() throws IOException {
-    // Given: a checkpoint with listed anomalies, findings and filters of several stages
-    final OnlineChecker engine = engine();
+    // Given: a checkpoint with listed anomalies, published ThinAirReads, findings and filters of several stages
+    final OnlineChecker engine = engine("ThinAirRead:2");
     final byte[] bytes = engine.checkpoint();
     final Checkpoint expected = CheckpointReader.read(bytes);
     final Schema schema = schema("Checkpoint.avsc");
@@ -72,6 +72,10 @@ class CheckpointAvroContractTest {
         ((List<?>) ((GenericRecord) summary.get("overwritten")).get("stages")).size());
     assertEquals(expected.findings().entries().size(), ((List<?>) record.get("findings")).size());
     assertEquals(expected.maxEnd(), record.get("maxEnd"));
+    final GenericRecord thinAir = (GenericRecord) record.get("thinAirReads");
+    assertEquals(2, ((List<?>) thinAir.get("reads")).size());
+    assertEquals(3, ((List<?>) thinAir.get("violated")).size());
+    assertEquals(expected.thinAirPublished().size(), ((List<?>) thinAir.get("reads")).size());
 
     // ... and a stock GenericDatumWriter writes the same bytes back
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -102,11 +106,45 @@ class CheckpointAvroContractTest {
   }
 
   @Test
-  void shouldKeepTheSchemaOfFormatFourAsPublished() throws IOException {
+  void shouldKeepTheSchemaOfFormatFiveAsPublished() throws IOException {
     // A change of Checkpoint.avsc is a new format version, with its own frozen schema (the reader
     // of the new version resolves the bodies of the older ones against their frozen schemas).
-    assertEquals(4, CheckpointFormat.VERSION);
-    assertEquals(schema("published/Checkpoint-v4.avsc"), CheckpointFormat.SCHEMA);
+    assertEquals(5, CheckpointFormat.VERSION);
+    assertEquals(schema("published/Checkpoint-v5.avsc"), CheckpointFormat.SCHEMA);
+  }
+
+  @Test
+  void shouldResolveAFormatFourBodyUnderTheFormatFiveSchemaWithoutThinAirReads() throws IOException {
+    // Given: a format-4 body (the frozen v4 schema: no retractable ThinAirReads), made from a format-5 one
+    final byte[] v5 = engine().checkpoint();
+    final Schema v4 = schema("published/Checkpoint-v4.avsc");
+    final byte[] v4Body = reencode(v5, CheckpointFormat.SCHEMA, v4);
+
+    // When: stock Avro resolves it under the format-5 schema
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(v4, CheckpointFormat.SCHEMA).read(null,
+        DecoderFactory.get().binaryDecoder(v4Body, null));
+
+    // Then
+    assertNull(record.get("thinAirReads"));
+    assertEquals(CheckpointReader.read(v5).maxEnd(), record.get("maxEnd"));
+  }
+
+  @Test
+  void shouldRestoreAFormatFourCheckpointAndWriteFormatFiveFromThenOn() throws IOException {
+    // Given: an engine's checkpoint written as format 4 (the body re-encoded under the frozen v4 schema)
+    final OnlineChecker original = engine();
+    final byte[] v5 = original.checkpoint();
+    final byte[] v4 = CheckpointFormat.frame(4, reencode(v5, CheckpointFormat.SCHEMA,
+        schema("published/Checkpoint-v4.avsc")), 0, CheckpointReader.read(v5).summary());
+
+    // When
+    final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v4);
+
+    // Then: the same state (its next checkpoint is format 5), the same result
+    assertEquals(5, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+    assertEquals(original.result().verdicts(), restored.result().verdicts());
+    assertEquals(original.result().anomalies(), restored.result().anomalies());
+    assertEquals(CheckpointReader.read(v5).segment().size(), CheckpointReader.read(v4).segment().size());
   }
 
   @Test
@@ -153,7 +191,7 @@ class CheckpointAvroContractTest {
     assertTrue(restored.retiredExactVersions() > 1_000, "runs took " + restored.retiredExactVersions());
     assertTrue(restored.retiredRuns() > 0 && restored.retiredRuns() <= 2 * 40 * 5, restored.retiredRuns() + " runs");
     assertEquals(inFilters + restored.retiredExactVersions(), restored.retiredVersions());
-    assertEquals(4, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
   }
 
   @Test
@@ -210,9 +248,13 @@ class CheckpointAvroContractTest {
   }
 
   private static OnlineChecker engine() {
+    return engine("LostUpdate:2,WriteSkew:2");
+  }
+
+  private static OnlineChecker engine(final String injections) {
     final OnlineChecker engine = new OnlineChecker(CheckOptions.defaults(), ONLINE);
     MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(4).withTransactions(3_000)
-            .withSessions(5).withKeys(40).withInjections(Injection.parseList("LostUpdate:2,WriteSkew:2")))
+            .withSessions(5).withKeys(40).withInjections(Injection.parseList(injections)))
         .transactions().forEach(engine::accept);
     assertTrue(engine.cutForCheckpoint(), "no cut");
     return engine;

@@ -266,6 +266,56 @@ class TimeSafetyTest {
     assertEquals(List.of(FindingKind.FUTURE_EVENT_TIME), findings(events).stream().distinct().toList());
   }
 
+  @Test
+  void shouldChangeNoVerdictOfAWholeHistoryCheckWhenOneEventLiesTenYearsAheadOfTheOtherSessions() {
+    // Given: a valid generated history (every level SATISFIED); one transaction in the middle has its
+    // clock ten years ahead (offline there is no arrival: the other sessions' times are the reference)
+    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(3_000)
+        .withKeys(50).withSessions(8).withSeed(10));
+    final CheckResult expected = OnlineChecker.check(valid, OPTIONS);
+    final List<Transaction> txns = new ArrayList<>(valid.transactions());
+    final Transaction broken = txns.get(txns.size() / 2);
+    txns.set(txns.size() / 2, shifted(broken, TEN_YEARS_MICROS));
+    final History withBroken = new History(txns);
+
+    // When: checked as isowatch check does (default bound, 1 hour), and without the bound
+    final CheckResult checked = WholeHistoryCheck.check(withBroken, OPTIONS);
+    final CheckResult unbounded = WholeHistoryCheck.check(withBroken, OPTIONS, OnlineOptions.UNBOUNDED);
+
+    // Then: the valid history's verdicts, no anomaly, one FUTURE_EVENT_TIME finding naming it; without
+    // the bound the broken clock makes a false violation (which is why the test can fail)
+    assertEquals(Map.of(Level.SSER, Verdict.SATISFIED, Level.SER, Verdict.SATISFIED, Level.SI, Verdict.SATISFIED),
+        expected.verdicts());
+    assertEquals(expected.verdicts(), checked.verdicts());
+    assertEquals(List.of(), checked.anomalies());
+    assertEquals(List.of(FindingKind.FUTURE_EVENT_TIME),
+        checked.findings().stream().map(f -> f.kind()).distinct().toList());
+    assertTrue(checked.findings().get(0).txns().contains(broken.id()), checked.findings().toString());
+    assertTrue(!unbounded.verdicts().equals(expected.verdicts()) || !unbounded.anomalies().isEmpty(),
+        "the broken clock changed nothing: the case is too weak");
+  }
+
+  @Test
+  void shouldFlagNothingInAWholeHistoryWhenEverySessionPausesForLongerThanTheBound() {
+    // Given: a valid history whose second half, every session alike, comes two hours later
+    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(1_000)
+        .withKeys(30).withSessions(6).withSeed(11));
+    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
+    byEnd.sort(Comparator.comparingLong(Transaction::end));
+    final long cutEnd = byEnd.get(byEnd.size() / 2).end();
+    final List<Transaction> paused = new ArrayList<>();
+    for (final Transaction t : valid.transactions()) {
+      paused.add(t.start() > cutEnd ? shifted(t, 2 * ONE_HOUR_MICROS) : t);
+    }
+
+    // When
+    final CheckResult checked = WholeHistoryCheck.check(new History(paused), OPTIONS);
+
+    // Then
+    assertEquals(List.of(), checked.findings().stream().filter(f -> f.kind() == FindingKind.FUTURE_EVENT_TIME)
+        .toList());
+  }
+
   static Transaction shifted(final Transaction t, final long by) {
     return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start() + by, t.end() + by, t.ops(),
         t.tenant(), t.level(), t.line());

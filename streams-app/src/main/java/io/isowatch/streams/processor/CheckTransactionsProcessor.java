@@ -31,8 +31,8 @@ import org.apache.kafka.streams.processor.api.Record;
  *       {@link AnomalyPublisher}): each new anomaly once, even across rebuilds.
  *   <li>At each prune punctuation the loaded engines are pruned and checkpointed ({@link
  *       EnginePruner}, {@link CheckpointPolicy}, {@link TenantCheckpointer}), and so is a tenant
- *       every {@value #CHECKPOINT_EVERY_INPUTS} inputs: a rebuild replays at most one interval's
- *       inputs, and never more than that many.
+ *       every {@code check.checkpoint.every.inputs} inputs ({@value #CHECKPOINT_EVERY_INPUTS} by
+ *       default): a rebuild replays at most one interval's inputs, and never more than that many.
  *   <li>A wall-clock punctuator publishes a {@link TenantVerdict} for every tenant whose state
  *       changed since the last one ({@link VerdictPublisher}).
  *   <li>When {@code check.idle.flush.ms} is set, a stream-time punctuator flushes idle tenants
@@ -45,10 +45,11 @@ import org.apache.kafka.streams.processor.api.Record;
 public final class CheckTransactionsProcessor implements Processor<String, TransactionEvent, String, SpecificRecord> {
   /**
    * Inputs of a tenant after which it is pruned and checkpointed at once, whatever the prune
-   * interval: at high rates an interval of stream time holds many inputs, and a rebuild replays
-   * those after the checkpoint. 200,000 replay in seconds (docs/benchmarks.md).
+   * interval, by default ({@code check.checkpoint.every.inputs}): at high rates an interval of
+   * stream time holds many inputs, and a rebuild replays those after the checkpoint. 200,000
+   * replay in seconds (docs/benchmarks.md).
    */
-  static final long CHECKPOINT_EVERY_INPUTS = 200_000;
+  public static final long CHECKPOINT_EVERY_INPUTS = 200_000;
 
   private final TenantEngineFactory engineFactory;
   private final CheckerMetrics metrics;
@@ -95,7 +96,8 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         new QuarantineRequests(), checkpointEveryInputs);
   }
 
-  private CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
+  /** As above, quarantining what the exception handlers name and checkpointing every {@code checkpointEveryInputs} inputs. */
+  CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
       final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
       final String verdictsChild, final Duration pruneInterval, final QuarantineRequests quarantineRequests,
       final long checkpointEveryInputs) {
@@ -168,6 +170,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       feed.malformed(tenant, event, impossible);
       return;
     }
-    feed.arrival(tenant, event, txn, body, record.timestamp());
+    feed.arrival(tenant, event, txn, body, record.timestamp(), context.currentSystemTimeMs());
   }
 }

@@ -20,6 +20,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *     never
  * @param pruneInterval stream time between prunes of the tenant engines (docs/segmentation.md);
  *     negative or zero: never
+ * @param checkpointEveryInputs inputs of a tenant after which it is pruned and checkpointed at once
+ *     ({@code check.checkpoint.every.inputs})
  */
 public record CheckTransactionsSupplier(
     TenantEngineFactory engines,
@@ -29,12 +31,21 @@ public record CheckTransactionsSupplier(
     String anomaliesChild,
     String verdictsChild,
     Duration pruneInterval,
-    QuarantineRequests quarantineRequests) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
+    QuarantineRequests quarantineRequests,
+    long checkpointEveryInputs) implements ProcessorSupplier<String, TransactionEvent, String, SpecificRecord> {
 
   @Override
   public Processor<String, TransactionEvent, String, SpecificRecord> get() {
     return new CheckTransactionsProcessor(engines, metrics, verdictInterval, idleFlush, anomaliesChild,
-        verdictsChild, pruneInterval, quarantineRequests);
+        verdictsChild, pruneInterval, quarantineRequests, checkpointEveryInputs);
+  }
+
+  /** With the default checkpoint interval in inputs ({@link CheckTransactionsProcessor#CHECKPOINT_EVERY_INPUTS}). */
+  public CheckTransactionsSupplier(final TenantEngineFactory engines, final CheckerMetrics metrics,
+      final Duration verdictInterval, final Duration idleFlush, final String anomaliesChild,
+      final String verdictsChild, final Duration pruneInterval, final QuarantineRequests quarantineRequests) {
+    this(engines, metrics, verdictInterval, idleFlush, anomaliesChild, verdictsChild, pruneInterval,
+        quarantineRequests, CheckTransactionsProcessor.CHECKPOINT_EVERY_INPUTS);
   }
 
   @Override

@@ -54,21 +54,29 @@ final class EngineFeed {
 
   /**
    * A transaction arrived: {@code event} as it came, {@code txn} its core form, {@code body} its own
-   * Avro bytes when decode-transactions passed them on (null if not).
+   * Avro bytes when decode-transactions passed them on (null if not), {@code timestampMs} its
+   * record's timestamp and {@code wallClockMs} this instance's clock when it is processed.
+   *
+   * <p>The engine judges the event's clock by its arrival (docs/streaming.md, "No false positive
+   * from time"): the record's timestamp, but never later than this instance's clock, since a
+   * producer whose clock runs ahead stamps its records (CreateTime) as far ahead as its events, and
+   * the two would vouch for each other. The arrival is stored with the input, so a rebuild sees the
+   * same.
    */
   void arrival(final String tenant, final TransactionEvent event, final Transaction txn, final byte[] body,
-      final long timestampMs) {
+      final long timestampMs, final long wallClockMs) {
     final TenantSlot slot = engines.loaded(tenant);
     final TenantEngine engine = slot.engine();
     TenantProgress p = slot.progress();
-    inputs.arrival(slot, timestampMs, event, body);
+    final long arrivalMs = Math.min(timestampMs, wallClockMs);
+    inputs.arrival(slot, arrivalMs, event, body);
     if (txn.end() != Transaction.NO_TIME) {
       metrics.arrived(tenant, p.maxEndMicros() == Long.MIN_VALUE ? 0 : Math.max(0, p.maxEndMicros() - txn.end()));
     }
     inputs.deleteCovered(slot, DELETES_PER_INPUT);
     published.trim(tenant, DELETES_PER_INPUT);
     p = p.arrived(txn.end(), timestampMs);
-    final List<OnlineEvent> events = engine.accept(txn, timestampMs * 1_000L);
+    final List<OnlineEvent> events = engine.accept(txn, arrivalMs * 1_000L);
     metrics.transactionChecked(tenant);
     p = anomalies.publish(tenant, events, p, timestampMs);
     slots.save(slot, p);

@@ -139,6 +139,53 @@ class BoundedStoresTest {
   }
 
   @Test
+  void shouldNotPublishAnAnomalyAgainWhenARetryOfItsTransactionArrivesAfterItsIdWasTrimmed() {
+    // Given: a lost update of x published; 40 later transactions take A and B beyond the horizon
+    // of 20; a prune cuts them and checkpoints, and the next arrivals trim the anomaly's id
+    process("A a r(x,0) w(x,1) @10..15\nB b r(x,0) w(x,2) @20..25");
+    process(txns("F", 10, 40));
+    prune(1);
+    process(txns("G", 60, 4));
+    assertEquals(List.of("LostUpdate"), anomalies());
+    assertEquals(List.of(), publishedIds(), "the checkpoint covers the lost update: its id is trimmed");
+
+    // When: an agent's retry of B (same id, same content) arrives late, after its original was pruned
+    process("B b r(x,0) w(x,2) @20..25");
+    process(txns("H", 70, 4));
+
+    // Then: the lost update is not published again (the retry writes x=2, which was retired: it is
+    // a late transaction, not a second lost update)
+    assertEquals(List.of("LostUpdate"), anomalies());
+  }
+
+  @Test
+  void shouldRetractAThinAirReadPublishedBeforeTheCheckpointARestartedTaskRebuildsFrom() {
+    // Given: R's read of x=5 (nobody wrote it) published as a ThinAirRead; 40 later transactions,
+    // a prune that cuts R away and checkpoints, then a restart: the engine is rebuilt from that
+    // checkpoint and the inputs after it
+    process("R r r(x,5) @10..15");
+    process(txns("F", 10, 40));
+    prune(1);
+    process(txns("G", 60, 4));
+    assertEquals(List.of("ThinAirRead"), anomalies());
+    restart();
+    context.resetForwards();
+
+    // When: x=5's writer arrives, later than every bound
+    process("W w r(x,0) w(x,5) @5..8");
+
+    // Then: the rebuilt engine retracts the ThinAirRead the first one published
+    final List<Anomaly> retractions = context.forwarded().stream()
+        .filter(f -> "anomalies".equals(f.childName().orElse(null)))
+        .map(f -> (Anomaly) f.record().value()).toList();
+    assertEquals(1, retractions.size());
+    assertEquals("ThinAirRead", retractions.get(0).getName());
+    assertNotNull(retractions.get(0).getRetraction());
+    assertEquals("W", retractions.get(0).getRetraction().getCauseTxn());
+    assertEquals(1.0, metrics.sample(MetricNames.TENANT_RESTORES_TOTAL, TENANT, ACME));
+  }
+
+  @Test
   void shouldKeepEveryIdPublishedBeforeARebuildWithoutACheckpointWhenLaterCheckpointsCome() {
     // Given: a lost update published, then a restart before any checkpoint: the rebuild replays
     // every input with other cuts than the live engine made, so it may report it again later

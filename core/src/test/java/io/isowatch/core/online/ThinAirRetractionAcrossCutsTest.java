@@ -1,0 +1,133 @@
+package io.isowatch.core.online;
+
+import static io.isowatch.core.testkit.Outcomes.published;
+import static io.isowatch.core.testkit.Outcomes.retracted;
+import static io.isowatch.core.testkit.Outcomes.txns;
+import static io.isowatch.core.testkit.Outcomes.verdictChanges;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A ThinAirRead published before a cut of the horizon, or before the checkpoint an engine is
+ * restored from, is retracted when its writer arrives beyond every bound all the same (issue 10,
+ * item 2): the published reads survive the cut and the checkpoint (format 5), and the summary gives
+ * back the levels only they violated.
+ */
+class ThinAirRetractionAcrossCutsTest {
+  private static final CheckOptions OPTIONS = CheckOptions.defaults();
+  private static final OnlineOptions ONLINE = OnlineOptions.streaming(100).withHorizon(Horizon.ofTransactions(2));
+  private static final Map<Level, Verdict> SATISFIED =
+      Map.of(Level.SSER, Verdict.SATISFIED, Level.SER, Verdict.SATISFIED, Level.SI, Verdict.SATISFIED);
+  private static final Map<Level, Verdict> VIOLATED =
+      Map.of(Level.SSER, Verdict.VIOLATED, Level.SER, Verdict.VIOLATED, Level.SI, Verdict.VIOLATED);
+
+  /** R reads x=5, which nobody has written yet; five more transactions take π far past it. */
+  private static final String BEFORE = """
+      R s1 r(x,5) @10..20
+      A s2 r(y,0) w(y,1) @30..150
+      B s3 r(z,0) w(z,1) @200..300
+      C s2 r(y,1) w(y,2) @400..500
+      D s3 r(z,1) w(z,2) @600..700
+      E s2 r(y,2) w(y,3) @800..900
+      """;
+
+  @Test
+  void shouldRetractAThinAirReadPublishedBeforeACutWhenItsWriterArrivesLate() {
+    // Given: R's read published as a ThinAirRead, then a cut that prunes R
+    final OnlineChecker c = new OnlineChecker(OPTIONS, ONLINE);
+    final List<OnlineEvent> before = acceptAll(c, txns(BEFORE));
+    assertEquals(List.of("ThinAirRead [R]"), published(before));
+    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
+    assertEquals(VIOLATED, c.result().verdicts());
+
+    // When: W, the writer of x=5, arrives beyond every bound
+    final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) @5..15"));
+
+    // Then: the ThinAirRead is retracted from the summary and every level goes back
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(List.of("SSER VIOLATED->SATISFIED", "SER VIOLATED->SATISFIED", "SI VIOLATED->SATISFIED"),
+        verdictChanges(afterW));
+    assertEquals(SATISFIED, c.result().verdicts());
+    assertEquals(List.<Anomaly>of(), c.result().anomalies());
+    assertTrue(c.result().findings().stream().anyMatch(f -> f.kind() == FindingKind.LATE_TRANSACTION));
+  }
+
+  @Test
+  void shouldRetractAThinAirReadPublishedBeforeTheCheckpointAnEngineIsRestoredFrom() {
+    // Given: the same stream, checkpointed after the cut, and a new engine restored from it
+    final OnlineChecker a = new OnlineChecker(OPTIONS, ONLINE);
+    acceptAll(a, txns(BEFORE));
+    assertTrue(a.prune());
+    final byte[] checkpoint = a.checkpoint();
+    final OnlineChecker b = OnlineChecker.restore(OPTIONS, ONLINE, checkpoint);
+    assertEquals(VIOLATED, b.result().verdicts());
+
+    // When
+    final List<OnlineEvent> afterW = b.accept(late("W s4 r(x,0) w(x,5) @5..15"));
+
+    // Then: the restored engine retracts what the engine that wrote the checkpoint published
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(SATISFIED, b.result().verdicts());
+    assertEquals(List.<Anomaly>of(), b.result().anomalies());
+  }
+
+  @Test
+  void shouldKeepTheThinAirReadWhenTheLateWriterAbortedAfterACut() {
+    // Given: R pruned by a cut; its late writer aborted, so R's read was an aborted read (which
+    // violates the same levels), not a read of a committed value
+    final OnlineChecker c = new OnlineChecker(OPTIONS, ONLINE);
+    acceptAll(c, txns(BEFORE));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) aborted @5..15"));
+
+    // Then: nothing retracted, every level stays violated
+    assertEquals(List.of(), retracted(afterW));
+    assertEquals(VIOLATED, c.result().verdicts());
+    assertEquals(List.of("ThinAirRead"), c.result().anomalies().stream().map(Anomaly::displayName).toList());
+  }
+
+  @Test
+  void shouldKeepALevelViolatedByAnotherAnomalyWhenTheThinAirReadIsRetractedAfterACut() {
+    // Given: besides R's ThinAirRead, a lost update of y (F and G both read y=3 and write it)
+    final OnlineChecker c = new OnlineChecker(OPTIONS, ONLINE);
+    final List<Transaction> t = new ArrayList<>(txns(BEFORE + """
+        F s5 r(y,3) w(y,4) @1000..1100
+        G s6 r(y,3) w(y,5) @1000..1100
+        H s2 r(q,0) w(q,1) @1200..1300
+        I s3 r(p,0) w(p,1) @1400..1500
+        """));
+    acceptAll(c, t);
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) @5..15"));
+
+    // Then: the ThinAirRead goes, the lost update stands and so do the violations
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(List.of("LostUpdate"), c.result().anomalies().stream().map(Anomaly::displayName).toList());
+    assertEquals(VIOLATED, c.result().verdicts());
+  }
+
+  private static List<OnlineEvent> acceptAll(final OnlineChecker c, final List<Transaction> t) {
+    final List<OnlineEvent> events = new ArrayList<>();
+    t.forEach(x -> events.addAll(c.accept(x)));
+    return events;
+  }
+
+  private static Transaction late(final String line) {
+    return txns(line).get(0);
+  }
+}
