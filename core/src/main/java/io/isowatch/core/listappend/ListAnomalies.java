@@ -1,0 +1,211 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.AnomalyRead;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The anomalies only lists show, each with its Let/Then explanation [Elle, section 4.2 and its
+ * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element and a lost
+ * append. The cycles (G0, G1c, G-single, G2-item) and G1a/G1b come from the engine on the
+ * {@link RegisterTranslation}.
+ */
+final class ListAnomalies {
+  private final CheckOptions options;
+  private final ListOrders orders;
+  private final List<Anomaly> found = new ArrayList<>();
+
+  private ListAnomalies(final CheckOptions options, final ListOrders orders) {
+    this.options = options;
+    this.orders = orders;
+  }
+
+  /**
+   * The list anomalies of {@code history}; {@code blindKeys} are the keys whose unobserved appends
+   * the translation leaves in an open order (the only ones whose lost appends the cycle search
+   * cannot find by itself).
+   */
+  static List<Anomaly> of(final History history, final ListOrders orders, final CheckOptions options,
+      final Set<String> blindKeys) {
+    final ListAnomalies a = new ListAnomalies(options, orders);
+    a.orderAnomalies();
+    a.thinAirElements(history);
+    a.lostAppends(history, blindKeys);
+    return a.found;
+  }
+
+  private void orderAnomalies() {
+    for (final ListOrders.KeyOrder k : orders.keys()) {
+      for (final ListOrders.ListRead r : k.duplicates()) {
+        found.add(new Anomaly("duplicate-elements", "DuplicateElements", EnumSet.allOf(Level.class),
+            List.of(r.txn()), List.of(),
+            let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", which holds "
+                + repeated(r.elements()) + " more than once.\n"
+                + "An append adds its element once, so no order of the appends produces this list [Elle: duplicate "
+                + "elements]. " + violatesAll() + " (duplicate-elements, DuplicateElements)",
+            read(r)));
+      }
+      for (final ListOrders.ListRead r : k.incompatible()) {
+        final ListOrders.ListRead l = k.longest();
+        found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
+            List.of(r.txn(), l.txn()), List.of(),
+            let(r.txn(), l.txn()) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + " and T2 read "
+                + k.key() + "=" + show(l.elements()) + ";\n  - appends only add at the end, so of two reads of one "
+                + "list one must be a prefix of the other, and neither is.\n"
+                + "No single version order of " + k.key() + " explains both reads [Elle: incompatible order]. "
+                + violatesAll() + " (incompatible-order, IncompatibleOrder)",
+            read(r)));
+      }
+    }
+  }
+
+  /** An element of a committed read that no transaction appended (first read showing it). */
+  private void thinAirElements(final History history) {
+    final Set<String> appended = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          appended.add(op.key() + '\u0000' + op.value());
+        }
+      }
+    }
+    final Set<String> reported = new HashSet<>();
+    for (final ListOrders.KeyOrder k : orders.keys()) {
+      if (k.longest() == null) {
+        continue;
+      }
+      for (final Long e : k.order()) {
+        if (!appended.contains(k.key() + '\u0000' + e) && reported.add(k.key() + '\u0000' + e)) {
+          final ListOrders.ListRead r = firstReadShowing(history, k.key(), e);
+          found.add(new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class), List.of(r.txn()), List.of(),
+              let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", but no "
+                  + "transaction appended " + e + " to " + k.key() + ": the element came from thin air.\n"
+                  + "No dependency graph exists for such a history. " + violatesAll() + " (thin-air, ThinAirRead)",
+              new AnomalyRead(r.txn().id(), r.op(), k.key(), e)));
+        }
+      }
+    }
+  }
+
+  /**
+   * A committed append that a committed read which started after the append's transaction ended
+   * (in real time, beyond the skew tolerance) does not show, although no read shows the element
+   * at all: the append was acknowledged and then lost. Strict serializability puts the appender
+   * before that reader, so the reader must see the element. Only for appends whose place the
+   * translation leaves open and reads of a non-empty list: every other lost append closes a
+   * G-single-realtime cycle the engine finds (through the version after the read, or through the
+   * certain edges from a read of the empty list).
+   */
+  private void lostAppends(final History history, final Set<String> blind) {
+    for (final Transaction t : history.transactions()) {
+      if (t.status() != TxnStatus.COMMITTED || t.end() == Transaction.NO_TIME) {
+        continue;
+      }
+      for (final Op op : t.ops()) {
+        if (!op.isAppend() || !blind.contains(op.key()) || orders.of(op.key()).position(op.value()) >= 0) {
+          continue;
+        }
+        final ListOrders.ListRead later = firstLaterRead(history, t, op.key());
+        if (later != null && !later.elements().isEmpty()) {
+          found.add(new Anomaly("lost-append", "LostAppend", EnumSet.of(Level.SSER), List.of(t, later.txn()),
+              List.of(),
+              let(t, later.txn()) + "Then:\n  - T1 appended " + op.value() + " to " + op.key() + " and committed at "
+                  + t.end() + " µs;\n  - T2 started at " + later.txn().start() + " µs, after T1 ended, and read "
+                  + op.key() + "=" + show(later.elements()) + ", without " + op.value() + ";\n  - no committed read "
+                  + "ever shows " + op.value() + ".\n"
+                  + "In real time T1 < T2, so T2 must see T1's append: it was acknowledged and lost [Elle: lost "
+                  + "appends]. This violates SSER. (lost-append, LostAppend)",
+              read(later)));
+          break;
+        }
+      }
+    }
+  }
+
+  private ListOrders.ListRead firstLaterRead(final History history, final Transaction writer, final String key) {
+    for (final Transaction t : history.transactions()) {
+      if (t.status() != TxnStatus.COMMITTED || t.start() == Transaction.NO_TIME
+          || writer.end() > Long.MAX_VALUE - options.rtSkewMicros()
+          || t.start() <= writer.end() + options.rtSkewMicros()) {
+        continue;
+      }
+      for (int i = 0; i < t.ops().size(); i++) {
+        final Op op = t.ops().get(i);
+        if (op.isRead() && op.key().equals(key) && (op.isListRead() || op.value() == null)) {
+          return new ListOrders.ListRead(t, i, key, op.isListRead() ? op.elements() : List.of());
+        }
+      }
+    }
+    return null;
+  }
+
+  private static ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {
+    for (final Transaction t : history.transactions()) {
+      if (t.status() != TxnStatus.COMMITTED) {
+        continue;
+      }
+      for (int i = 0; i < t.ops().size(); i++) {
+        final Op op = t.ops().get(i);
+        if (op.isListRead() && op.key().equals(key) && op.elements().contains(e)) {
+          return new ListOrders.ListRead(t, i, key, op.elements());
+        }
+      }
+    }
+    throw new IllegalStateException("no read shows " + key + "=" + e);
+  }
+
+  private String violatesAll() {
+    final List<String> names = new ArrayList<>();
+    for (final Level l : Level.strongestFirst(Level.shown(EnumSet.allOf(Level.class), options.levels()))) {
+      names.add(l.name());
+    }
+    return "This violates " + (names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static AnomalyRead read(final ListOrders.ListRead r) {
+    final List<Long> e = r.elements();
+    return new AnomalyRead(r.txn().id(), r.op(), r.key(), e.isEmpty() ? null : e.get(e.size() - 1));
+  }
+
+  private static String let(final Transaction t1, final Transaction t2) {
+    final StringBuilder sb = new StringBuilder("Let:\n  T1 = ").append(describe(t1)).append('\n');
+    if (t2 != null && t2 != t1) {
+      sb.append("  T2 = ").append(describe(t2)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String describe(final Transaction t) {
+    final StringBuilder ops = new StringBuilder();
+    for (final Op op : t.ops()) {
+      ops.append(ops.length() == 0 ? "" : " ").append(op);
+    }
+    return t.id() + " [" + ops + "] (session " + t.session() + ", " + t.status().wire()
+        + (t.line() > 0 ? ", line " + t.line() : "") + ")";
+  }
+
+  private static String show(final List<Long> elements) {
+    return elements.toString().replace(" ", "");
+  }
+
+  private static String repeated(final List<Long> elements) {
+    final Set<Long> seen = new HashSet<>();
+    for (final Long e : elements) {
+      if (!seen.add(e)) {
+        return String.valueOf(e);
+      }
+    }
+    return "an element";
+  }
+}

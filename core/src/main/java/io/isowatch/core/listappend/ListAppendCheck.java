@@ -1,0 +1,208 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.AnomalyRead;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.CheckStats;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.WholeHistoryCheck;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Checks a list-append history (docs/list-append.md): reads the version orders off the lists,
+ * reports what only lists show ({@link ListAnomalies}), and decides the levels by giving the
+ * {@link RegisterTranslation} to the same engine as every history ({@link WholeHistoryCheck}),
+ * with keys starting absent (the empty list). The engine's anomalies come back with the original
+ * transactions and ops, so reports show appends and lists as the input has them.
+ */
+public final class ListAppendCheck {
+  static final String LEGEND = "\n(List-append: k=v names the version of k whose last element is v, null the empty "
+      + "list; an append of v builds on the version before v and installs k=v. docs/list-append.md)";
+
+  private ListAppendCheck() {}
+
+  /** True when the history has an append or a list-valued read: then it is checked as list-append. */
+  public static boolean isListAppend(final History history) {
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend() || op.isListRead()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The result of checking a list-append history. */
+  public static CheckResult check(final History history, final CheckOptions options) {
+    final long started = System.nanoTime();
+    final ListOrders orders = ListOrders.of(history);
+    final List<Anomaly> lists = ListAnomalies.of(history, orders, options, RegisterTranslation.openKeys(history, orders));
+    final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
+    final CheckResult engine = WholeHistoryCheck.check(translated.history(), options.withInitialValue(null));
+    final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
+    long operations = 0;
+    for (final Transaction t : history.transactions()) {
+      originals.putIfAbsent(t.id(), t);
+      operations += t.ops().size();
+    }
+    final List<Anomaly> all = new ArrayList<>(lists);
+    final Map<String, Long> dropped = new HashMap<>();
+    if (!engine.anomalies().isEmpty()) {
+      final Map<String, String> described = described(history, translated.history());
+      for (final Anomaly a : engine.anomalies()) {
+        final Anomaly restored = restore(a, originals, described, translated.origin());
+        if (restored.violates().isEmpty()) {
+          dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
+        } else {
+          all.add(restored);
+        }
+      }
+    }
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(engine.verdicts());
+    reasons.putAll(engine.reasons());
+    weakLevels(verdicts, reasons, all);
+    for (final Anomaly a : lists) {
+      for (final Level l : a.violates()) {
+        if (verdicts.containsKey(l)) {
+          verdicts.put(l, Verdict.VIOLATED);
+          reasons.remove(l);
+        }
+      }
+    }
+    final Map<String, Long> byName = new LinkedHashMap<>();
+    for (final Anomaly a : lists) {
+      byName.merge(a.displayName(), 1L, Long::sum);
+    }
+    engine.stats().anomaliesByName().forEach((k, v) -> {
+      final long kept = v - dropped.getOrDefault(k, 0L);
+      if (kept > 0) {
+        byName.merge(k, kept, Long::sum);
+      }
+    });
+    final int max = options.maxAnomalies();
+    final boolean truncated = engine.stats().anomaliesTruncated() || all.size() > max;
+    final List<Anomaly> listed = all.size() > max ? all.subList(0, max) : all;
+    final CheckStats s = engine.stats();
+    final CheckStats stats = new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(),
+        s.unknownIgnored(), s.sessions(), s.keys(), operations, s.longRmwTransactions(),
+        s.largeReadOnlyTransactions(), s.edges(), byName, truncated, (System.nanoTime() - started) / 1e9,
+        s.retired());
+    return new CheckResult(verdicts, reasons, listed, engine.findings(), stats);
+  }
+
+  /**
+   * The levels other than SSER, SER and SI are not decided on list-append histories: the
+   * translation's read before each append says the appender saw the version it builds on, which
+   * SSER, SER and SI all imply (under SI two writers of one key cannot be concurrent), but the
+   * weaker levels do not (under causal consistency an append may be ordered after another it never
+   * saw). Such a level is VIOLATED only by an anomaly that does not rest on that read (an aborted
+   * or intermediate read, an internal or thin-air read, a list anomaly); otherwise UNKNOWN.
+   */
+  private static void weakLevels(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
+      final List<Anomaly> anomalies) {
+    for (final Level l : List.copyOf(verdicts.keySet())) {
+      if (Level.CLASSIC.contains(l)) {
+        continue;
+      }
+      final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
+      if (proven) {
+        verdicts.put(l, Verdict.VIOLATED);
+        reasons.remove(l);
+      } else {
+        verdicts.put(l, Verdict.UNKNOWN);
+        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER and SI are; "
+            + "docs/list-append.md); no violation of it is certain");
+      }
+    }
+  }
+
+  /**
+   * How the explanations describe each translated transaction whose ops the translation changed,
+   * mapped to the same description with the original ops (the {@code Let:} lines of {@link
+   * io.isowatch.core.check.Explainer}).
+   */
+  private static Map<String, String> described(final History original, final History translated) {
+    final Map<String, String> map = new HashMap<>();
+    for (int i = 0; i < original.size(); i++) {
+      final Transaction o = original.transactions().get(i);
+      final Transaction r = translated.transactions().get(i);
+      if (!o.ops().equals(r.ops())) {
+        map.putIfAbsent(ops(r) + tail(r), ops(o) + tail(o));
+      }
+    }
+    return map;
+  }
+
+  private static String tail(final Transaction t) {
+    return " (session " + t.session() + ", " + t.status().wire() + (t.line() > 0 ? ", line " + t.line() : "") + ")";
+  }
+
+  /** The engine's anomaly about the translated transactions, told with the original ones. */
+  private static Anomaly restore(final Anomaly a, final Map<String, Transaction> originals,
+      final Map<String, String> described, final Map<String, int[]> origin) {
+    final List<Transaction> txns = new ArrayList<>(a.transactions().size());
+    for (final Transaction t : a.transactions()) {
+      txns.add(originals.getOrDefault(t.id(), t));
+    }
+    String explanation = a.explanation();
+    if (explanation != null) {
+      final StringBuilder sb = new StringBuilder(explanation.length() + LEGEND.length());
+      for (final String line : explanation.split("\n", -1)) {
+        final int eq = line.indexOf(" = [");
+        final String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
+        sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
+      }
+      explanation = sb.append(LEGEND).toString();
+    }
+    AnomalyRead read = a.read();
+    if (read != null && origin.containsKey(read.txn())) {
+      final int[] from = origin.get(read.txn());
+      final int op = read.op() < from.length ? Math.max(0, from[read.op()]) : read.op();
+      read = new AnomalyRead(read.txn(), op, read.key(), read.value());
+    }
+    java.util.Set<Level> violates = a.violates();
+    if (!a.cycle().isEmpty() && !Level.CLASSIC.containsAll(violates)) {
+      // A cycle's edges rest on the reads before the appends, which only SSER, SER and SI imply (weakLevels).
+      violates = java.util.EnumSet.noneOf(Level.class);
+      for (final Level l : a.violates()) {
+        if (Level.CLASSIC.contains(l)) {
+          violates.add(l);
+        }
+      }
+      if (explanation != null) {
+        explanation = explanation.replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(violates));
+      }
+    }
+    return new Anomaly(a.type(), a.name(), violates, txns, a.cycle(), explanation, read);
+  }
+
+  private static String violatesSentence(final java.util.Set<Level> levels) {
+    final List<String> names = new ArrayList<>();
+    for (final Level l : Level.strongestFirst(levels)) {
+      names.add(l.name());
+    }
+    if (names.isEmpty()) {
+      return "";
+    }
+    return "This violates " + (names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static String ops(final Transaction t) {
+    return "[" + t.ops().stream().map(Op::toString).collect(Collectors.joining(" ")) + "]";
+  }
+}

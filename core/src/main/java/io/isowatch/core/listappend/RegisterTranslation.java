@@ -1,0 +1,161 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a list-append history into a register history the engine decides exactly, given the
+ * orders of {@link ListOrders} (docs/list-append.md, "How it is decided").
+ *
+ * <p>A version of a key is named by its last element (the empty list: the key is absent, so the
+ * check runs with {@code --initial-value null}). A read of a list becomes a read of its last
+ * element. An append of {@code v} becomes a write of {@code v} preceded by a read of the element
+ * before {@code v} in the order, unless the transaction already read or wrote the key (then that
+ * op's version is what the append builds on, as a mini-transaction's write builds on its read).
+ * So the engine's WR, WW and RW edges are exactly those of the lists: WW from the appender of one
+ * element to the appender of the next, WR from the appender of a list's last element to its
+ * reader, RW from the reader of a prefix to the appender of the element after it.
+ *
+ * <p>Elements no transaction appended (thin air) and elements of aborted appenders are skipped
+ * when an append looks for the element it builds on: neither is a version any committed append
+ * can follow (the first is reported by {@link ListAnomalies}, the reads of the second are G1a).
+ * Reads that are no prefix of the order, and every read of a key whose lists repeat an element,
+ * are left out (they are anomalies of their own). A committed append no committed read shows
+ * follows the longest read; when it is the key's only such append that is its exact place; when
+ * there are several, their mutual order is open and they become blind writes (a BLIND_WRITE
+ * finding, as for register histories).
+ */
+public final class RegisterTranslation {
+  private final ListOrders orders;
+  private final Map<String, Map<Long, List<Transaction>>> appenders = new HashMap<>();
+  private final Map<String, Integer> unobservedCommitted = new HashMap<>();
+
+  private RegisterTranslation(final ListOrders orders) {
+    this.orders = orders;
+  }
+
+  /**
+   * The translated history and, per transaction id, the position in the original ops of each
+   * translated op (an append's read and write both map to the append).
+   */
+  public record Translated(History history, Map<String, int[]> origin) {}
+
+  /** The keys with more than one committed append no committed read shows: their order is open. */
+  public static Set<String> openKeys(final History history, final ListOrders orders) {
+    final RegisterTranslation t = new RegisterTranslation(orders);
+    t.indexAppends(history);
+    final Set<String> open = new HashSet<>();
+    t.unobservedCommitted.forEach((k, n) -> {
+      if (n > 1) {
+        open.add(k);
+      }
+    });
+    return open;
+  }
+
+  /** The register history with the same transactions (same ids, sessions, times, statuses). */
+  public static Translated translate(final History history, final ListOrders orders) {
+    final RegisterTranslation t = new RegisterTranslation(orders);
+    t.indexAppends(history);
+    final History.Builder out = History.builder();
+    final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
+    for (final Transaction txn : history.transactions()) {
+      final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
+      out.add(t.translate(txn, from));
+      origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
+    }
+    return new Translated(out.build(), origin);
+  }
+
+  /** The transactions that appended {@code element} to {@code key}, in source order. */
+  List<Transaction> appenders(final String key, final Long element) {
+    return appenders.getOrDefault(key, Map.of()).getOrDefault(element, List.of());
+  }
+
+  private void indexAppends(final History history) {
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          appenders.computeIfAbsent(op.key(), k -> new HashMap<>())
+              .computeIfAbsent(op.value(), v -> new ArrayList<>(1)).add(t);
+          if (t.status() == TxnStatus.COMMITTED && orders.of(op.key()).position(op.value()) < 0) {
+            unobservedCommitted.merge(op.key(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+  }
+
+  private Transaction translate(final Transaction t, final List<Integer> from) {
+    final List<Op> ops = new ArrayList<>(t.ops().size() + 2);
+    final Set<String> touched = new HashSet<>();
+    for (int index = 0; index < t.ops().size(); index++) {
+      final Op op = t.ops().get(index);
+      while (from.size() < ops.size()) {
+        from.add(index - 1);
+      }
+      final ListOrders.KeyOrder order = orders.of(op.key());
+      final boolean broken = !order.duplicates().isEmpty();
+      if (op.isRead()) {
+        final List<Long> list = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
+        if (list == null) {
+          ops.add(op); // a register read in a list-append history: left to the engine as it is
+          touched.add(op.key());
+        } else if (!broken && order.isPrefix(list)) {
+          ops.add(Op.read(op.key(), readVersion(order, list.size())));
+          touched.add(op.key());
+        }
+      } else if (op.isAppend()) {
+        if (!touched.contains(op.key()) && !broken) {
+          final int at = order.position(op.value());
+          if (at >= 0) {
+            ops.add(Op.read(op.key(), base(order, at)));
+          } else if (t.status() != TxnStatus.COMMITTED || unobservedCommitted.getOrDefault(op.key(), 0) == 1) {
+            ops.add(Op.read(op.key(), base(order, order.order().size())));
+          }
+        }
+        ops.add(Op.write(op.key(), op.value()));
+        touched.add(op.key());
+      } else {
+        ops.add(op);
+        touched.add(op.key());
+      }
+    }
+    while (from.size() < ops.size()) {
+      from.add(t.ops().size() - 1);
+    }
+    return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), ops, t.tenant(), t.level(),
+        t.line());
+  }
+
+  /** The version a read of the first {@code length} elements names: its last element someone appended. */
+  private Long readVersion(final ListOrders.KeyOrder order, final int length) {
+    final List<Long> known = order.order();
+    for (int i = length - 1; i >= 0; i--) {
+      if (!appenders(order.key(), known.get(i)).isEmpty()) {
+        return known.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** The version an append at index {@code at} builds on: the last element before it a live append put there. */
+  private Long base(final ListOrders.KeyOrder order, final int at) {
+    final List<Long> known = order.order();
+    for (int i = at - 1; i >= 0; i--) {
+      final List<Transaction> by = appenders(order.key(), known.get(i));
+      if (by.stream().anyMatch(a -> a.status() != TxnStatus.ABORTED)) {
+        return known.get(i);
+      }
+    }
+    return null;
+  }
+}

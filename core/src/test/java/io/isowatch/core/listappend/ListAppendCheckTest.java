@@ -1,0 +1,319 @@
+package io.isowatch.core.listappend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.online.WholeHistoryCheck;
+import io.isowatch.core.testkit.HistoryDsl;
+import io.isowatch.core.testkit.Outcomes;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** List-append histories through {@code isowatch check}'s engine: one test per anomaly Elle's list-append checker reports. */
+class ListAppendCheckTest {
+  private static final CheckOptions CLASSIC = CheckOptions.defaults();
+
+  private static CheckResult check(final String dsl) {
+    return WholeHistoryCheck.check(HistoryDsl.history(dsl), CLASSIC);
+  }
+
+  /** SSER, SER and SI verdicts as e.g. {@code "V/V/S"}. */
+  private static String verdicts(final CheckResult r) {
+    final StringBuilder sb = new StringBuilder();
+    for (final Level l : List.of(Level.SSER, Level.SER, Level.SI)) {
+      sb.append(sb.length() == 0 ? "" : "/").append(r.verdicts().get(l).name().charAt(0));
+    }
+    return sb.toString();
+  }
+
+  private static Anomaly only(final CheckResult r) {
+    assertEquals(1, r.anomalies().size(), () -> "anomalies: " + Outcomes.names(r));
+    return r.anomalies().get(0);
+  }
+
+  @Test
+  void shouldSatisfyEveryLevelWhenAppendsRunOneAfterAnother() {
+    // Given: three sessions appending and reading in turn, every read a prefix of [1,2,3]
+    final String h = """
+        T1 s1 a(x,1) r(x,[1]) @10..20
+        T2 s2 r(x,[1]) a(x,2) a(y,1) @30..40
+        T3 s3 r(x,[1,2]) a(x,3) r(y,[1]) @50..60
+        T4 s1 r(x,[1,2,3]) r(y,[1]) @70..80
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals(List.of(), Outcomes.names(r));
+    assertEquals("S/S/S", verdicts(r));
+    assertEquals(List.of(), r.findings());
+  }
+
+  @Test
+  void shouldReportG0WhenTwoTransactionsAppendToTwoListsInOppositeOrders() {
+    // Given: x = [1,2] puts T1 first, y = [1,2] puts T2 first (Elle's G0 example)
+    final String h = """
+        T1 s1 a(x,1) a(y,2)
+        T2 s2 a(x,2) a(y,1)
+        T3 s3 r(x,[1,2]) r(y,[1,2])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G0", a.type());
+    assertEquals(List.of("T2 -WW(y=1)-> T1", "T1 -WW(x=1)-> T2"), edges(a));
+    assertEquals("V/V/V", verdicts(r));
+    assertTrue(a.explanation().contains("T1 = [a(x,1) a(y,2)]"), a.explanation());
+  }
+
+  @Test
+  void shouldReportG1aWhenAReadShowsAnAbortedAppend() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1) aborted
+        T2 s2 r(x,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G1a AbortedRead [T1, T2]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertEquals(0, a.read().op(), "the read is the list read, op 0 of T2");
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportG1bWhenAReadEndsInsideAnotherTransactionsAppends() {
+    // Given: T1 appended 1 and 2, and T2 saw only 1
+    final String h = """
+        T1 s1 a(x,1) a(x,2)
+        T2 s2 r(x,[1])
+        T3 s3 r(x,[1,2])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals("G1b IntermediateRead [T1, T2]", only(r).type() + " " + only(r).displayName() + " " + only(r).txnIds());
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportG1cWhenEachTransactionReadsTheOthersAppend() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1) r(y,[1])
+        T2 s2 a(y,1) r(x,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G1c", a.type());
+    assertEquals(List.of("T2 -WR(y=1)-> T1", "T1 -WR(x=1)-> T2"), edges(a));
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportALostUpdateWhenTwoTransactionsAppendAfterTheSameRead() {
+    // Given: T1 and T2 both read [1] and appended; the final list keeps both, so one append was
+    // made after a version its transaction never read (G-single)
+    final String h = """
+        T0 s0 a(x,1)
+        T1 s1 r(x,[1]) a(x,2)
+        T2 s2 r(x,[1]) a(x,3)
+        T3 s3 r(x,[1,2,3])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G-single LostUpdate [T1, T2]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertEquals(List.of("T1 -WW(x=2)-> T2", "T2 -RW(x=1)-> T1"), edges(a));
+    assertEquals("V/V/V", verdicts(r));
+    assertTrue(a.explanation().contains("T0 = [a(x,1)] (session s0"), a.explanation());
+    assertTrue(a.explanation().contains("T1 = [r(x,[1]) a(x,2)]"), a.explanation());
+    assertTrue(a.explanation().endsWith(ListAppendCheck.LEGEND), a.explanation());
+  }
+
+  @Test
+  void shouldReportGSingleWhenAReadMissesPartOfATransaction() {
+    // Given: T2 saw T1's append to y but not its append to x (read skew)
+    final String h = """
+        T1 s1 a(x,1) a(y,1)
+        T2 s2 r(x,[]) r(y,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G-single", a.type());
+    assertEquals(List.of("T2 -RW(x=null)-> T1", "T1 -WR(y=1)-> T2"), edges(a));
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportG2ItemButSatisfySnapshotIsolationOnAWriteSkew() {
+    // Given: each read the empty list of the key the other appended to
+    final String h = """
+        T1 s1 r(x,[]) a(y,1)
+        T2 s2 r(y,[]) a(x,1)
+        T3 s3 r(x,[1]) r(y,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("G2-item WriteSkew", a.type() + " " + a.displayName());
+    assertEquals("V/V/S", verdicts(r));
+  }
+
+  @Test
+  void shouldReportDuplicateElementsWhenAListHoldsAnElementTwice() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1)
+        T2 s2 r(x,[1,1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("duplicate-elements DuplicateElements [T2]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertEquals(List.of(), a.cycle());
+    assertTrue(a.explanation().startsWith("Let:\n  T1 = T2 [r(x,[1,1])]"), a.explanation());
+    assertTrue(a.explanation().contains("holds 1 more than once"), a.explanation());
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportIncompatibleOrderWhenNeitherReadIsAPrefixOfTheOther() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1)
+        T2 s2 a(x,2)
+        T3 s3 r(x,[1,2])
+        T4 s4 r(x,[2,1])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("incompatible-order IncompatibleOrder [T4, T3]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertEquals(1L, a.read().value(), "the read that does not fit, [2,1], ending in 1");
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportAThinAirElement() {
+    // Given: nobody appended 7
+    final String h = """
+        T1 s1 r(x,[7])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals(List.of("ThinAirRead [T1]"), Outcomes.names(r));
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldReportAnInternalAnomalyWhenATransactionMissesItsOwnAppend() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1) r(x,[])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("internal NotMyOwnWrite", a.type() + " " + a.displayName());
+    assertEquals(1, a.read().op(), "the list read is op 1 of the original transaction");
+  }
+
+  @Test
+  void shouldFindALostAppendOfTheOnlyUnobservedAppendThroughRealTime() {
+    // Given: T1's append is acknowledged before T2 starts, and T2 reads the empty list
+    final String h = """
+        T1 s1 a(x,5) @10..20
+        T2 s2 r(x,[]) @30..40
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals(List.of("G-single-realtime [T2, T1]"), Outcomes.names(r));
+    assertEquals("V/S/S", verdicts(r));
+  }
+
+  @Test
+  void shouldReportLostAppendsWhoseOrderIsOpen() {
+    // Given: two appends no read ever shows, both acknowledged before T3 reads [1]
+    final String h = """
+        T0 s0 a(x,1) @1..2
+        T1 s1 a(x,5) @10..20
+        T2 s2 a(x,6) @10..20
+        T3 s3 r(x,[1]) @30..40
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals(List.of("LostAppend [T1, T3]", "LostAppend [T2, T3]"), Outcomes.names(r));
+    assertEquals(java.util.Set.of(Level.SSER), r.anomalies().get(0).violates());
+    assertEquals("V/U/U", verdicts(r), () -> r.reasons().toString());
+  }
+
+  @Test
+  void shouldLeaveTheOrderOfSeveralUnobservedAppendsOpen() {
+    // Given: two appends no read shows
+    final String h = """
+        T1 s1 a(x,1)
+        T2 s2 a(x,2)
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals(List.of(), Outcomes.names(r));
+    assertEquals("U/U/U", verdicts(r));
+    assertTrue(r.reasons().get(Level.SER).contains("x"), r.reasons().toString());
+  }
+
+  @Test
+  void shouldDecideOnlyTheClassicLevelsOnListAppendHistories() {
+    // Given: a correct history, all levels requested
+    final String h = """
+        T1 s1 a(x,1) a(y,1)
+        T2 s2 r(x,[1]) r(y,[1])
+        """;
+    // When
+    final CheckResult r = WholeHistoryCheck.check(HistoryDsl.history(h), CLASSIC.withLevels(EnumSet.allOf(Level.class)));
+    // Then: SSER needs times, which the history has not
+    assertEquals("U/S/S", verdicts(r));
+    assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.CC));
+    assertTrue(r.reasons().get(Level.CC).contains("not decided on list-append histories"), r.reasons().toString());
+  }
+
+  @Test
+  void shouldViolateWeakLevelsByAnAbortedRead() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1) aborted
+        T2 s2 r(x,[1])
+        """;
+    // When
+    final CheckResult r = WholeHistoryCheck.check(HistoryDsl.history(h), CLASSIC.withLevels(EnumSet.allOf(Level.class)));
+    // Then
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.RC));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.PL2));
+  }
+
+  private static List<String> edges(final Anomaly a) {
+    return a.cycle().stream()
+        .map(e -> e.from() + " -" + e.kind() + (e.key() == null ? "" : "(" + e.key() + "=" + e.value() + ")") + "-> " + e.to())
+        .toList();
+  }
+}
