@@ -16,9 +16,9 @@ import java.util.Set;
 
 /**
  * The anomalies only lists show, each with its Let/Then explanation [Elle, section 4.2 and its
- * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element and a lost
- * append. The cycles (G0, G1c, G-single, G2-item) and G1a/G1b come from the engine on the
- * {@link RegisterTranslation}.
+ * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element, a read of an
+ * aborted append (G1a, anywhere in the list) and a lost append. The cycles (G0, G1c, G-single,
+ * G2-item), G1b and the internal anomalies come from the engine on the {@link RegisterTranslation}.
  */
 final class ListAnomalies {
   private final CheckOptions options;
@@ -39,6 +39,7 @@ final class ListAnomalies {
       final Set<String> blindKeys) {
     final ListAnomalies a = new ListAnomalies(options, orders);
     a.orderAnomalies();
+    a.abortedElements(history);
     a.thinAirElements(history);
     a.lostAppends(history, blindKeys);
     return a.found;
@@ -65,6 +66,52 @@ final class ListAnomalies {
                 + "No single version order of " + k.key() + " explains both reads [Elle: incompatible order]. "
                 + violatesAll() + " (incompatible-order, IncompatibleOrder)",
             read(r)));
+      }
+    }
+  }
+
+  /**
+   * Every committed read holding an element only aborted transactions appended (Adya G1a). The
+   * engine would see such an element only at the end of a list; here it is found anywhere.
+   */
+  private void abortedElements(final History history) {
+    final java.util.Map<String, Transaction> abortedBy = new java.util.HashMap<>();
+    final Set<String> live = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          if (t.status() == TxnStatus.ABORTED) {
+            abortedBy.putIfAbsent(op.key() + '\u0000' + op.value(), t);
+          } else {
+            live.add(op.key() + '\u0000' + op.value());
+          }
+        }
+      }
+    }
+    if (abortedBy.isEmpty()) {
+      return;
+    }
+    for (final Transaction t : history.transactions()) {
+      if (t.status() != TxnStatus.COMMITTED) {
+        continue;
+      }
+      for (int i = 0; i < t.ops().size(); i++) {
+        final Op op = t.ops().get(i);
+        if (!op.isListRead()) {
+          continue;
+        }
+        for (final Long e : op.elements()) {
+          final String id = op.key() + '\u0000' + e;
+          final Transaction writer = abortedBy.get(id);
+          if (writer != null && !live.contains(id)) {
+            found.add(new Anomaly("G1a", "AbortedRead", EnumSet.allOf(Level.class), List.of(writer, t), List.of(),
+                let(writer, t) + "Then:\n  - T2 read " + op.key() + "=" + show(op.elements()) + ", which holds " + e
+                    + ", which only T1 appended, and T1 aborted: an aborted write must never be visible (Adya G1a).\n"
+                    + "No dependency graph exists for such a history. " + violatesAll() + " (G1a, AbortedRead)",
+                new AnomalyRead(t.id(), i, op.key(), op.value())));
+            break; // one anomaly per read: its first aborted element
+          }
+        }
       }
     }
   }

@@ -25,8 +25,8 @@ import java.util.Set;
  * reader, RW from the reader of a prefix to the appender of the element after it.
  *
  * <p>Elements no transaction appended (thin air) and elements of aborted appenders are skipped
- * when an append looks for the element it builds on: neither is a version any committed append
- * can follow (the first is reported by {@link ListAnomalies}, the reads of the second are G1a).
+ * when a read or an append looks for the version it names or builds on: neither is a version of
+ * the committed order ({@link ListAnomalies} reports the reads showing them, wherever in a list).
  * Reads that are no prefix of the order, and every read of a key whose lists repeat an element,
  * are left out (they are anomalies of their own). A committed append no committed read shows
  * follows the longest read; when it is the key's only such append that is its exact place; when
@@ -136,15 +136,13 @@ public final class RegisterTranslation {
         t.line());
   }
 
-  /** The version a read of the first {@code length} elements names: its last element someone appended. */
+  /**
+   * The version a read of the first {@code length} elements names: its last element a transaction
+   * that did not abort appended (thin-air and aborted elements are {@link ListAnomalies}' findings,
+   * wherever they are in the list).
+   */
   private Long readVersion(final ListOrders.KeyOrder order, final int length) {
-    final List<Long> known = order.order();
-    for (int i = length - 1; i >= 0; i--) {
-      if (!appenders(order.key(), known.get(i)).isEmpty()) {
-        return known.get(i);
-      }
-    }
-    return null;
+    return base(order, length);
   }
 
   /** The version an append at index {@code at} builds on: the last element before it a live append put there. */
