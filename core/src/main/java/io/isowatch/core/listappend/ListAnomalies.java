@@ -16,9 +16,11 @@ import java.util.Set;
 
 /**
  * The anomalies only lists show, each with its Let/Then explanation [Elle, section 4.2 and its
- * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element, a read of an
- * aborted append (G1a, anywhere in the list) and a lost append. The cycles (G0, G1c, G-single,
- * G2-item), G1b and the internal anomalies come from the engine on the {@link RegisterTranslation}.
+ * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element and a read of an
+ * aborted append (G1a, anywhere in the list). The cycles (G0, G1c, G-single, G2-item), G1b and
+ * the internal anomalies come from the engine on the {@link RegisterTranslation}; so do lost
+ * appends (an acknowledged append a later read misses), as G-single-realtime or G-single-process
+ * cycles through the edge from that read to every append no read shows.
  */
 final class ListAnomalies {
   private final CheckOptions options;
@@ -30,18 +32,12 @@ final class ListAnomalies {
     this.orders = orders;
   }
 
-  /**
-   * The list anomalies of {@code history}; {@code blindKeys} are the keys whose unobserved appends
-   * the translation leaves in an open order (the only ones whose lost appends the cycle search
-   * cannot find by itself).
-   */
-  static List<Anomaly> of(final History history, final ListOrders orders, final CheckOptions options,
-      final Set<String> blindKeys) {
+  /** The list anomalies of {@code history}. */
+  static List<Anomaly> of(final History history, final ListOrders orders, final CheckOptions options) {
     final ListAnomalies a = new ListAnomalies(options, orders);
     a.orderAnomalies();
     a.abortedElements(history);
     a.thinAirElements(history);
-    a.lostAppends(history, blindKeys);
     return a.found;
   }
 
@@ -142,58 +138,6 @@ final class ListAnomalies {
         }
       }
     }
-  }
-
-  /**
-   * A committed append that a committed read which started after the append's transaction ended
-   * (in real time, beyond the skew tolerance) does not show, although no read shows the element
-   * at all: the append was acknowledged and then lost. Strict serializability puts the appender
-   * before that reader, so the reader must see the element. Only for appends whose place the
-   * translation leaves open and reads of a non-empty list: every other lost append closes a
-   * G-single-realtime cycle the engine finds (through the version after the read, or through the
-   * certain edges from a read of the empty list).
-   */
-  private void lostAppends(final History history, final Set<String> blind) {
-    for (final Transaction t : history.transactions()) {
-      if (t.status() != TxnStatus.COMMITTED || t.end() == Transaction.NO_TIME) {
-        continue;
-      }
-      for (final Op op : t.ops()) {
-        if (!op.isAppend() || !blind.contains(op.key()) || orders.of(op.key()).position(op.value()) >= 0) {
-          continue;
-        }
-        final ListOrders.ListRead later = firstLaterRead(history, t, op.key());
-        if (later != null && !later.elements().isEmpty()) {
-          found.add(new Anomaly("lost-append", "LostAppend", EnumSet.of(Level.SSER), List.of(t, later.txn()),
-              List.of(),
-              let(t, later.txn()) + "Then:\n  - T1 appended " + op.value() + " to " + op.key() + " and committed at "
-                  + t.end() + " µs;\n  - T2 started at " + later.txn().start() + " µs, after T1 ended, and read "
-                  + op.key() + "=" + show(later.elements()) + ", without " + op.value() + ";\n  - no committed read "
-                  + "ever shows " + op.value() + ".\n"
-                  + "In real time T1 < T2, so T2 must see T1's append: it was acknowledged and lost [Elle: lost "
-                  + "appends]. This violates SSER. (lost-append, LostAppend)",
-              read(later)));
-          break;
-        }
-      }
-    }
-  }
-
-  private ListOrders.ListRead firstLaterRead(final History history, final Transaction writer, final String key) {
-    for (final Transaction t : history.transactions()) {
-      if (t.status() != TxnStatus.COMMITTED || t.start() == Transaction.NO_TIME
-          || writer.end() > Long.MAX_VALUE - options.rtSkewMicros()
-          || t.start() <= writer.end() + options.rtSkewMicros()) {
-        continue;
-      }
-      for (int i = 0; i < t.ops().size(); i++) {
-        final Op op = t.ops().get(i);
-        if (op.isRead() && op.key().equals(key) && (op.isListRead() || op.value() == null)) {
-          return new ListOrders.ListRead(t, i, key, op.isListRead() ? op.elements() : List.of());
-        }
-      }
-    }
-    return null;
   }
 
   private static ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {

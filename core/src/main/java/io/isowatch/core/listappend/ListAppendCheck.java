@@ -5,6 +5,8 @@ import io.isowatch.core.check.AnomalyRead;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
+import io.isowatch.core.check.Finding;
+import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
@@ -48,8 +50,8 @@ public final class ListAppendCheck {
   public static CheckResult check(final History history, final CheckOptions options) {
     final long started = System.nanoTime();
     final ListOrders orders = ListOrders.of(history);
-    final List<Anomaly> lists = ListAnomalies.of(history, orders, options, RegisterTranslation.openKeys(history, orders));
     final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
+    final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
     final CheckResult engine = WholeHistoryCheck.check(translated.history(), options.withInitialValue(null));
     final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
     long operations = 0;
@@ -62,7 +64,7 @@ public final class ListAppendCheck {
     if (!engine.anomalies().isEmpty()) {
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
-        final Anomaly restored = restore(a, originals, described, translated.origin());
+        final Anomaly restored = restore(a, originals, described, translated);
         if (restored.violates().isEmpty()) {
           dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
         } else {
@@ -74,6 +76,7 @@ public final class ListAppendCheck {
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     verdicts.putAll(engine.verdicts());
     reasons.putAll(engine.reasons());
+    final List<Finding> findings = openOrders(verdicts, reasons, engine.findings(), translated);
     weakLevels(verdicts, reasons, all);
     for (final Anomaly a : lists) {
       for (final Level l : a.violates()) {
@@ -98,10 +101,58 @@ public final class ListAppendCheck {
     final List<Anomaly> listed = all.size() > max ? all.subList(0, max) : all;
     final CheckStats s = engine.stats();
     final CheckStats stats = new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(),
-        s.unknownIgnored(), s.sessions(), s.keys(), operations, s.longRmwTransactions(),
+        s.unknownIgnored(), s.sessions(), s.keys() - translated.phantoms().size(), operations, s.longRmwTransactions(),
         s.largeReadOnlyTransactions(), s.edges(), byName, truncated, (System.nanoTime() - started) / 1e9,
         s.retired());
-    return new CheckResult(verdicts, reasons, listed, engine.findings(), stats);
+    return new CheckResult(verdicts, reasons, listed, findings, stats);
+  }
+
+  /**
+   * Settles what the open order of unobserved appends leaves open. Every order of them puts each
+   * after the latest version a read shows, and the translation gives the engine exactly those
+   * edges; a cycle in some order uses a chain of unobserved appends, which a topological order of
+   * the acyclic common graph avoids, so SER and SSER (acyclicity) are decided by the common edges
+   * alone: when the BLIND_WRITE findings of open keys are all that left them UNKNOWN, they are
+   * SATISFIED. SI is not settled that way and stays UNKNOWN. The findings name the original keys.
+   */
+  private static List<Finding> openOrders(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
+      final List<Finding> engineFindings, final RegisterTranslation.Translated translated) {
+    if (translated.openKeys().isEmpty()) {
+      return engineFindings;
+    }
+    final List<Finding> findings = new ArrayList<>(engineFindings.size());
+    for (final Finding f : engineFindings) {
+      final RegisterTranslation.Phantom p = f.key() == null ? null : translated.phantoms().get(f.key());
+      final boolean open = f.kind() == FindingKind.BLIND_WRITE
+          && (p != null || translated.openKeys().contains(f.key()));
+      if (!open) {
+        findings.add(f);
+        continue;
+      }
+      final String key = p != null ? p.key() : f.key();
+      final java.util.Set<Level> levels = java.util.EnumSet.noneOf(Level.class);
+      levels.addAll(f.levels());
+      levels.remove(Level.SER);
+      levels.remove(Level.SSER);
+      findings.add(new Finding(f.kind(), levels, key, f.count(), f.txns(), f.lines(),
+          f.count() + " append(s) to " + key + " that no read shows, e.g. by " + String.join(", ", f.txns())
+              + ": each comes after the latest version of " + key + " a read shows, in an order nothing fixes; "
+              + "SER and SSER do not depend on that order, SI does (docs/list-append.md)"));
+    }
+    for (final Level l : List.of(Level.SER, Level.SSER)) {
+      if (verdicts.get(l) != Verdict.UNKNOWN) {
+        continue;
+      }
+      final boolean onlyOpenOrders = findings.stream()
+          .filter(f -> f.kind().severity() == FindingKind.Severity.UNDECIDABLE || f.kind().severity()
+              == FindingKind.Severity.INVALID)
+          .noneMatch(f -> f.levels().contains(l));
+      if (onlyOpenOrders) {
+        verdicts.put(l, Verdict.SATISFIED);
+        reasons.remove(l);
+      }
+    }
+    return findings;
   }
 
   /**
@@ -153,7 +204,8 @@ public final class ListAppendCheck {
 
   /** The engine's anomaly about the translated transactions, told with the original ones. */
   private static Anomaly restore(final Anomaly a, final Map<String, Transaction> originals,
-      final Map<String, String> described, final Map<String, int[]> origin) {
+      final Map<String, String> described, final RegisterTranslation.Translated translated) {
+    final Map<String, int[]> origin = translated.origin();
     final List<Transaction> txns = new ArrayList<>(a.transactions().size());
     for (final Transaction t : a.transactions()) {
       txns.add(originals.getOrDefault(t.id(), t));
@@ -167,6 +219,28 @@ public final class ListAppendCheck {
         sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
       }
       explanation = sb.append(LEGEND).toString();
+    }
+    List<io.isowatch.core.check.Edge> cycle = a.cycle();
+    if (!translated.phantoms().isEmpty()) {
+      final List<io.isowatch.core.check.Edge> edges = new ArrayList<>(cycle.size());
+      for (final io.isowatch.core.check.Edge e : cycle) {
+        final RegisterTranslation.Phantom p = e.key() == null ? null : translated.phantoms().get(e.key());
+        // An edge on a stand-in key is about the original key's latest read version (RW into an
+        // unobserved append) or an unobserved append itself (WW, WR: their value is the element).
+        edges.add(p == null ? e : new io.isowatch.core.check.Edge(e.from(), e.to(), e.kind(), p.key(),
+            e.value() == null ? p.base() : e.value()));
+      }
+      cycle = edges;
+      if (explanation != null) {
+        for (final RegisterTranslation.Phantom p : translated.phantoms().values()) {
+          explanation = explanation
+              .replace(p.name() + "=null, the initial value of " + p.name() + "; every version order puts the initial "
+                  + "version first", p.key() + "=" + p.base() + ", the latest version of " + p.key() + " any read shows; "
+                  + "every append no read shows comes after it")
+              .replace(p.name() + "=", p.key() + "=")
+              .replace(p.name() + " ", p.key() + " ");
+        }
+      }
     }
     AnomalyRead read = a.read();
     if (read != null && origin.containsKey(read.txn())) {
@@ -187,7 +261,7 @@ public final class ListAppendCheck {
         explanation = explanation.replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(violates));
       }
     }
-    return new Anomaly(a.type(), a.name(), violates, txns, a.cycle(), explanation, read);
+    return new Anomaly(a.type(), a.name(), violates, txns, cycle, explanation, read);
   }
 
   private static String violatesSentence(final java.util.Set<Level> levels) {

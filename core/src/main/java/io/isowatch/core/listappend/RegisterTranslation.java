@@ -30,13 +30,18 @@ import java.util.Set;
  * Reads that are no prefix of the order, and every read of a key whose lists repeat an element,
  * are left out (they are anomalies of their own). A committed append no committed read shows
  * follows the longest read; when it is the key's only such append that is its exact place; when
- * there are several, their mutual order is open and they become blind writes (a BLIND_WRITE
- * finding, as for register histories).
+ * there are several, their mutual order is open: they become blind writes of a stand-in key
+ * ({@link Phantom}) whose initial version the readers of the latest list and the appender of its
+ * last element read, so that the engine's certain edges from an initial version put every one of
+ * them after those transactions, and nothing orders them among themselves. Those are exactly the
+ * edges every order of them has in common, which decides SER and SSER (acyclicity: see
+ * docs/list-append.md) and leaves SI open unless a violation is certain.
  */
 public final class RegisterTranslation {
   private final ListOrders orders;
   private final Map<String, Map<Long, List<Transaction>>> appenders = new HashMap<>();
   private final Map<String, Integer> unobservedCommitted = new HashMap<>();
+  private final Map<String, Phantom> phantoms = new HashMap<>();
 
   private RegisterTranslation(final ListOrders orders) {
     this.orders = orders;
@@ -46,33 +51,67 @@ public final class RegisterTranslation {
    * The translated history and, per transaction id, the position in the original ops of each
    * translated op (an append's read and write both map to the append).
    */
-  public record Translated(History history, Map<String, int[]> origin) {}
+  public record Translated(History history, Map<String, int[]> origin, Map<String, Phantom> phantoms,
+      Set<String> openKeys) {}
 
-  /** The keys with more than one committed append no committed read shows: their order is open. */
-  public static Set<String> openKeys(final History history, final ListOrders orders) {
-    final RegisterTranslation t = new RegisterTranslation(orders);
-    t.indexAppends(history);
-    final Set<String> open = new HashSet<>();
-    t.unobservedCommitted.forEach((k, n) -> {
-      if (n > 1) {
-        open.add(k);
-      }
-    });
-    return open;
-  }
+  /**
+   * The stand-in key of an open key's unobserved appends: they all come after the key's latest
+   * version any read shows ({@code base}, null for none), in an order nothing fixes.
+   *
+   * @param key the original key
+   * @param name the stand-in key's name in the translation
+   * @param base the latest version a read shows, which every unobserved append follows
+   */
+  public record Phantom(String key, String name, Long base) {}
 
   /** The register history with the same transactions (same ids, sessions, times, statuses). */
   public static Translated translate(final History history, final ListOrders orders) {
     final RegisterTranslation t = new RegisterTranslation(orders);
     t.indexAppends(history);
     final History.Builder out = History.builder();
+    t.phantoms(history);
     final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
     for (final Transaction txn : history.transactions()) {
       final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
       out.add(t.translate(txn, from));
       origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
     }
-    return new Translated(out.build(), origin);
+    final Map<String, Phantom> byName = new HashMap<>();
+    t.phantoms.values().forEach(p -> byName.put(p.name(), p));
+    final Set<String> open = new HashSet<>();
+    t.unobservedCommitted.forEach((k, n) -> {
+      if (n > 1) {
+        open.add(k);
+      }
+    });
+    return new Translated(out.build(), origin, byName, open);
+  }
+
+  /**
+   * A stand-in key for every key with several committed appends no read shows, when some read
+   * shows an appended element (with none, the key's own initial version plays that part, and the
+   * engine's certain edges from it already order every such append after the readers of the empty
+   * list). Its name is the key's with primes added until no key of the history has it.
+   */
+  private void phantoms(final History history) {
+    final Set<String> keys = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        keys.add(op.key());
+      }
+    }
+    unobservedCommitted.forEach((k, n) -> {
+      final ListOrders.KeyOrder order = orders.of(k);
+      final Long base = order.duplicates().isEmpty() ? base(order, order.order().size()) : null;
+      if (n > 1 && base != null) {
+        String name = k + "'";
+        while (keys.contains(name)) {
+          name += "'";
+        }
+        keys.add(name);
+        phantoms.put(k, new Phantom(k, name, base));
+      }
+    });
   }
 
   /** The transactions that appended {@code element} to {@code key}, in source order. */
@@ -110,8 +149,13 @@ public final class RegisterTranslation {
           ops.add(op); // a register read in a list-append history: left to the engine as it is
           touched.add(op.key());
         } else if (!broken && order.isPrefix(list)) {
-          ops.add(Op.read(op.key(), readVersion(order, list.size())));
+          final Long version = readVersion(order, list.size());
+          ops.add(Op.read(op.key(), version));
           touched.add(op.key());
+          final Phantom p = phantoms.get(op.key());
+          if (p != null && java.util.Objects.equals(version, p.base()) && t.status() == TxnStatus.COMMITTED) {
+            ops.add(Op.read(p.name(), null)); // precedes every unobserved append (RW to each)
+          }
         }
       } else if (op.isAppend()) {
         if (!touched.contains(op.key()) && !broken) {
@@ -122,7 +166,16 @@ public final class RegisterTranslation {
             ops.add(Op.read(op.key(), base(order, order.order().size())));
           }
         }
-        ops.add(Op.write(op.key(), op.value()));
+        final Phantom p = phantoms.get(op.key());
+        final boolean unobserved = order.position(op.value()) < 0;
+        if (p != null && unobserved && !touched.contains(op.key()) && t.status() == TxnStatus.COMMITTED) {
+          ops.add(Op.write(p.name(), op.value())); // after the base, among the others in an open order
+        } else {
+          ops.add(Op.write(op.key(), op.value()));
+        }
+        if (p != null && op.value().equals(p.base()) && t.status() != TxnStatus.ABORTED) {
+          ops.add(Op.read(p.name(), null)); // the base's appender precedes every unobserved append
+        }
         touched.add(op.key());
       } else {
         ops.add(op);

@@ -251,7 +251,7 @@ class ListAppendCheckTest {
   }
 
   @Test
-  void shouldReportLostAppendsWhoseOrderIsOpen() {
+  void shouldFindLostAppendsWhoseOrderIsOpenThroughRealTime() {
     // Given: two appends no read ever shows, both acknowledged before T3 reads [1]
     final String h = """
         T0 s0 a(x,1) @1..2
@@ -261,10 +261,28 @@ class ListAppendCheckTest {
         """;
     // When
     final CheckResult r = check(h);
+    // Then: each is a G-single-realtime cycle through the read that missed it
+    assertEquals(List.of("G-single-realtime [T3, T1]", "G-single-realtime [T3, T2]"), Outcomes.names(r));
+    assertEquals(List.of("T3 -RW(x=1)-> T1", "T1 -RT-> T3"), edges(r.anomalies().get(0)));
+    assertTrue(r.anomalies().get(0).explanation().contains("every append no read shows comes after it"),
+        r.anomalies().get(0).explanation());
+    assertEquals("V/S/U", verdicts(r), () -> r.reasons().toString());
+  }
+
+  @Test
+  void shouldFindALostAppendInTheSameSession() {
+    // Given: a session appends 5, then reads [1] without it
+    final String h = """
+        T0 s0 a(x,1)
+        T1 s1 a(x,5)
+        T2 s1 r(x,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
     // Then
-    assertEquals(List.of("LostAppend [T1, T3]", "LostAppend [T2, T3]"), Outcomes.names(r));
-    assertEquals(java.util.Set.of(Level.SSER), r.anomalies().get(0).violates());
-    assertEquals("V/U/U", verdicts(r), () -> r.reasons().toString());
+    final Anomaly a = only(r);
+    assertEquals("G-single-process SessionGuaranteeViolation [T2, T1]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertEquals("V/V/V", verdicts(r));
   }
 
   @Test
@@ -276,10 +294,49 @@ class ListAppendCheckTest {
         """;
     // When
     final CheckResult r = check(h);
+    // Then: SER does not depend on their order, SI does (SSER: no times)
+    assertEquals(List.of(), Outcomes.names(r));
+    assertEquals("U/S/U", verdicts(r));
+    assertTrue(r.reasons().get(Level.SI).contains("x"), r.reasons().toString());
+  }
+
+  @Test
+  void shouldOrderUnobservedAppendsAfterTheLatestReadWhenTheirOrderIsOpen() {
+    // Given: Elle's unobserved-write test: y = [2] is the latest read of y, so the unobserved
+    // appends of 1 and 3 to y come after W2's 2 (W2 < W1 on y), while x = [1,2] puts W1 < W2
+    final String h = """
+        W1 p0 a(x,1) a(y,1)
+        W2 p1 a(x,2) a(y,2)
+        W3 p2 a(x,3) a(y,3)
+        RX p3 r(x,[1,2])
+        RY p4 r(y,[2])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r).toString());
+    final Anomaly a = r.anomalies().get(0);
+    assertTrue(a.cycle().stream().noneMatch(e -> e.key() != null && e.key().endsWith("'")), a.cycle().toString());
+    assertTrue(a.explanation().contains("the latest version of y any read shows"), a.explanation());
+  }
+
+  @Test
+  void shouldSatisfySerializabilityWhenOnlyTheOrderOfUnobservedAppendsIsOpen() {
+    // Given: y = [2]; the appends of 1 and 3 to y are never read, and nothing else orders them
+    final String h = """
+        W1 p0 a(y,1)
+        W2 p1 a(y,2) a(x,1)
+        W3 p2 a(y,3)
+        R p3 r(y,[2]) r(x,[1])
+        """;
+    // When
+    final CheckResult r = check(h);
     // Then
     assertEquals(List.of(), Outcomes.names(r));
-    assertEquals("U/U/U", verdicts(r));
-    assertTrue(r.reasons().get(Level.SER).contains("x"), r.reasons().toString());
+    assertEquals("U/S/U", verdicts(r));
+    final io.isowatch.core.check.Finding open = Outcomes.finding(r, io.isowatch.core.check.FindingKind.BLIND_WRITE);
+    assertEquals("y", open.key());
+    assertEquals(java.util.Set.of(Level.SI), open.levels());
   }
 
   @Test
