@@ -105,8 +105,8 @@ class ListAppendCorpusTest {
     }
     // Then
     assertTrue(names.size() >= 20, () -> "only " + names.size() + " cases");
-    assertTrue(seen.containsAll(List.of("G0", "AbortedRead", "IntermediateRead", "G1c", "G-single", "WriteSkew",
-        "DuplicateElements", "IncompatibleOrder", "LostUpdate", "G-single-realtime")), seen::toString);
+    assertTrue(seen.containsAll(List.of("G0", "AbortedRead", "IntermediateRead", "G1c", "WriteSkew",
+        "DuplicateElements", "IncompatibleOrder", "LostUpdate", "G-single-realtime", "NonMonotonicRead")), seen::toString);
   }
 
   private static String names(final CheckResult r) {
