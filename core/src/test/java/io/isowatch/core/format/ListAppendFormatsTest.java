@@ -138,4 +138,20 @@ class ListAppendFormatsTest {
     // Then
     assertEquals(2, h.size());
   }
+
+  @Test
+  void shouldFindTheLostUpdateOfTheListAppendSamplesInBothFormats() throws Exception {
+    for (final String name : List.of("list-append.jsonl", "list-append.edn")) {
+      // Given
+      final java.nio.file.Path file = java.nio.file.Path.of("..", "samples", name);
+      // When
+      final History h = HistoryIO.read(file, HistoryFormat.AUTO);
+      final io.isowatch.core.check.CheckResult r =
+          io.isowatch.core.online.WholeHistoryCheck.check(h, io.isowatch.core.check.CheckOptions.defaults());
+      // Then
+      assertEquals(4, h.size(), name);
+      assertEquals(List.of("LostUpdate"), r.anomalies().stream().map(a -> a.displayName()).toList(), name);
+      assertEquals(java.util.Set.of(io.isowatch.core.check.Verdict.VIOLATED), java.util.Set.copyOf(r.verdicts().values()), name);
+    }
+  }
 }
