@@ -37,13 +37,31 @@ public final class ListAppendCheck {
   /** True when the history has an append or a list-valued read: then it is checked as list-append. */
   public static boolean isListAppend(final History history) {
     for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        if (op.isAppend() || op.isListRead()) {
-          return true;
-        }
+      if (isListAppend(t)) {
+        return true;
       }
     }
     return false;
+  }
+
+  /** True when the transaction has an append or a list-valued read. */
+  public static boolean isListAppend(final Transaction t) {
+    for (final Op op : t.ops()) {
+      if (op.isAppend() || op.isListRead()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Why a transaction-at-a-time engine (the segmented check, the streaming checker) refuses a
+   * list-append transaction: a key's version order is known only once its longest read is.
+   */
+  public static String notDecidedOnline(final Transaction t) {
+    return "transaction " + t.id() + " has list-append operations, which the segmented check and the streaming "
+        + "checker do not decide yet; check the whole history with isowatch check, without a horizon "
+        + "(docs/list-append.md)";
   }
 
   /** The result of checking a list-append history. */

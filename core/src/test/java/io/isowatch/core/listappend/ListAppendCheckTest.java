@@ -368,6 +368,19 @@ class ListAppendCheckTest {
     assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.PL2));
   }
 
+  @Test
+  void shouldRefuseListAppendTransactionsInTheTransactionAtATimeEngine() {
+    // Given: the engine of the segmented check and the streaming checker
+    final io.isowatch.core.online.OnlineChecker online =
+        new io.isowatch.core.online.OnlineChecker(CLASSIC, io.isowatch.core.online.OnlineOptions.batch());
+    final io.isowatch.core.history.Transaction t = HistoryDsl.history("T1 s1 a(x,1)").transactions().get(0);
+    // When
+    final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> online.accept(t));
+    // Then: an input error naming the way that works, not an internal error
+    assertTrue(e.getMessage().contains("check the whole history with isowatch check, without a horizon"), e.getMessage());
+  }
+
   private static List<String> edges(final Anomaly a) {
     return a.cycle().stream()
         .map(e -> e.from() + " -" + e.kind() + (e.key() == null ? "" : "(" + e.key() + "=" + e.value() + ")") + "-> " + e.to())
