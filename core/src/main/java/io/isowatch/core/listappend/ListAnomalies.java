@@ -54,9 +54,11 @@ final class ListAnomalies {
       }
       for (final ListOrders.ListRead r : k.incompatible()) {
         final ListOrders.ListRead l = k.longest();
+        // One transaction may read both lists: then it is T1 twice.
+        final String other = l.txn() == r.txn() ? "T1" : "T2";
         found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
-            List.of(r.txn(), l.txn()), List.of(),
-            let(r.txn(), l.txn()) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + " and T2 read "
+            l.txn() == r.txn() ? List.of(r.txn()) : List.of(r.txn(), l.txn()), List.of(),
+            let(r.txn(), l.txn()) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + " and " + other + " read "
                 + k.key() + "=" + show(l.elements()) + ";\n  - appends only add at the end, so of two reads of one "
                 + "list one must be a prefix of the other, and neither is.\n"
                 + "No single version order of " + k.key() + " explains both reads [Elle: incompatible order]. "

@@ -210,6 +210,23 @@ class ListAppendCheckTest {
   }
 
   @Test
+  void shouldReportIncompatibleOrderWhenOneTransactionReadsBothLists() {
+    // Given
+    final String h = """
+        T1 s1 a(x,1)
+        T2 s2 a(x,2)
+        T3 s3 r(x,[2,1]) r(x,[1,2])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = r.anomalies().stream().filter(x -> x.type().equals("incompatible-order")).findFirst().orElseThrow();
+    assertEquals(List.of("T3"), a.txnIds());
+    assertTrue(a.explanation().contains("T1 read x=[1,2] and T1 read x=[2,1]"), a.explanation());
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
   void shouldReportAThinAirElement() {
     // Given: nobody appended 7
     final String h = """
