@@ -90,7 +90,7 @@ final class ListAnomalies {
       return;
     }
     for (final Transaction t : history.transactions()) {
-      if (t.status() != TxnStatus.COMMITTED) {
+      if (!orders.counted(t)) {
         continue;
       }
       for (int i = 0; i < t.ops().size(); i++) {
@@ -142,9 +142,9 @@ final class ListAnomalies {
     }
   }
 
-  private static ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {
+  private ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {
     for (final Transaction t : history.transactions()) {
-      if (t.status() != TxnStatus.COMMITTED) {
+      if (!orders.counted(t)) {
         continue;
       }
       for (int i = 0; i < t.ops().size(); i++) {

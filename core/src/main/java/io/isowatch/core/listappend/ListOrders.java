@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public final class ListOrders {
 
-  /** A committed read of a list: transaction, position of the op, the list. */
+  /** A read of a list by a transaction that counts as committed: transaction, position of the op, the list. */
   public record ListRead(Transaction txn, int op, String key, List<Long> elements) {}
 
   /** One key's order and what contradicts it. */
@@ -77,9 +77,11 @@ public final class ListOrders {
   }
 
   private final Map<String, KeyOrder> keys;
+  private final Set<Transaction> counted;
 
-  private ListOrders(final Map<String, KeyOrder> keys) {
+  private ListOrders(final Map<String, KeyOrder> keys, final Set<Transaction> counted) {
     this.keys = keys;
+    this.counted = counted;
   }
 
   /** The key's order (an empty one for a key no committed read saw). */
@@ -93,13 +95,15 @@ public final class ListOrders {
   }
 
   /**
-   * Reads the orders off the committed reads. A read of an absent key ({@code r(k,null)} without
-   * a list) is the empty list. Reads of aborted and indeterminate transactions fix nothing.
+   * Reads the orders off the reads of the transactions that count as committed ({@link
+   * #counted(Transaction)}). A read of an absent key ({@code r(k,null)} without a list) is the
+   * empty list. Reads of aborted and of unseen indeterminate transactions fix nothing.
    */
   public static ListOrders of(final History history) {
+    final Set<Transaction> counted = counted(history);
     final Map<String, List<ListRead>> reads = new LinkedHashMap<>();
     for (final Transaction t : history.transactions()) {
-      if (t.status() != TxnStatus.COMMITTED) {
+      if (!counted.contains(t)) {
         continue;
       }
       for (int i = 0; i < t.ops().size(); i++) {
@@ -134,7 +138,54 @@ public final class ListOrders {
       }
       keys.put(e.getKey(), order);
     }
-    return new ListOrders(keys);
+    return new ListOrders(keys, counted);
+  }
+
+  /**
+   * The transactions that count as committed: the committed ones, and to a fixpoint every
+   * indeterminate one whose appended element a read of a counted one shows (it took effect, as
+   * the engine promotes an indeterminate writer that a committed transaction read).
+   */
+  private static Set<Transaction> counted(final History history) {
+    final Set<Transaction> counted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    final Map<String, List<Transaction>> unknownByElement = new HashMap<>();
+    final java.util.ArrayDeque<Transaction> work = new java.util.ArrayDeque<>();
+    for (final Transaction t : history.transactions()) {
+      if (t.status() == TxnStatus.COMMITTED) {
+        counted.add(t);
+        work.add(t);
+      } else if (t.status() == TxnStatus.UNKNOWN) {
+        for (final Op op : t.ops()) {
+          if (op.isAppend()) {
+            unknownByElement.computeIfAbsent(op.key() + '\u0000' + op.value(), k -> new ArrayList<>(1)).add(t);
+          }
+        }
+      }
+    }
+    while (!work.isEmpty() && !unknownByElement.isEmpty()) {
+      final Transaction t = work.poll();
+      for (final Op op : t.ops()) {
+        if (!op.isListRead()) {
+          continue;
+        }
+        for (final Long e : op.elements()) {
+          final List<Transaction> writers = unknownByElement.remove(op.key() + '\u0000' + e);
+          if (writers != null) {
+            for (final Transaction w : writers) {
+              if (counted.add(w)) {
+                work.add(w);
+              }
+            }
+          }
+        }
+      }
+    }
+    return counted;
+  }
+
+  /** True when the transaction counts as committed (committed, or indeterminate and seen). */
+  public boolean counted(final Transaction t) {
+    return counted.contains(t);
   }
 
   private static boolean hasDuplicate(final List<Long> elements) {

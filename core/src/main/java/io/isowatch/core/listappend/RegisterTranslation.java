@@ -125,7 +125,7 @@ public final class RegisterTranslation {
         if (op.isAppend()) {
           appenders.computeIfAbsent(op.key(), k -> new HashMap<>())
               .computeIfAbsent(op.value(), v -> new ArrayList<>(1)).add(t);
-          if (t.status() == TxnStatus.COMMITTED && orders.of(op.key()).position(op.value()) < 0) {
+          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
             unobservedCommitted.merge(op.key(), 1, Integer::sum);
           }
         }
@@ -153,7 +153,7 @@ public final class RegisterTranslation {
           ops.add(Op.read(op.key(), version));
           touched.add(op.key());
           final Phantom p = phantoms.get(op.key());
-          if (p != null && java.util.Objects.equals(version, p.base()) && t.status() == TxnStatus.COMMITTED) {
+          if (p != null && java.util.Objects.equals(version, p.base()) && orders.counted(t)) {
             ops.add(Op.read(p.name(), null)); // precedes every unobserved append (RW to each)
           }
         }
@@ -162,13 +162,13 @@ public final class RegisterTranslation {
           final int at = order.position(op.value());
           if (at >= 0) {
             ops.add(Op.read(op.key(), base(order, at)));
-          } else if (t.status() != TxnStatus.COMMITTED || unobservedCommitted.getOrDefault(op.key(), 0) == 1) {
+          } else if (!orders.counted(t) || unobservedCommitted.getOrDefault(op.key(), 0) == 1) {
             ops.add(Op.read(op.key(), base(order, order.order().size())));
           }
         }
         final Phantom p = phantoms.get(op.key());
         final boolean unobserved = order.position(op.value()) < 0;
-        if (p != null && unobserved && !touched.contains(op.key()) && t.status() == TxnStatus.COMMITTED) {
+        if (p != null && unobserved && !touched.contains(op.key()) && orders.counted(t)) {
           ops.add(Op.write(p.name(), op.value())); // after the base, among the others in an open order
         } else {
           ops.add(Op.write(op.key(), op.value()));

@@ -30,8 +30,8 @@ class ListAppendOraclePropertyTest {
 
   @Test
   void shouldAgreeWithTheOracleOnSmallRandomListAppendHistories() {
-    // Given: 1500 histories of 2-5 transactions from executions with stale snapshots, aborts and
-    // corrupted reads
+    // Given: 1500 histories of 2-5 transactions from executions with stale snapshots, aborts,
+    // indeterminate transactions and corrupted reads
     final Random random = new Random(14);
     final Map<Level, int[]> tally = new EnumMap<>(Level.class); // decided, violated, unknown
     LEVELS.forEach(l -> tally.put(l, new int[3]));
@@ -96,7 +96,9 @@ class ListAppendOraclePropertyTest {
         }
       }
       final boolean aborted = random.nextInt(8) == 0;
-      final boolean applied = !aborted || random.nextInt(3) == 0;
+      // Indeterminate: the client never learnt the outcome; its appends took effect or not.
+      final boolean unknown = !aborted && random.nextInt(10) == 0;
+      final boolean applied = unknown ? random.nextBoolean() : !aborted || random.nextInt(3) == 0;
       final Map<String, List<Long>> after = new HashMap<>(states.get(states.size() - 1));
       if (applied) {
         own.forEach((k, vs) -> {
@@ -109,7 +111,8 @@ class ListAppendOraclePropertyTest {
       final long start = snap == 0 ? 1 : 10L * (snap - 1) + 6;
       final long end = 10L * i + 5 + (start > 10L * i + 5 ? start : 0);
       txns.add(new Transaction("T" + (i + 1), "s" + random.nextInt(3), Transaction.NO_SEQ,
-          aborted ? TxnStatus.ABORTED : TxnStatus.COMMITTED, start, Math.max(end, start), ops, null, null, i + 1));
+          aborted ? TxnStatus.ABORTED : unknown ? TxnStatus.UNKNOWN : TxnStatus.COMMITTED, start,
+          unknown ? Transaction.NO_TIME : Math.max(end, start), ops, null, null, i + 1));
     }
     return new History(txns);
   }
