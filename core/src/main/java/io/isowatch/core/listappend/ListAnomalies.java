@@ -36,6 +36,7 @@ final class ListAnomalies {
   static List<Anomaly> of(final History history, final ListOrders orders, final CheckOptions options) {
     final ListAnomalies a = new ListAnomalies(options, orders);
     a.orderAnomalies();
+    a.appendsOutOfOrder(history);
     a.abortedElements(history);
     a.thinAirElements(history);
     return a.found;
@@ -64,6 +65,44 @@ final class ListAnomalies {
                 + "No single version order of " + k.key() + " explains both reads [Elle: incompatible order]. "
                 + violatesAll() + " (incompatible-order, IncompatibleOrder)",
             read(r)));
+      }
+    }
+  }
+
+  /**
+   * A transaction appended a and then b to one key, but the longest list shows b without a before
+   * it: no execution of its appends, in any order of transactions, produces that list.
+   */
+  private void appendsOutOfOrder(final History history) {
+    for (final Transaction t : history.transactions()) {
+      if (!orders.counted(t)) {
+        continue;
+      }
+      final java.util.Map<String, Long> previous = new java.util.HashMap<>();
+      final Set<String> reported = new HashSet<>();
+      for (final Op op : t.ops()) {
+        if (!op.isAppend()) {
+          continue;
+        }
+        final Long before = previous.put(op.key(), op.value());
+        final ListOrders.KeyOrder order = orders.of(op.key());
+        final int at = order.position(op.value());
+        if (before == null || at < 0 || !order.duplicates().isEmpty() || reported.contains(op.key())) {
+          continue;
+        }
+        final int beforeAt = order.position(before);
+        if (beforeAt < 0 || beforeAt > at) {
+          reported.add(op.key());
+          final ListOrders.ListRead l = order.longest();
+          found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
+              l.txn() == t ? List.of(t) : List.of(t, l.txn()), List.of(),
+              let(t, l.txn()) + "Then:\n  - T1 appended " + before + " and then " + op.value() + " to " + op.key()
+                  + ";\n  - " + (l.txn() == t ? "T1" : "T2") + " read " + op.key() + "=" + show(l.elements()) + ", which holds "
+                  + op.value() + (beforeAt < 0 ? " but not " + before : " before " + before) + ".\n"
+                  + "Appends add at the end in the order they run, so no execution produces that list [Elle: "
+                  + "incompatible order]. " + violatesAll() + " (incompatible-order, IncompatibleOrder)",
+              read(l)));
+        }
       }
     }
   }

@@ -38,6 +38,12 @@ import java.util.Set;
  * docs/list-append.md) and leaves SI open unless a violation is certain.
  */
 public final class RegisterTranslation {
+  /**
+   * The end given to a seen indeterminate transaction the client never saw end: later than every
+   * start, so that it precedes no transaction in real time, as an indeterminate one does.
+   */
+  static final long NEVER_ENDED = Long.MAX_VALUE / 4;
+
   private final ListOrders orders;
   private final Map<String, Map<Long, List<Transaction>>> appenders = new HashMap<>();
   private final Map<String, Integer> unobservedCommitted = new HashMap<>();
@@ -184,6 +190,13 @@ public final class RegisterTranslation {
     }
     while (from.size() < ops.size()) {
       from.add(t.ops().size() - 1);
+    }
+    if (t.status() == TxnStatus.UNKNOWN && orders.counted(t)) {
+      // A read shows one of its elements: it took effect. The engine promotes an indeterminate
+      // writer only when a read ends at its version, which the lists need not give it, so it is
+      // committed here; without an end it still precedes nothing in real time.
+      return new Transaction(t.id(), t.session(), t.seq(), TxnStatus.COMMITTED, t.start(),
+          t.end() == Transaction.NO_TIME ? NEVER_ENDED : t.end(), ops, t.tenant(), t.level(), t.line());
     }
     return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), ops, t.tenant(), t.level(),
         t.line());

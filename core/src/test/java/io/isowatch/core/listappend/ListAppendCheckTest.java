@@ -227,6 +227,42 @@ class ListAppendCheckTest {
   }
 
   @Test
+  void shouldReportIncompatibleOrderWhenAListShowsALaterAppendWithoutTheEarlierOne() {
+    // Given: T1 appended 1 then 2, but the only list shows 2 alone (found by the oracle property test)
+    final String h = """
+        T1 s0 r(x,[]) a(x,1) a(x,2) @1..5
+        T2 s1 r(x,[2]) @6..15
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    final Anomaly a = only(r);
+    assertEquals("incompatible-order IncompatibleOrder [T1, T2]", a.type() + " " + a.displayName() + " " + a.txnIds());
+    assertTrue(a.explanation().contains("T1 appended 1 and then 2 to x;\n  - T2 read x=[2], which holds 2 but not 1."),
+        a.explanation());
+    assertEquals("V/V/V", verdicts(r));
+  }
+
+  @Test
+  void shouldCountAnIndeterminateTransactionAReadShowsEvenInsideAList() {
+    // Given: T2 never saw its outcome, but T4's list holds its 3 and 4, before T3's 5: T3 read [1]
+    // and appended after T2's elements it never saw (found by the oracle property test)
+    final String h = """
+        T1 s1 r(x,[]) r(y,[]) a(y,1) @1..5
+        T2 s2 a(x,2) a(y,3) a(y,4) unknown @1..
+        T3 s1 r(y,[1]) a(y,5) a(y,6) @6..25
+        T4 s0 a(y,7) a(x,8) r(y,[1,3,4,5,6,7]) @26..35
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r).toString());
+    assertEquals(1L, r.stats().unknownPromoted());
+    assertTrue(r.anomalies().stream().flatMap(a -> a.transactions().stream())
+        .filter(t -> t.id().equals("T2")).allMatch(t -> t.status() == io.isowatch.core.history.TxnStatus.UNKNOWN));
+  }
+
+  @Test
   void shouldReportAThinAirElement() {
     // Given: nobody appended 7
     final String h = """

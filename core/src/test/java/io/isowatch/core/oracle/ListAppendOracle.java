@@ -31,17 +31,18 @@ import java.util.Map;
  */
 public final class ListAppendOracle {
   private final List<Transaction> txns;
-  private final int[] sessionPred;
+  /** For each transaction, every earlier one of its session (session order is transitive, also across one that does not run). */
+  private final List<List<Integer>> sessionPreds = new ArrayList<>();
   private final long skew;
 
   private ListAppendOracle(final List<Transaction> txns, final long skew) {
     this.txns = txns;
     this.skew = skew;
-    this.sessionPred = new int[txns.size()];
-    final Map<String, Integer> last = new HashMap<>();
+    final Map<String, List<Integer>> earlier = new HashMap<>();
     for (int i = 0; i < txns.size(); i++) {
-      final Integer p = last.put(txns.get(i).session(), i);
-      sessionPred[i] = p == null ? -1 : p;
+      final List<Integer> before = earlier.computeIfAbsent(txns.get(i).session(), k -> new ArrayList<>());
+      sessionPreds.add(List.copyOf(before));
+      before.add(i);
     }
   }
 
@@ -115,8 +116,10 @@ public final class ListAppendOracle {
 
   /** Session predecessor (if it runs) done; with real time, every transaction that ended before this one started done too. */
   private boolean ready(final int i, final boolean[] done, final boolean realTime) {
-    if (sessionPred[i] >= 0 && !done[sessionPred[i]]) {
-      return false;
+    for (final int p : sessionPreds.get(i)) {
+      if (!done[p]) {
+        return false;
+      }
     }
     if (realTime) {
       final Transaction t = txns.get(i);
@@ -187,7 +190,7 @@ public final class ListAppendOracle {
       }
       all = false;
       if (state[i] == 0) {
-        if (sessionPred[i] >= 0 && state[sessionPred[i]] != 2) {
+        if (sessionPreds.get(i).stream().anyMatch(p -> state[p] != 2)) {
           continue;
         }
         // Reads see the snapshot and the own appends only: check them now, at the start.

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The list-append check against {@link ListAppendOracle} on small random histories: every
- * SATISFIED the engine gives must hold by the oracle and every VIOLATED must fail by it.
+ * SATISFIED the engine gives must hold by the oracle and every VIOLATED must fail by it. Other
+ * seeds and sizes by hand: {@code -DargLine="-Dseed=7 -Dhistories=10000"} (seeds 1-10 at 8,000-10,000
+ * histories each passed when this was written).
  */
 class ListAppendOraclePropertyTest {
   private static final List<Level> LEVELS = List.of(Level.SSER, Level.SER, Level.SI);
@@ -32,10 +34,10 @@ class ListAppendOraclePropertyTest {
   void shouldAgreeWithTheOracleOnSmallRandomListAppendHistories() {
     // Given: 1500 histories of 2-5 transactions from executions with stale snapshots, aborts,
     // indeterminate transactions and corrupted reads
-    final Random random = new Random(14);
+    final Random random = new Random(Long.getLong("seed", 14));
     final Map<Level, int[]> tally = new EnumMap<>(Level.class); // decided, violated, unknown
     LEVELS.forEach(l -> tally.put(l, new int[3]));
-    for (int n = 0; n < 1500; n++) {
+    for (int n = 0; n < Integer.getInteger("histories", 1500); n++) {
       final History h = randomHistory(random);
       // When
       final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults());
