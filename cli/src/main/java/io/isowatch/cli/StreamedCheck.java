@@ -83,6 +83,7 @@ final class StreamedCheck {
     try (JsonlReadAhead lines = new JsonlReadAhead(new InputStreamReader(raw, StandardCharsets.UTF_8), limits)) {
       for (List<Transaction> batch = lines.next(); !batch.isEmpty(); batch = lines.next()) {
         for (final Transaction t : batch) {
+          refuseListAppend(t, name);
           checker.accept(t);
           budget.accepted(t, name, t.line());
         }
@@ -95,8 +96,17 @@ final class StreamedCheck {
   private static void acceptAll(final History history, final OnlineChecker checker, final GraceBudget budget,
       final String name) {
     for (final Transaction t : history.transactions()) {
+      refuseListAppend(t, name);
       checker.accept(t);
       budget.accepted(t, name, t.line());
+    }
+  }
+
+  /** A list-append history is invalid input for the segmented check (exit 2), not an internal error. */
+  private static void refuseListAppend(final Transaction t, final String name) {
+    if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(t)) {
+      throw new CliFailure(name + ": " + (t.line() > 0 ? "line " + t.line() + ": " : "")
+          + io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(t));
     }
   }
 

@@ -248,7 +248,7 @@ class IsoWatchTopologyTest {
       final TransactionEvent impossible = TransactionEvent.newBuilder()
           .setTenant(TENANT).setSession("s9").setSeq(0).setTxn("T9")
           .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED)
-          .setOps(List.of(new Op(OpType.READ, "y", 0L), new Op(OpType.WRITE, "y", null)))
+          .setOps(List.of(new Op(OpType.READ, "y", 0L, null), new Op(OpType.WRITE, "y", null, null)))
           .build();
       // When
       checker.pipe(List.of(impossible));
@@ -262,6 +262,31 @@ class IsoWatchTopologyTest {
       assertEquals(1L, verdict.getCounts().getTransactionsChecked());
       assertTrue(verdict.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.UNKNOWN), verdict.toString());
       assertEquals("1 malformed transaction event(s) could not be checked", verdict.getLevels().get(0).getReason());
+    }
+  }
+
+  @Test
+  void shouldCountAListAppendEventAsNotCheckedAndKeepRunning() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given: a list-append transaction (Avro TransactionEvent v2: an APPEND and a read of a list),
+      // which the streaming checker does not decide yet (docs/list-append.md)
+      final TransactionEvent listAppend = TransactionEvent.newBuilder()
+          .setTenant(TENANT).setSession("s9").setSeq(0).setTxn("T9")
+          .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED)
+          .setOps(List.of(new Op(OpType.READ, "cart", 1L, List.of(1L)), new Op(OpType.APPEND, "cart", 2L, null)))
+          .build();
+      // When
+      checker.pipe(List.of(listAppend));
+      checker.pipe(CheckerDriver.events(TENANT, history("T1 s1 r(x,0) w(x,1) @1..2")));
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      // Then: decoded (no dead letter), counted as not checked, and the tenant goes on
+      assertEquals(List.of(), checker.deadLetters());
+      assertEquals(List.of(), checker.anomalies());
+      final TenantVerdict verdict = checker.verdicts().get(0);
+      assertEquals(1L, verdict.getCounts().getFindingsByKind().get(VerdictRecords.MALFORMED_TRANSACTION));
+      assertEquals(1L, verdict.getCounts().getTransactionsChecked());
+      assertTrue(verdict.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.UNKNOWN), verdict.toString());
     }
   }
 

@@ -147,7 +147,7 @@ class QuarantineIT {
       for (int p = 0; p < TOPICS.txnEvents().partitions(); p++) {
         final TransactionEvent tick = TransactionEvent.newBuilder()
             .setTenant("clock-" + p).setSession("clock").setSeq(n).setTxn("tick-" + n)
-            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L))).build();
+            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L, null))).build();
         producer.send(new ProducerRecord<>(TOPICS.txnEvents().name(), p,
             baseTimestamp + Duration.ofSeconds(10L * n).toMillis(), tick.getTenant(), tick)).get();
       }

@@ -275,7 +275,7 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
       for (int p = 0; p < partitions; p++) {
         final TransactionEvent tick = TransactionEvent.newBuilder()
             .setTenant(CLOCK).setSession("clock-" + p).setSeq(ticks).setTxn("tick-" + p + "-" + ticks)
-            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L))).build();
+            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L, null))).build();
         producer.send(new ProducerRecord<>(TOPICS.txnEvents().name(), p, lastTickMs, CLOCK, tick)).get();
       }
     }

@@ -180,10 +180,10 @@ class DeadLetterFuzzTopologyTest {
         case KEY_NOT_TENANT -> new byte[][] {bytes("other-" + n % 7), valid(fresh(n).build())};
         case END_BEFORE_START -> new byte[][] {key, valid(fresh(n).setStartMicros(5_000L).setEndMicros(4_000L).build())};
         case WRITE_WITHOUT_VALUE -> new byte[][] {key, valid(fresh(n)
-            .setOps(List.of(new Op(OpType.READ, "fz-" + n, 0L), new Op(OpType.WRITE, "fz-" + n, null))).build())};
+            .setOps(List.of(new Op(OpType.READ, "fz-" + n, 0L, null), new Op(OpType.WRITE, "fz-" + n, null, null))).build())};
         case DUPLICATE_ID_OTHER_CONTENT -> {
           final List<Op> ops = new ArrayList<>(last.getOps());
-          ops.add(new Op(OpType.READ, "fz-dup-" + n, 0L));
+          ops.add(new Op(OpType.READ, "fz-dup-" + n, 0L, null));
           yield new byte[][] {key, valid(TransactionEvent.newBuilder(last).setOps(ops).build())};
         }
         case EMPTY_OPS -> new byte[][] {key, valid(fresh(n).setOps(List.of()).build())};
@@ -197,7 +197,7 @@ class DeadLetterFuzzTopologyTest {
     private static TransactionEvent.Builder fresh(final int n) {
       return TransactionEvent.newBuilder().setTenant(TENANT).setSession("fz-s" + n).setSeq(0).setTxn("fz-" + n)
           .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED).setStartMicros(1L).setEndMicros(2L)
-          .setOps(List.of(new Op(OpType.READ, "fz-" + n, 0L), new Op(OpType.WRITE, "fz-" + n, 1L)));
+          .setOps(List.of(new Op(OpType.READ, "fz-" + n, 0L, null), new Op(OpType.WRITE, "fz-" + n, 1L, null)));
     }
   }
 

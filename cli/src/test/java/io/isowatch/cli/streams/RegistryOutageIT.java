@@ -177,7 +177,7 @@ class RegistryOutageIT {
   private void tick(final URI registry) throws Exception {
     final TransactionEvent tick = TransactionEvent.newBuilder()
         .setTenant("it-clock").setSession("clock").setSeq(1).setTxn("tick-1")
-        .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L))).build();
+        .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L, null))).build();
     try (KafkaProducer<String, TransactionEvent> producer = producer(registry)) {
       producer.send(new ProducerRecord<>(TOPICS.txnEvents().name(), partition,
           baseTimestamp + Duration.ofMinutes(5).toMillis(), "it-clock", tick)).get();

@@ -212,7 +212,7 @@ class StreamingCheckerIT {
     clockTicks++;
     final TransactionEvent tick = TransactionEvent.newBuilder()
         .setTenant(CLOCK).setSession("clock").setSeq(clockTicks).setTxn("tick-" + clockTicks)
-        .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L))).build();
+        .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L, null))).build();
     try (KafkaProducer<String, TransactionEvent> producer = producer()) {
       producer.send(new ProducerRecord<>(TOPICS.txnEvents().name(), partition,
           baseTimestamp + Duration.ofMinutes(5 * clockTicks).toMillis(), CLOCK, tick)).get();

@@ -138,6 +138,11 @@ final class ElleHistoryAssembler {
       }
       final String f = ElleNames.name(m.get(0));
       final String key = strings.intern(key(m.get(1), m, source.line()));
+      if ("r".equals(f) && m.get(2) instanceof List<?> list) {
+        // Elle's list-append: a read returns the whole list.
+        ops.add(Op.readList(key, elements(list, m, source.line())));
+        continue;
+      }
       final Long value = value(m.get(2), m, source.line());
       switch (f) {
         case "r" -> {
@@ -151,8 +156,14 @@ final class ElleHistoryAssembler {
           }
           ops.add(Op.write(key, value));
         }
+        case "append" -> {
+          if (value == null) {
+            throw new InvalidHistoryException(source.line(), "micro-op " + ElleNames.show(m) + " appends nil");
+          }
+          ops.add(Op.append(key, value));
+        }
         default -> throw new InvalidHistoryException(source.line(), "micro-op " + ElleNames.show(m)
-            + ": only :r and :w (rw-register) are supported, not :" + f);
+            + ": only :r, :w (rw-register) and :append (list-append) are supported, not :" + f);
       }
     }
     return ops;
@@ -171,7 +182,23 @@ final class ElleHistoryAssembler {
       return (Long) v;
     }
     throw new InvalidHistoryException(line, "micro-op " + ElleNames.show(mop)
-        + ": the value must be a 64-bit integer or nil (list-append histories are not rw-register histories)");
+        + ": the value must be a 64-bit integer or nil (or, for a list-append read, a vector of them)");
+  }
+
+  /** The elements of a list-append read, each a 64-bit integer, at most max-list-elements of them. */
+  private List<Long> elements(final List<?> list, final List<?> mop, final int line) throws InvalidHistoryException {
+    if (list.size() > limits.maxListElements()) {
+      throw InputLimits.exceeded(line, "list read too long", InputLimits.MAX_LIST_ELEMENTS, limits.maxListElements());
+    }
+    final List<Long> elements = new ArrayList<>(list.size());
+    for (final Object e : list) {
+      if (!(e instanceof Long n)) {
+        throw new InvalidHistoryException(line, "micro-op " + ElleNames.show(mop)
+            + ": a list read's elements must be 64-bit integers, got " + ElleNames.show(e));
+      }
+      elements.add(n);
+    }
+    return elements;
   }
 
   /** An invoke and its completion, either of which may be missing. */

@@ -18,19 +18,29 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
  * @param maxNumberChars characters in one number literal
  * @param maxOpsPerTxn operations in one transaction
  */
-public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, int maxNumberChars, int maxOpsPerTxn) {
+public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, int maxNumberChars, int maxOpsPerTxn,
+    int maxListElements) {
   static final String PREFIX = "isowatch.input.";
   public static final String MAX_DEPTH = "max-depth";
   public static final String MAX_LINE_CHARS = "max-line-chars";
   public static final String MAX_STRING_CHARS = "max-string-chars";
   public static final String MAX_NUMBER_CHARS = "max-number-chars";
   public static final String MAX_OPS_PER_TXN = "max-ops-per-txn";
+  /** Elements in the list one list-append read returns. */
+  public static final String MAX_LIST_ELEMENTS = "max-list-elements";
 
   /** The built-in defaults, before system properties. */
-  public static final InputLimits BUILT_IN = new InputLimits(256, 16 << 20, 1 << 20, 1000, 100_000);
+  public static final InputLimits BUILT_IN = new InputLimits(256, 16 << 20, 1 << 20, 1000, 100_000, 1_000_000);
+
+  /** The limits of the register formats, with the built-in bound on list reads. */
+  public InputLimits(final int maxDepth, final int maxLineChars, final int maxStringChars, final int maxNumberChars,
+      final int maxOpsPerTxn) {
+    this(maxDepth, maxLineChars, maxStringChars, maxNumberChars, maxOpsPerTxn, 1_000_000);
+  }
 
   public InputLimits {
-    if (maxDepth < 1 || maxLineChars < 1 || maxStringChars < 1 || maxNumberChars < 1 || maxOpsPerTxn < 1) {
+    if (maxDepth < 1 || maxLineChars < 1 || maxStringChars < 1 || maxNumberChars < 1 || maxOpsPerTxn < 1
+        || maxListElements < 1) {
       throw new IllegalArgumentException("input limits must be >= 1");
     }
   }
@@ -42,7 +52,8 @@ public record InputLimits(int maxDepth, int maxLineChars, int maxStringChars, in
         property(MAX_LINE_CHARS, BUILT_IN.maxLineChars),
         property(MAX_STRING_CHARS, BUILT_IN.maxStringChars),
         property(MAX_NUMBER_CHARS, BUILT_IN.maxNumberChars),
-        property(MAX_OPS_PER_TXN, BUILT_IN.maxOpsPerTxn));
+        property(MAX_OPS_PER_TXN, BUILT_IN.maxOpsPerTxn),
+        property(MAX_LIST_ELEMENTS, BUILT_IN.maxListElements));
   }
 
   /**

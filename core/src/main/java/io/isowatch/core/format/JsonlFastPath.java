@@ -294,7 +294,7 @@ final class JsonlFastPath {
             return null;
           }
           final char t = c[strFrom];
-          type = t == 'r' ? OpType.READ : t == 'w' ? OpType.WRITE : null;
+          type = t == 'r' ? OpType.READ : t == 'w' ? OpType.WRITE : t == 'a' ? OpType.APPEND : null;
           if (type == null) {
             return null;
           }
@@ -323,7 +323,7 @@ final class JsonlFastPath {
       }
       skipSpace();
     }
-    if (type == null || key == null || (type == OpType.WRITE && value == null)) {
+    if (type == null || key == null || (type != OpType.READ && value == null)) {
       return null;
     }
     return new Op(type, key, value);

@@ -285,13 +285,20 @@ public final class JsonlHistoryReader {
       OpType type = null;
       String key = null;
       Long value = null;
+      List<Long> elements = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         final String field = p.currentName();
         final JsonToken v = p.nextToken();
         switch (field) {
           case "t" -> type = opType(where, v);
           case "k" -> key = strings.intern(requiredString(where + ".k", v));
-          case "v" -> value = v == JsonToken.VALUE_NULL ? null : integer(where + ".v", v, "a 64-bit integer or null");
+          case "v" -> {
+            if (v == JsonToken.START_ARRAY) {
+              elements = list(where + ".v");
+            } else {
+              value = v == JsonToken.VALUE_NULL ? null : integer(where + ".v", v, "a 64-bit integer, a list of them, or null");
+            }
+          }
           default -> p.skipChildren();
         }
       }
@@ -301,11 +308,32 @@ public final class JsonlHistoryReader {
       if (key == null) {
         throw new InvalidHistoryException(lineNo, where + ": missing field 'k'");
       }
-      if (type == OpType.WRITE && value == null) {
-        throw new InvalidHistoryException(
-            lineNo, where + ": a write needs an integer 'v' (null is only valid for a read of an absent key)");
+      if (elements != null) {
+        if (type != OpType.READ) {
+          throw new InvalidHistoryException(lineNo, where + ": only a read returns a list; "
+              + (type == OpType.WRITE ? "a write" : "an append") + " needs an integer 'v'");
+        }
+        return Op.readList(key, elements);
+      }
+      if (type != OpType.READ && value == null) {
+        throw new InvalidHistoryException(lineNo, where + ": " + (type == OpType.WRITE ? "a write" : "an append")
+            + " needs an integer 'v' (null is only valid for a read of an absent key)");
       }
       return new Op(type, key, value);
+    }
+
+    /** The list a list-append read returned: integers, at most max-list-elements of them. */
+    private List<Long> list(final String where) throws IOException, InvalidHistoryException {
+      final List<Long> elements = new ArrayList<>();
+      JsonToken e;
+      while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+        if (elements.size() == limits.maxListElements()) {
+          throw InputLimits.exceeded(lineNo, "list read too long", InputLimits.MAX_LIST_ELEMENTS,
+              limits.maxListElements());
+        }
+        elements.add(integer(where + "[" + elements.size() + "]", e, "a 64-bit integer"));
+      }
+      return elements;
     }
 
     private OpType opType(final String where, final JsonToken t) throws IOException, InvalidHistoryException {
@@ -317,8 +345,11 @@ public final class JsonlHistoryReader {
         if ("w".equals(s)) {
           return OpType.WRITE;
         }
+        if ("a".equals(s)) {
+          return OpType.APPEND;
+        }
       }
-      throw new InvalidHistoryException(lineNo, "field '" + where + ".t' must be r or w, got " + shown(t));
+      throw new InvalidHistoryException(lineNo, "field '" + where + ".t' must be r, w or a, got " + shown(t));
     }
 
     /** The offending value as a person would write it in the file. */

@@ -69,7 +69,13 @@ public final class JsonlHistoryWriter implements AutoCloseable {
       gen.writeStartObject();
       gen.writeStringField("t", op.type().code());
       gen.writeStringField("k", op.key());
-      if (op.value() == null) {
+      if (op.isListRead()) {
+        gen.writeArrayFieldStart("v");
+        for (final Long e : op.elements()) {
+          gen.writeNumber(e);
+        }
+        gen.writeEndArray();
+      } else if (op.value() == null) {
         gen.writeNullField("v");
       } else {
         gen.writeNumberField("v", op.value());

@@ -96,6 +96,10 @@ public final class TextHistoryWriter {
 
   private static void requireRepresentable(final Transaction t) {
     for (final Op op : t.ops()) {
+      if (op.isAppend() || op.isListRead()) {
+        throw new UnwritableHistoryException(where(t) + op + " is a list-append operation; the text format has "
+            + "register reads and writes only (write JSONL instead)");
+      }
       if (!isNatural(op.key())) {
         throw new UnwritableHistoryException(where(t) + "key '" + op.key()
             + "' is not a non-negative decimal integer; the text format has integer keys only");

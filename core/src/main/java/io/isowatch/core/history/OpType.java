@@ -1,9 +1,13 @@
 package io.isowatch.core.history;
 
-/** The two operations of a register history: a read or a write of one key. */
+/**
+ * The operations of a history: a read or a write of one key (register histories), or an append
+ * of one element to a key's list (list-append histories, whose reads return lists).
+ */
 public enum OpType {
   READ("r"),
-  WRITE("w");
+  WRITE("w"),
+  APPEND("a");
 
   private final String code;
 
@@ -11,7 +15,7 @@ public enum OpType {
     this.code = code;
   }
 
-  /** The one-letter code used by the native JSONL and text formats ({@code r} or {@code w}). */
+  /** The one-letter code used by the native JSONL and text formats ({@code r}, {@code w} or {@code a}). */
   public String code() {
     return code;
   }
@@ -20,7 +24,8 @@ public enum OpType {
     return switch (code) {
       case "r", "R" -> READ;
       case "w", "W" -> WRITE;
-      default -> throw new IllegalArgumentException("unknown op type '" + code + "' (expected r or w)");
+      case "a", "A" -> APPEND;
+      default -> throw new IllegalArgumentException("unknown op type '" + code + "' (expected r, w or a)");
     };
   }
 }

@@ -54,6 +54,7 @@ public final class OnlineChecker {
    * otherwise. Then releases, in π order, every buffered transaction the watermark has passed.
    */
   public List<OnlineEvent> accept(final Transaction t) {
+    refuseListAppend(t);
     final long started = System.nanoTime();
     segments.admit(t, Long.MIN_VALUE);
     return finish(started);
@@ -70,6 +71,7 @@ public final class OnlineChecker {
    * checked as any transaction's.
    */
   public List<OnlineEvent> acceptAt(final Transaction t, final long arrivalMicros) {
+    refuseListAppend(t);
     if (!sequencer.clockUntrusted(t, arrivalMicros)) {
       return accept(t);
     }
@@ -285,5 +287,17 @@ public final class OnlineChecker {
     }
     nanos += System.nanoTime() - started;
     return engine.take();
+  }
+
+  /**
+   * List-append transactions are decided on the whole history only ({@link
+   * io.isowatch.core.listappend.ListAppendCheck}); callers turn this into an input error.
+   *
+   * @throws IllegalArgumentException for a transaction with an append or a list read
+   */
+  private static void refuseListAppend(final Transaction t) {
+    if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(t)) {
+      throw new IllegalArgumentException(io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(t));
+    }
   }
 }

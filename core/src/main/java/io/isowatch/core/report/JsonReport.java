@@ -248,7 +248,12 @@ public final class JsonReport {
     // The native JSONL spelling, so that a transaction can be pasted back into a history file.
     n.put("t", op.type().code());
     n.put("k", op.key());
-    n.put("v", op.value());
+    if (op.isListRead()) {
+      final com.fasterxml.jackson.databind.node.ArrayNode list = n.putArray("v");
+      op.elements().forEach(list::add);
+    } else {
+      n.put("v", op.value());
+    }
     return n;
   }
 

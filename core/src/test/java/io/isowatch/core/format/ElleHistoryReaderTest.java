@@ -94,8 +94,8 @@ class ElleHistoryReaderTest {
       {:type :ok, :value [[:w :x 2]]}                                 | 2 | line 2: op has no :process, so it cannot be paired or given a session
       {:process 1, :value [[:w :x 2]]}                                | 2 | line 2: op has no :type
       [:type :ok]                                                     | 2 | line 2: expected an op map like {:type :invoke, :f :txn, :value [...], :process 0}, got [:type :ok]
-      {:type :ok, :process 1, :value [[:append :x 2]]}                | 2 | line 2: micro-op [:append :x 2]: only :r and :w (rw-register) are supported, not :append
-      {:type :ok, :process 1, :value [[:r :x [1 2]]]}                 | 2 | line 2: micro-op [:r :x [1 2]]: the value must be a 64-bit integer or nil (list-append histories are not rw-register histories)
+      {:type :ok, :process 1, :value [[:cas :x [1 2]]]}               | 2 | line 2: micro-op [:cas :x [1 2]]: the value must be a 64-bit integer or nil (or, for a list-append read, a vector of them)
+      {:type :ok, :process 1, :value [[:append :x nil]]}              | 2 | line 2: micro-op [:append :x nil] appends nil
       {:type :ok, :process 1, :value [[:w :x]]}                       | 2 | line 2: micro-op [:w :x] must be [f k v], e.g. [:r :x 1] or [:w :x 2]
       {:type :ok, :process 1, :value [[:w :x nil]]}                   | 2 | line 2: micro-op [:w :x nil] writes nil
       {:type :ok, :process 1, :value [[:w 1.5 1]]}                    | 2 | line 2: micro-op [:w 1.5 1]: the key must be a keyword, an integer or a string

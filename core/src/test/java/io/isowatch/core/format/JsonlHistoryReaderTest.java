@@ -82,12 +82,12 @@ class JsonlHistoryReaderTest {
       {"session":"s1","txn":"a","status":"committed","ops":[5]}                   | 2 | line 2: ops[0] must be an object like {"t":"r","k":"x","v":1}, got 5
       {"session":"s1","txn":"a","status":"committed","ops":[{"k":"x","v":1}]}     | 2 | line 2: ops[0]: missing field 't'
       {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","v":1}]}     | 2 | line 2: ops[0]: missing field 'k'
-      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"x","k":"x"}]}   | 2 | line 2: field 'ops[0].t' must be r or w, got 'x'
+      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"x","k":"x"}]}   | 2 | line 2: field 'ops[0].t' must be r, w or a, got 'x'
       {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":1}]}     | 2 | line 2: field 'ops[0].k' must be a string, got 1
       {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":0},{"t":"w","k":"x","v":null}]} | 2 | line 2: ops[1]: a write needs an integer 'v' (null is only valid for a read of an absent key)
       {"session":"s1","txn":"a","status":"committed","ops":[{"t":"w","k":"x"}]}   | 2 | line 2: ops[0]: a write needs an integer 'v' (null is only valid for a read of an absent key)
-      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":1.5}]} | 2 | line 2: field 'ops[0].v' must be a 64-bit integer or null, got 1.5
-      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":"1"}]} | 2 | line 2: field 'ops[0].v' must be a 64-bit integer or null, got '1'
+      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":1.5}]} | 2 | line 2: field 'ops[0].v' must be a 64-bit integer, a list of them, or null, got 1.5
+      {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":"1"}]} | 2 | line 2: field 'ops[0].v' must be a 64-bit integer, a list of them, or null, got '1'
       {"session":"s1","txn":"a","status":"committed","ops":[{"t":"r","k":"x","v":9223372036854775808}]} | 2 | line 2: field 'ops[0].v' is outside the 64-bit range: 9223372036854775808
       {"session":"s1","txn":"a","status":"committed","start":"5","ops":[]}       | 2 | line 2: field 'start' must be an integer (microseconds since the epoch), got '5'
       {"session":"s1","txn":"a","status":"committed","end":1.0,"ops":[]}         | 2 | line 2: field 'end' must be an integer (microseconds since the epoch), got 1.0

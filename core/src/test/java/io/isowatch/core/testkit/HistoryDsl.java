@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  *
  * <p>Each line is {@code <txn> <session> <ops…> [committed|aborted|unknown] [@start..end]
  * [seq=N]}; ops are {@code r(key,value)} and {@code w(key,value)}, and a read may return {@code
- * null}. Blank lines and {@code #} comments are skipped. The status defaults to committed; times
+ * null}; list-append histories have {@code a(key,element)} and list reads {@code r(key,[1,2])}. Blank lines and {@code #} comments are skipped. The status defaults to committed; times
  * and seq default to none (then line order within a session is session order). Either time may be
  * left out, e.g. {@code @10..} for a transaction whose end the client never saw.
  *
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * can be printed and pasted into a test.
  */
 public final class HistoryDsl {
-  private static final Pattern OP = Pattern.compile("([rw])\\(([^,()\\s]+),\\s*(-?\\d+|null)\\)");
+  private static final Pattern OP = Pattern.compile("([rwa])\\(([^,()\\s]+),\\s*(-?\\d+|null|\\[[-\\d,\\s]*\\])\\)");
   private static final Pattern TIME = Pattern.compile("@(-?\\d+)?\\.\\.(-?\\d+)?");
   private static final Pattern SEQ = Pattern.compile("\\bseq=(\\d+)");
 
@@ -48,6 +48,16 @@ public final class HistoryDsl {
     return b.build();
   }
 
+  private static List<Long> list(final String text) {
+    final List<Long> elements = new ArrayList<>();
+    for (final String e : text.substring(1, text.length() - 1).split(",")) {
+      if (!e.isBlank()) {
+        elements.add(Long.parseLong(e.trim()));
+      }
+    }
+    return elements;
+  }
+
   private static Transaction txn(final String line, final int lineNo) {
     final String[] head = line.split("\\s+", 3);
     if (head.length < 2) {
@@ -57,8 +67,16 @@ public final class HistoryDsl {
     final List<Op> ops = new ArrayList<>();
     final Matcher m = OP.matcher(rest);
     while (m.find()) {
+      if (m.group(3).startsWith("[")) {
+        ops.add(Op.readList(m.group(2), list(m.group(3))));
+        continue;
+      }
       final Long v = m.group(3).equals("null") ? null : Long.parseLong(m.group(3));
-      ops.add(m.group(1).equals("r") ? Op.read(m.group(2), v) : Op.write(m.group(2), v));
+      ops.add(switch (m.group(1)) {
+        case "r" -> Op.read(m.group(2), v);
+        case "a" -> Op.append(m.group(2), v);
+        default -> Op.write(m.group(2), v);
+      });
     }
     TxnStatus status = TxnStatus.COMMITTED;
     if (rest.contains("aborted")) {

@@ -86,9 +86,7 @@ public final class AnomalyRecords {
 
   private static Transaction transaction(final String tenant, final AnomalyTransaction t) {
     final List<io.isowatch.core.history.Op> ops = t.getOps().stream()
-        .map(op -> op.getType() == io.isowatch.schemas.OpType.READ
-            ? io.isowatch.core.history.Op.read(op.getKey(), op.getValue())
-            : io.isowatch.core.history.Op.write(op.getKey(), op.getValue()))
+        .map(op -> TransactionEvents.coreOp(t.getTxn(), op))
         .toList();
     return new Transaction(t.getTxn(), t.getSession(), t.getSeq() == null ? Transaction.NO_SEQ : t.getSeq(),
         TransactionEvents.status(t.getStatus()),

@@ -24,7 +24,7 @@ public final class TransactionEvents {
   public static Transaction toCore(final TransactionEvent e) {
     final List<Op> ops = new ArrayList<>(e.getOps().size());
     for (final io.isowatch.schemas.Op op : e.getOps()) {
-      ops.add(op.getType() == OpType.READ ? Op.read(op.getKey(), op.getValue()) : write(e, op));
+      ops.add(coreOp(e.getTxn(), op));
     }
     return new Transaction(e.getTxn(), e.getSession(), e.getSeq(), status(e.getStatus()),
         e.getStartMicros() == null ? Transaction.NO_TIME : e.getStartMicros(),
@@ -50,17 +50,45 @@ public final class TransactionEvents {
 
   static io.isowatch.schemas.Op avroOp(final Op op) {
     return io.isowatch.schemas.Op.newBuilder()
-        .setType(op.isRead() ? OpType.READ : OpType.WRITE)
+        .setType(op.isRead() ? OpType.READ : op.isAppend() ? OpType.APPEND : OpType.WRITE)
         .setKey(op.key())
         .setValue(op.value())
+        .setElements(op.elements())
         .build();
   }
 
-  private static Op write(final TransactionEvent e, final io.isowatch.schemas.Op op) {
-    if (op.getValue() == null) {
-      throw new IllegalArgumentException("transaction " + e.getTxn() + " writes " + op.getKey() + " without a value");
+  /**
+   * The core op of an Avro op of transaction {@code txn}: a read (of a list when it has
+   * elements), a write or an append.
+   *
+   * @throws IllegalArgumentException for a write or append without a value, elements on an op
+   *     other than a read, or a list whose last element is not the value
+   */
+  static Op coreOp(final String txn, final io.isowatch.schemas.Op op) {
+    final List<Long> elements = op.getElements();
+    if (elements != null && op.getType() != OpType.READ) {
+      throw new IllegalArgumentException("transaction " + txn + ": only a read returns a list, not the "
+          + op.getType() + " of " + op.getKey());
     }
-    return Op.write(op.getKey(), op.getValue());
+    if (op.getType() != OpType.READ && op.getValue() == null) {
+      throw new IllegalArgumentException("transaction " + txn + " " + (op.getType() == OpType.APPEND ? "appends to "
+          : "writes ") + op.getKey() + " without a value");
+    }
+    return switch (op.getType()) {
+      case READ -> {
+        if (elements == null) {
+          yield Op.read(op.getKey(), op.getValue());
+        }
+        final Long last = elements.isEmpty() ? null : elements.get(elements.size() - 1);
+        if (!java.util.Objects.equals(last, op.getValue())) {
+          throw new IllegalArgumentException("transaction " + txn + " reads " + op.getKey() + " = " + elements
+              + " with value " + op.getValue() + ": the value of a list read is its last element");
+        }
+        yield Op.readList(op.getKey(), elements);
+      }
+      case WRITE -> Op.write(op.getKey(), op.getValue());
+      case APPEND -> Op.append(op.getKey(), op.getValue());
+    };
   }
 
   static TxnStatus status(final io.isowatch.schemas.TxnStatus s) {

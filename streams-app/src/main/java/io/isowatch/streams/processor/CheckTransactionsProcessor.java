@@ -170,6 +170,12 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       feed.malformed(tenant, event, impossible);
       return;
     }
+    if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(txn)) {
+      // Decoded, but not decided online yet (docs/list-append.md): counted and logged, not checked.
+      feed.malformed(tenant, event,
+          new IllegalArgumentException(io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(txn)));
+      return;
+    }
     feed.arrival(tenant, event, txn, body, record.timestamp(), context.currentSystemTimeMs());
   }
 }

@@ -80,6 +80,6 @@ class EndOffsetsIT {
   private static TransactionEvent event(final String txn) {
     return TransactionEvent.newBuilder()
         .setTenant("acme").setSession(txn).setSeq(0).setTxn(txn).setStatus(TxnStatus.COMMITTED)
-        .setOps(List.of(new Op(OpType.READ, "x", 0L))).build();
+        .setOps(List.of(new Op(OpType.READ, "x", 0L, null))).build();
   }
 }

@@ -152,7 +152,7 @@ class SchemaCompatibilityIT {
     return Anomaly.newBuilder().setTenant("acme").setAnomalyId("a1").setType("thin-air").setName("ThinAirRead")
         .setViolates(List.of(Level.SSER, Level.SER, Level.SI)).setCycle(List.of())
         .setTransactions(List.of(AnomalyTransaction.newBuilder().setTxn("T1").setSession("s1")
-            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "x", 5L))).build()))
+            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "x", 5L, null))).build()))
         .setExplanation("T1 read x=5, which nobody wrote.").setDetectedAtMicros(1L);
   }
 

@@ -122,7 +122,7 @@ public final class CheckerDriver implements AutoCloseable {
     final TransactionEvent tick = TransactionEvent.newBuilder()
         .setTenant(CLOCK).setSession("clock").setSeq(clockTicks).setTxn("tick-" + clockTicks)
         .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED)
-        .setOps(List.of(new io.isowatch.schemas.Op(io.isowatch.schemas.OpType.READ, "c", 0L)))
+        .setOps(List.of(new io.isowatch.schemas.Op(io.isowatch.schemas.OpType.READ, "c", 0L, null)))
         .build();
     events.pipeInput(CLOCK, tick, START.plus(Duration.ofHours(clockTicks)));
   }

@@ -69,7 +69,7 @@ public final class TenantFeed {
       for (int p = 0; p < topics.txnEvents().partitions(); p++) {
         final TransactionEvent tick = TransactionEvent.newBuilder()
             .setTenant("clock-" + p).setSession("clock").setSeq(0).setTxn("tick")
-            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L))).build();
+            .setStatus(TxnStatus.COMMITTED).setOps(List.of(new Op(OpType.READ, "c", 0L, null))).build();
         producer.send(new ProducerRecord<>(topics.txnEvents().name(), p,
             baseTimestamp + Duration.ofMinutes(5).toMillis(), tick.getTenant(), tick)).get();
       }

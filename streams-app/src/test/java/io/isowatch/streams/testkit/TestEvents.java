@@ -24,7 +24,7 @@ public final class TestEvents {
         .setStartMicros(1_700_000_000_000_000L + seq * 1_000)
         .setEndMicros(1_700_000_000_000_000L + seq * 1_000 + 500)
         .setLevel("SERIALIZABLE")
-        .setOps(List.of(new Op(OpType.READ, key, read), new Op(OpType.WRITE, key, written)))
+        .setOps(List.of(new Op(OpType.READ, key, read, null), new Op(OpType.WRITE, key, written, null)))
         .build();
   }
 
@@ -37,7 +37,7 @@ public final class TestEvents {
         .setSeq(seq)
         .setTxn(txn)
         .setStatus(TxnStatus.ABORTED)
-        .setOps(List.of(new Op(OpType.READ, key, null)))
+        .setOps(List.of(new Op(OpType.READ, key, null, null)))
         .build();
   }
 
@@ -54,7 +54,7 @@ public final class TestEvents {
           .setTenant(tenant).setSession(prefix + "-" + side).setSeq(0).setTxn(prefix + "-" + side)
           .setStatus(TxnStatus.COMMITTED).setStartMicros(startMicros)
           .setEndMicros(endMicros + ("a".equals(side) ? 0 : 1))
-          .setOps(List.of(new Op(OpType.READ, key, 0L), new Op(OpType.WRITE, key, "a".equals(side) ? 1L : 2L)))
+          .setOps(List.of(new Op(OpType.READ, key, 0L, null), new Op(OpType.WRITE, key, "a".equals(side) ? 1L : 2L, null)))
           .build());
     }
     return out;

@@ -257,7 +257,7 @@ class UiBrowserIT {
     final List<TransactionEvent> out = new ArrayList<>(events);
     out.add(TransactionEvent.newBuilder().setTenant(last.getTenant()).setSession("tick").setSeq(0L).setTxn("tick")
         .setStatus(TxnStatus.COMMITTED).setStartMicros(last.getEndMicros() + 9_000_000)
-        .setEndMicros(last.getEndMicros() + 10_000_000).setOps(List.of(new Op(OpType.READ, "tick", 0L))).build());
+        .setEndMicros(last.getEndMicros() + 10_000_000).setOps(List.of(new Op(OpType.READ, "tick", 0L, null))).build());
     return out;
   }
 

@@ -37,7 +37,7 @@ final class UiFixtures {
   }
 
   static Op op(final OpType t, final String k, final Long v) {
-    return new Op(t, k, v);
+    return new Op(t, k, v, null);
   }
 
   static AnomalyTransaction txn(final String id, final String session, final List<Op> ops) {

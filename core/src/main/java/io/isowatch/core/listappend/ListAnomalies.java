@@ -1,0 +1,243 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.AnomalyRead;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The anomalies only lists show, each with its Let/Then explanation [Elle, section 4.2 and its
+ * list-append checker]: DuplicateElements, IncompatibleOrder, a thin-air element and a read of an
+ * aborted append (G1a, anywhere in the list). The cycles (G0, G1c, G-single, G2-item), G1b and
+ * the internal anomalies come from the engine on the {@link RegisterTranslation}; so do lost
+ * appends (an acknowledged append a later read misses), as G-single-realtime or G-single-process
+ * cycles through the edge from that read to every append no read shows.
+ */
+final class ListAnomalies {
+  private final CheckOptions options;
+  private final ListOrders orders;
+  private final List<Anomaly> found = new ArrayList<>();
+
+  private ListAnomalies(final CheckOptions options, final ListOrders orders) {
+    this.options = options;
+    this.orders = orders;
+  }
+
+  /** The list anomalies of {@code history}. */
+  static List<Anomaly> of(final History history, final ListOrders orders, final CheckOptions options) {
+    final ListAnomalies a = new ListAnomalies(options, orders);
+    a.orderAnomalies();
+    a.appendsOutOfOrder(history);
+    a.abortedElements(history);
+    a.thinAirElements(history);
+    return a.found;
+  }
+
+  private void orderAnomalies() {
+    for (final ListOrders.KeyOrder k : orders.keys()) {
+      for (final ListOrders.ListRead r : k.duplicates()) {
+        found.add(new Anomaly("duplicate-elements", "DuplicateElements", EnumSet.allOf(Level.class),
+            List.of(r.txn()), List.of(),
+            let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", which holds "
+                + repeated(r.elements()) + " more than once.\n"
+                + "An append adds its element once, so no order of the appends produces this list [Elle: duplicate "
+                + "elements]. " + violatesAll() + " (duplicate-elements, DuplicateElements)",
+            read(r)));
+      }
+      for (final ListOrders.ListRead r : k.incompatible()) {
+        final ListOrders.ListRead l = k.longest();
+        // One transaction may read both lists: then it is T1 twice.
+        final String other = l.txn() == r.txn() ? "T1" : "T2";
+        found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
+            l.txn() == r.txn() ? List.of(r.txn()) : List.of(r.txn(), l.txn()), List.of(),
+            let(r.txn(), l.txn()) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + " and " + other + " read "
+                + k.key() + "=" + show(l.elements()) + ";\n  - appends only add at the end, so of two reads of one "
+                + "list one must be a prefix of the other, and neither is.\n"
+                + "No single version order of " + k.key() + " explains both reads [Elle: incompatible order]. "
+                + violatesAll() + " (incompatible-order, IncompatibleOrder)",
+            read(r)));
+      }
+    }
+  }
+
+  /**
+   * A transaction appended a and then b to one key, but the longest list shows b without a before
+   * it: no execution of its appends, in any order of transactions, produces that list.
+   */
+  private void appendsOutOfOrder(final History history) {
+    for (final Transaction t : history.transactions()) {
+      if (!orders.counted(t)) {
+        continue;
+      }
+      final java.util.Map<String, Long> previous = new java.util.HashMap<>();
+      final Set<String> reported = new HashSet<>();
+      for (final Op op : t.ops()) {
+        if (!op.isAppend()) {
+          continue;
+        }
+        final Long before = previous.put(op.key(), op.value());
+        final ListOrders.KeyOrder order = orders.of(op.key());
+        final int at = order.position(op.value());
+        if (before == null || at < 0 || !order.duplicates().isEmpty() || reported.contains(op.key())) {
+          continue;
+        }
+        final int beforeAt = order.position(before);
+        if (beforeAt < 0 || beforeAt > at) {
+          reported.add(op.key());
+          final ListOrders.ListRead l = order.longest();
+          found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
+              l.txn() == t ? List.of(t) : List.of(t, l.txn()), List.of(),
+              let(t, l.txn()) + "Then:\n  - T1 appended " + before + " and then " + op.value() + " to " + op.key()
+                  + ";\n  - " + (l.txn() == t ? "T1" : "T2") + " read " + op.key() + "=" + show(l.elements()) + ", which holds "
+                  + op.value() + (beforeAt < 0 ? " but not " + before : " before " + before) + ".\n"
+                  + "Appends add at the end in the order they run, so no execution produces that list [Elle: "
+                  + "incompatible order]. " + violatesAll() + " (incompatible-order, IncompatibleOrder)",
+              read(l)));
+        }
+      }
+    }
+  }
+
+  /**
+   * Every committed read holding an element only aborted transactions appended (Adya G1a). The
+   * engine would see such an element only at the end of a list; here it is found anywhere.
+   */
+  private void abortedElements(final History history) {
+    final java.util.Map<String, Transaction> abortedBy = new java.util.HashMap<>();
+    final Set<String> live = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          if (t.status() == TxnStatus.ABORTED) {
+            abortedBy.putIfAbsent(op.key() + '\u0000' + op.value(), t);
+          } else {
+            live.add(op.key() + '\u0000' + op.value());
+          }
+        }
+      }
+    }
+    if (abortedBy.isEmpty()) {
+      return;
+    }
+    for (final Transaction t : history.transactions()) {
+      if (!orders.counted(t)) {
+        continue;
+      }
+      for (int i = 0; i < t.ops().size(); i++) {
+        final Op op = t.ops().get(i);
+        if (!op.isListRead()) {
+          continue;
+        }
+        for (final Long e : op.elements()) {
+          final String id = op.key() + '\u0000' + e;
+          final Transaction writer = abortedBy.get(id);
+          if (writer != null && !live.contains(id)) {
+            found.add(new Anomaly("G1a", "AbortedRead", EnumSet.allOf(Level.class), List.of(writer, t), List.of(),
+                let(writer, t) + "Then:\n  - T2 read " + op.key() + "=" + show(op.elements()) + ", which holds " + e
+                    + ", which only T1 appended, and T1 aborted: an aborted write must never be visible (Adya G1a).\n"
+                    + "No dependency graph exists for such a history. " + violatesAll() + " (G1a, AbortedRead)",
+                new AnomalyRead(t.id(), i, op.key(), op.value())));
+            break; // one anomaly per read: its first aborted element
+          }
+        }
+      }
+    }
+  }
+
+  /** An element of a committed read that no transaction appended (first read showing it). */
+  private void thinAirElements(final History history) {
+    final Set<String> appended = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          appended.add(op.key() + '\u0000' + op.value());
+        }
+      }
+    }
+    final Set<String> reported = new HashSet<>();
+    for (final ListOrders.KeyOrder k : orders.keys()) {
+      if (k.longest() == null) {
+        continue;
+      }
+      for (final Long e : k.order()) {
+        if (!appended.contains(k.key() + '\u0000' + e) && reported.add(k.key() + '\u0000' + e)) {
+          final ListOrders.ListRead r = firstReadShowing(history, k.key(), e);
+          found.add(new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class), List.of(r.txn()), List.of(),
+              let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", but no "
+                  + "transaction appended " + e + " to " + k.key() + ": the element came from thin air.\n"
+                  + "No dependency graph exists for such a history. " + violatesAll() + " (thin-air, ThinAirRead)",
+              new AnomalyRead(r.txn().id(), r.op(), k.key(), e)));
+        }
+      }
+    }
+  }
+
+  private ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {
+    for (final Transaction t : history.transactions()) {
+      if (!orders.counted(t)) {
+        continue;
+      }
+      for (int i = 0; i < t.ops().size(); i++) {
+        final Op op = t.ops().get(i);
+        if (op.isListRead() && op.key().equals(key) && op.elements().contains(e)) {
+          return new ListOrders.ListRead(t, i, key, op.elements());
+        }
+      }
+    }
+    throw new IllegalStateException("no read shows " + key + "=" + e);
+  }
+
+  private String violatesAll() {
+    final List<String> names = new ArrayList<>();
+    for (final Level l : Level.strongestFirst(Level.shown(EnumSet.allOf(Level.class), options.levels()))) {
+      names.add(l.name());
+    }
+    return "This violates " + (names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static AnomalyRead read(final ListOrders.ListRead r) {
+    final List<Long> e = r.elements();
+    return new AnomalyRead(r.txn().id(), r.op(), r.key(), e.isEmpty() ? null : e.get(e.size() - 1));
+  }
+
+  private static String let(final Transaction t1, final Transaction t2) {
+    final StringBuilder sb = new StringBuilder("Let:\n  T1 = ").append(describe(t1)).append('\n');
+    if (t2 != null && t2 != t1) {
+      sb.append("  T2 = ").append(describe(t2)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String describe(final Transaction t) {
+    final StringBuilder ops = new StringBuilder();
+    for (final Op op : t.ops()) {
+      ops.append(ops.length() == 0 ? "" : " ").append(op);
+    }
+    return t.id() + " [" + ops + "] (session " + t.session() + ", " + t.status().wire()
+        + (t.line() > 0 ? ", line " + t.line() : "") + ")";
+  }
+
+  private static String show(final List<Long> elements) {
+    return elements.toString().replace(" ", "");
+  }
+
+  private static String repeated(final List<Long> elements) {
+    final Set<Long> seen = new HashSet<>();
+    for (final Long e : elements) {
+      if (!seen.add(e)) {
+        return String.valueOf(e);
+      }
+    }
+    return "an element";
+  }
+}

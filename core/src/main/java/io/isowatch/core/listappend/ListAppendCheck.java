@@ -1,0 +1,307 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.AnomalyRead;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.CheckStats;
+import io.isowatch.core.check.Finding;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.WholeHistoryCheck;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Checks a list-append history (docs/list-append.md): reads the version orders off the lists,
+ * reports what only lists show ({@link ListAnomalies}), and decides the levels by giving the
+ * {@link RegisterTranslation} to the same engine as every history ({@link WholeHistoryCheck}),
+ * with keys starting absent (the empty list). The engine's anomalies come back with the original
+ * transactions and ops, so reports show appends and lists as the input has them.
+ */
+public final class ListAppendCheck {
+  static final String LEGEND = "\n(List-append: k=v names the version of k whose last element is v, null the empty "
+      + "list; an append of v builds on the version before v and installs k=v. docs/list-append.md)";
+
+  private ListAppendCheck() {}
+
+  /** True when the history has an append or a list-valued read: then it is checked as list-append. */
+  public static boolean isListAppend(final History history) {
+    for (final Transaction t : history.transactions()) {
+      if (isListAppend(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when the transaction has an append or a list-valued read. */
+  public static boolean isListAppend(final Transaction t) {
+    for (final Op op : t.ops()) {
+      if (op.isAppend() || op.isListRead()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Why a transaction-at-a-time engine (the segmented check, the streaming checker) refuses a
+   * list-append transaction: a key's version order is known only once its longest read is.
+   */
+  public static String notDecidedOnline(final Transaction t) {
+    return "transaction " + t.id() + " has list-append operations, which the segmented check and the streaming "
+        + "checker do not decide yet; check the whole history with isowatch check, without a horizon "
+        + "(docs/list-append.md)";
+  }
+
+  /** The result of checking a list-append history. */
+  public static CheckResult check(final History history, final CheckOptions options) {
+    final long started = System.nanoTime();
+    final ListOrders orders = ListOrders.of(history);
+    final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
+    final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
+    final CheckResult engine = WholeHistoryCheck.check(translated.history(), options.withInitialValue(null));
+    final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
+    long operations = 0;
+    for (final Transaction t : history.transactions()) {
+      originals.putIfAbsent(t.id(), t);
+      operations += t.ops().size();
+    }
+    final List<Anomaly> all = new ArrayList<>(lists);
+    final Map<String, Long> dropped = new HashMap<>();
+    if (!engine.anomalies().isEmpty()) {
+      final Map<String, String> described = described(history, translated.history());
+      for (final Anomaly a : engine.anomalies()) {
+        final Anomaly restored = restore(a, originals, described, translated);
+        if (restored.violates().isEmpty()) {
+          dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
+        } else {
+          all.add(restored);
+        }
+      }
+    }
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(engine.verdicts());
+    reasons.putAll(engine.reasons());
+    final List<Finding> findings = openOrders(verdicts, reasons, engine.findings(), translated);
+    weakLevels(verdicts, reasons, all);
+    for (final Anomaly a : lists) {
+      for (final Level l : a.violates()) {
+        if (verdicts.containsKey(l)) {
+          verdicts.put(l, Verdict.VIOLATED);
+          reasons.remove(l);
+        }
+      }
+    }
+    final Map<String, Long> byName = new LinkedHashMap<>();
+    for (final Anomaly a : lists) {
+      byName.merge(a.displayName(), 1L, Long::sum);
+    }
+    engine.stats().anomaliesByName().forEach((k, v) -> {
+      final long kept = v - dropped.getOrDefault(k, 0L);
+      if (kept > 0) {
+        byName.merge(k, kept, Long::sum);
+      }
+    });
+    final int max = options.maxAnomalies();
+    final boolean truncated = engine.stats().anomaliesTruncated() || all.size() > max;
+    final List<Anomaly> listed = all.size() > max ? all.subList(0, max) : all;
+    final CheckStats s = engine.stats();
+    // Indeterminate transactions a read shows reach the engine committed (RegisterTranslation).
+    long seen = 0;
+    for (final Transaction t : history.transactions()) {
+      if (t.status() == io.isowatch.core.history.TxnStatus.UNKNOWN && orders.counted(t)) {
+        seen++;
+      }
+    }
+    final CheckStats stats = new CheckStats(s.transactions(), s.committed() - seen, s.aborted(), s.unknownPromoted() + seen,
+        s.unknownIgnored(), s.sessions(), s.keys() - translated.phantoms().size(), operations, s.longRmwTransactions(),
+        s.largeReadOnlyTransactions(), s.edges(), byName, truncated, (System.nanoTime() - started) / 1e9,
+        s.retired());
+    return new CheckResult(verdicts, reasons, listed, findings, stats);
+  }
+
+  /**
+   * Settles what the open order of unobserved appends leaves open. Every order of them puts each
+   * after the latest version a read shows, and the translation gives the engine exactly those
+   * edges; a cycle in some order uses a chain of unobserved appends, which a topological order of
+   * the acyclic common graph avoids, so SER and SSER (acyclicity) are decided by the common edges
+   * alone: when the BLIND_WRITE findings of open keys are all that left them UNKNOWN, they are
+   * SATISFIED. SI is not settled that way and stays UNKNOWN. The findings name the original keys.
+   */
+  private static List<Finding> openOrders(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
+      final List<Finding> engineFindings, final RegisterTranslation.Translated translated) {
+    if (translated.openKeys().isEmpty()) {
+      return engineFindings;
+    }
+    final List<Finding> findings = new ArrayList<>(engineFindings.size());
+    for (final Finding f : engineFindings) {
+      final RegisterTranslation.Phantom p = f.key() == null ? null : translated.phantoms().get(f.key());
+      final boolean open = f.kind() == FindingKind.BLIND_WRITE
+          && (p != null || translated.openKeys().contains(f.key()));
+      if (!open) {
+        findings.add(f);
+        continue;
+      }
+      final String key = p != null ? p.key() : f.key();
+      final java.util.Set<Level> levels = java.util.EnumSet.noneOf(Level.class);
+      levels.addAll(f.levels());
+      levels.remove(Level.SER);
+      levels.remove(Level.SSER);
+      findings.add(new Finding(f.kind(), levels, key, f.count(), f.txns(), f.lines(),
+          f.count() + " append(s) to " + key + " that no read shows, e.g. by " + String.join(", ", f.txns())
+              + ": each comes after the latest version of " + key + " a read shows, in an order nothing fixes; "
+              + "SER and SSER do not depend on that order, SI does (docs/list-append.md)"));
+    }
+    for (final Level l : List.of(Level.SER, Level.SSER)) {
+      if (verdicts.get(l) != Verdict.UNKNOWN) {
+        continue;
+      }
+      final boolean onlyOpenOrders = findings.stream()
+          .filter(f -> f.kind().severity() == FindingKind.Severity.UNDECIDABLE || f.kind().severity()
+              == FindingKind.Severity.INVALID)
+          .noneMatch(f -> f.levels().contains(l));
+      if (onlyOpenOrders) {
+        verdicts.put(l, Verdict.SATISFIED);
+        reasons.remove(l);
+      }
+    }
+    return findings;
+  }
+
+  /**
+   * The levels other than SSER, SER and SI are not decided on list-append histories: the
+   * translation's read before each append says the appender saw the version it builds on, which
+   * SSER, SER and SI all imply (under SI two writers of one key cannot be concurrent), but the
+   * weaker levels do not (under causal consistency an append may be ordered after another it never
+   * saw). Such a level is VIOLATED only by an anomaly that does not rest on that read (an aborted
+   * or intermediate read, an internal or thin-air read, a list anomaly); otherwise UNKNOWN.
+   */
+  private static void weakLevels(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
+      final List<Anomaly> anomalies) {
+    for (final Level l : List.copyOf(verdicts.keySet())) {
+      if (Level.CLASSIC.contains(l)) {
+        continue;
+      }
+      final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
+      if (proven) {
+        verdicts.put(l, Verdict.VIOLATED);
+        reasons.remove(l);
+      } else {
+        verdicts.put(l, Verdict.UNKNOWN);
+        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER and SI are; "
+            + "docs/list-append.md); no violation of it is certain");
+      }
+    }
+  }
+
+  /**
+   * How the explanations describe each translated transaction whose ops the translation changed,
+   * mapped to the same description with the original ops (the {@code Let:} lines of {@link
+   * io.isowatch.core.check.Explainer}).
+   */
+  private static Map<String, String> described(final History original, final History translated) {
+    final Map<String, String> map = new HashMap<>();
+    for (int i = 0; i < original.size(); i++) {
+      final Transaction o = original.transactions().get(i);
+      final Transaction r = translated.transactions().get(i);
+      if (!o.ops().equals(r.ops()) || o.status() != r.status()) {
+        map.putIfAbsent(ops(r) + tail(r), ops(o) + tail(o));
+      }
+    }
+    return map;
+  }
+
+  private static String tail(final Transaction t) {
+    return " (session " + t.session() + ", " + t.status().wire() + (t.line() > 0 ? ", line " + t.line() : "") + ")";
+  }
+
+  /** The engine's anomaly about the translated transactions, told with the original ones. */
+  private static Anomaly restore(final Anomaly a, final Map<String, Transaction> originals,
+      final Map<String, String> described, final RegisterTranslation.Translated translated) {
+    final Map<String, int[]> origin = translated.origin();
+    final List<Transaction> txns = new ArrayList<>(a.transactions().size());
+    for (final Transaction t : a.transactions()) {
+      txns.add(originals.getOrDefault(t.id(), t));
+    }
+    String explanation = a.explanation();
+    if (explanation != null) {
+      final StringBuilder sb = new StringBuilder(explanation.length() + LEGEND.length());
+      for (final String line : explanation.split("\n", -1)) {
+        final int eq = line.indexOf(" = [");
+        final String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
+        sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
+      }
+      explanation = sb.append(LEGEND).toString();
+    }
+    List<io.isowatch.core.check.Edge> cycle = a.cycle();
+    if (!translated.phantoms().isEmpty()) {
+      final List<io.isowatch.core.check.Edge> edges = new ArrayList<>(cycle.size());
+      for (final io.isowatch.core.check.Edge e : cycle) {
+        final RegisterTranslation.Phantom p = e.key() == null ? null : translated.phantoms().get(e.key());
+        // An edge on a stand-in key is about the original key's latest read version (RW into an
+        // unobserved append) or an unobserved append itself (WW, WR: their value is the element).
+        edges.add(p == null ? e : new io.isowatch.core.check.Edge(e.from(), e.to(), e.kind(), p.key(),
+            e.value() == null ? p.base() : e.value()));
+      }
+      cycle = edges;
+      if (explanation != null) {
+        for (final RegisterTranslation.Phantom p : translated.phantoms().values()) {
+          explanation = explanation
+              .replace(p.name() + "=null, the initial value of " + p.name() + "; every version order puts the initial "
+                  + "version first", p.key() + "=" + p.base() + ", the latest version of " + p.key() + " any read shows; "
+                  + "every append no read shows comes after it")
+              .replace(p.name() + "=", p.key() + "=")
+              .replace(p.name() + " ", p.key() + " ");
+        }
+      }
+    }
+    AnomalyRead read = a.read();
+    if (read != null && origin.containsKey(read.txn())) {
+      final int[] from = origin.get(read.txn());
+      final int op = read.op() < from.length ? Math.max(0, from[read.op()]) : read.op();
+      read = new AnomalyRead(read.txn(), op, read.key(), read.value());
+    }
+    java.util.Set<Level> violates = a.violates();
+    if (!a.cycle().isEmpty() && !Level.CLASSIC.containsAll(violates)) {
+      // A cycle's edges rest on the reads before the appends, which only SSER, SER and SI imply (weakLevels).
+      violates = java.util.EnumSet.noneOf(Level.class);
+      for (final Level l : a.violates()) {
+        if (Level.CLASSIC.contains(l)) {
+          violates.add(l);
+        }
+      }
+      if (explanation != null) {
+        explanation = explanation.replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(violates));
+      }
+    }
+    return new Anomaly(a.type(), a.name(), violates, txns, cycle, explanation, read);
+  }
+
+  private static String violatesSentence(final java.util.Set<Level> levels) {
+    final List<String> names = new ArrayList<>();
+    for (final Level l : Level.strongestFirst(levels)) {
+      names.add(l.name());
+    }
+    if (names.isEmpty()) {
+      return "";
+    }
+    return "This violates " + (names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static String ops(final Transaction t) {
+    return "[" + t.ops().stream().map(Op::toString).collect(Collectors.joining(" ")) + "]";
+  }
+}

@@ -1,0 +1,225 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a list-append history into a register history the engine decides exactly, given the
+ * orders of {@link ListOrders} (docs/list-append.md, "How it is decided").
+ *
+ * <p>A version of a key is named by its last element (the empty list: the key is absent, so the
+ * check runs with {@code --initial-value null}). A read of a list becomes a read of its last
+ * element. An append of {@code v} becomes a write of {@code v} preceded by a read of the element
+ * before {@code v} in the order, unless the transaction already read or wrote the key (then that
+ * op's version is what the append builds on, as a mini-transaction's write builds on its read).
+ * So the engine's WR, WW and RW edges are exactly those of the lists: WW from the appender of one
+ * element to the appender of the next, WR from the appender of a list's last element to its
+ * reader, RW from the reader of a prefix to the appender of the element after it.
+ *
+ * <p>Elements no transaction appended (thin air) and elements of aborted appenders are skipped
+ * when a read or an append looks for the version it names or builds on: neither is a version of
+ * the committed order ({@link ListAnomalies} reports the reads showing them, wherever in a list).
+ * Reads that are no prefix of the order, and every read of a key whose lists repeat an element,
+ * are left out (they are anomalies of their own). A committed append no committed read shows
+ * follows the longest read; when it is the key's only such append that is its exact place; when
+ * there are several, their mutual order is open: they become blind writes of a stand-in key
+ * ({@link Phantom}) whose initial version the readers of the latest list and the appender of its
+ * last element read, so that the engine's certain edges from an initial version put every one of
+ * them after those transactions, and nothing orders them among themselves. Those are exactly the
+ * edges every order of them has in common, which decides SER and SSER (acyclicity: see
+ * docs/list-append.md) and leaves SI open unless a violation is certain.
+ */
+public final class RegisterTranslation {
+  /**
+   * The end given to a seen indeterminate transaction the client never saw end: later than every
+   * start, so that it precedes no transaction in real time, as an indeterminate one does.
+   */
+  static final long NEVER_ENDED = Long.MAX_VALUE / 4;
+
+  private final ListOrders orders;
+  private final Map<String, Map<Long, List<Transaction>>> appenders = new HashMap<>();
+  private final Map<String, Integer> unobservedCommitted = new HashMap<>();
+  private final Map<String, Phantom> phantoms = new HashMap<>();
+
+  private RegisterTranslation(final ListOrders orders) {
+    this.orders = orders;
+  }
+
+  /**
+   * The translated history and, per transaction id, the position in the original ops of each
+   * translated op (an append's read and write both map to the append).
+   */
+  public record Translated(History history, Map<String, int[]> origin, Map<String, Phantom> phantoms,
+      Set<String> openKeys) {}
+
+  /**
+   * The stand-in key of an open key's unobserved appends: they all come after the key's latest
+   * version any read shows ({@code base}, null for none), in an order nothing fixes.
+   *
+   * @param key the original key
+   * @param name the stand-in key's name in the translation
+   * @param base the latest version a read shows, which every unobserved append follows
+   */
+  public record Phantom(String key, String name, Long base) {}
+
+  /** The register history with the same transactions (same ids, sessions, times, statuses). */
+  public static Translated translate(final History history, final ListOrders orders) {
+    final RegisterTranslation t = new RegisterTranslation(orders);
+    t.indexAppends(history);
+    final History.Builder out = History.builder();
+    t.phantoms(history);
+    final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
+    for (final Transaction txn : history.transactions()) {
+      final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
+      out.add(t.translate(txn, from));
+      origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
+    }
+    final Map<String, Phantom> byName = new HashMap<>();
+    t.phantoms.values().forEach(p -> byName.put(p.name(), p));
+    final Set<String> open = new HashSet<>();
+    t.unobservedCommitted.forEach((k, n) -> {
+      if (n > 1) {
+        open.add(k);
+      }
+    });
+    return new Translated(out.build(), origin, byName, open);
+  }
+
+  /**
+   * A stand-in key for every key with several committed appends no read shows, when some read
+   * shows an appended element (with none, the key's own initial version plays that part, and the
+   * engine's certain edges from it already order every such append after the readers of the empty
+   * list). Its name is the key's with primes added until no key of the history has it.
+   */
+  private void phantoms(final History history) {
+    final Set<String> keys = new HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        keys.add(op.key());
+      }
+    }
+    unobservedCommitted.forEach((k, n) -> {
+      final ListOrders.KeyOrder order = orders.of(k);
+      final Long base = order.duplicates().isEmpty() ? base(order, order.order().size()) : null;
+      if (n > 1 && base != null) {
+        String name = k + "'";
+        while (keys.contains(name)) {
+          name += "'";
+        }
+        keys.add(name);
+        phantoms.put(k, new Phantom(k, name, base));
+      }
+    });
+  }
+
+  /** The transactions that appended {@code element} to {@code key}, in source order. */
+  List<Transaction> appenders(final String key, final Long element) {
+    return appenders.getOrDefault(key, Map.of()).getOrDefault(element, List.of());
+  }
+
+  private void indexAppends(final History history) {
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          appenders.computeIfAbsent(op.key(), k -> new HashMap<>())
+              .computeIfAbsent(op.value(), v -> new ArrayList<>(1)).add(t);
+          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
+            unobservedCommitted.merge(op.key(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+  }
+
+  private Transaction translate(final Transaction t, final List<Integer> from) {
+    final List<Op> ops = new ArrayList<>(t.ops().size() + 2);
+    final Set<String> touched = new HashSet<>();
+    for (int index = 0; index < t.ops().size(); index++) {
+      final Op op = t.ops().get(index);
+      while (from.size() < ops.size()) {
+        from.add(index - 1);
+      }
+      final ListOrders.KeyOrder order = orders.of(op.key());
+      final boolean broken = !order.duplicates().isEmpty();
+      if (op.isRead()) {
+        final List<Long> list = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
+        if (list == null) {
+          ops.add(op); // a register read in a list-append history: left to the engine as it is
+          touched.add(op.key());
+        } else if (!broken && order.isPrefix(list)) {
+          final Long version = readVersion(order, list.size());
+          ops.add(Op.read(op.key(), version));
+          touched.add(op.key());
+          final Phantom p = phantoms.get(op.key());
+          if (p != null && java.util.Objects.equals(version, p.base()) && orders.counted(t)) {
+            ops.add(Op.read(p.name(), null)); // precedes every unobserved append (RW to each)
+          }
+        }
+      } else if (op.isAppend()) {
+        if (!touched.contains(op.key()) && !broken) {
+          final int at = order.position(op.value());
+          if (at >= 0) {
+            ops.add(Op.read(op.key(), base(order, at)));
+          } else if (!orders.counted(t) || unobservedCommitted.getOrDefault(op.key(), 0) == 1) {
+            ops.add(Op.read(op.key(), base(order, order.order().size())));
+          }
+        }
+        final Phantom p = phantoms.get(op.key());
+        final boolean unobserved = order.position(op.value()) < 0;
+        if (p != null && unobserved && !touched.contains(op.key()) && orders.counted(t)) {
+          ops.add(Op.write(p.name(), op.value())); // after the base, among the others in an open order
+        } else {
+          ops.add(Op.write(op.key(), op.value()));
+        }
+        if (p != null && op.value().equals(p.base()) && t.status() != TxnStatus.ABORTED) {
+          ops.add(Op.read(p.name(), null)); // the base's appender precedes every unobserved append
+        }
+        touched.add(op.key());
+      } else {
+        ops.add(op);
+        touched.add(op.key());
+      }
+    }
+    while (from.size() < ops.size()) {
+      from.add(t.ops().size() - 1);
+    }
+    if (t.status() == TxnStatus.UNKNOWN && orders.counted(t)) {
+      // A read shows one of its elements: it took effect. The engine promotes an indeterminate
+      // writer only when a read ends at its version, which the lists need not give it, so it is
+      // committed here; without an end it still precedes nothing in real time.
+      return new Transaction(t.id(), t.session(), t.seq(), TxnStatus.COMMITTED, t.start(),
+          t.end() == Transaction.NO_TIME ? NEVER_ENDED : t.end(), ops, t.tenant(), t.level(), t.line());
+    }
+    return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), ops, t.tenant(), t.level(),
+        t.line());
+  }
+
+  /**
+   * The version a read of the first {@code length} elements names: its last element a transaction
+   * that did not abort appended (thin-air and aborted elements are {@link ListAnomalies}' findings,
+   * wherever they are in the list).
+   */
+  private Long readVersion(final ListOrders.KeyOrder order, final int length) {
+    return base(order, length);
+  }
+
+  /** The version an append at index {@code at} builds on: the last element before it a live append put there. */
+  private Long base(final ListOrders.KeyOrder order, final int at) {
+    final List<Long> known = order.order();
+    for (int i = at - 1; i >= 0; i--) {
+      final List<Transaction> by = appenders(order.key(), known.get(i));
+      if (by.stream().anyMatch(a -> a.status() != TxnStatus.ABORTED)) {
+        return known.get(i);
+      }
+    }
+    return null;
+  }
+}

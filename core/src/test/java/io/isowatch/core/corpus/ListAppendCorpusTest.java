@@ -1,0 +1,150 @@
+package io.isowatch.core.corpus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Finding;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.TxnStatus;
+import io.isowatch.core.online.WholeHistoryCheck;
+import io.isowatch.core.oracle.ListAppendOracle;
+import io.isowatch.core.testkit.HistoryDsl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The list-append golden corpus ({@code core/src/test/resources/corpus/list-append}, README
+ * there): histories transcribed from Elle's list-append tests, each with its source, what Elle
+ * reports, IsoWatch's expected verdicts and anomalies, and where they differ, why. Every case is
+ * also judged by {@link ListAppendOracle}, so that an expected verdict cannot contradict the
+ * definitions.
+ */
+class ListAppendCorpusTest {
+  private static final Set<String> KNOWN_KEYS =
+      Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings");
+
+  static Stream<String> cases() {
+    try (Stream<Path> files = Files.list(dir())) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".hist"))
+          .map(n -> n.substring(0, n.length() - ".hist".length())).sorted().toList().stream();
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void shouldMatchTheExpectedFileWhenCheckingAListAppendCorpusHistory(final String name) {
+    // Given
+    final Map<String, String> expected = expected(name);
+    final History history = HistoryDsl.history(read(name + ".hist"));
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults());
+    // Then
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(Verdict.valueOf(expected.get(level.name())), r.verdicts().get(level),
+          () -> level + " of " + name + "; anomalies " + names(r) + "; reasons " + r.reasons());
+    }
+    assertEquals(expected.get("anomalies"), names(r), () -> "anomalies of " + name);
+    if (expected.containsKey("findings")) {
+      assertEquals(expected.get("findings"), String.join(",",
+          new TreeSet<>(r.findings().stream().map(Finding::kind).map(Enum::name).toList())), () -> "findings of " + name);
+    }
+    for (final Anomaly a : r.anomalies()) {
+      assertTrue(a.explanation().startsWith("Let:\n") && a.explanation().contains("Then:\n"), a.explanation());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void shouldAgreeWithTheListAppendOracle(final String name) {
+    // Given
+    final Map<String, String> expected = expected(name);
+    final History history = HistoryDsl.history(read(name + ".hist"));
+    // When / Then: a decided expected verdict is what the oracle finds by running every schedule
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      final Verdict v = Verdict.valueOf(expected.get(level.name()));
+      if (v == Verdict.UNKNOWN) {
+        continue;
+      }
+      final boolean holds = ListAppendOracle.holds(history, level, 0);
+      assertEquals(v == Verdict.SATISFIED, holds, () -> name + ": " + level + " expected " + v + ", oracle " + holds);
+    }
+  }
+
+  @Test
+  void shouldCoverElleListAppendAnomalies() {
+    // Given
+    final List<String> names = cases().toList();
+    // When
+    final Set<String> seen = new TreeSet<>();
+    for (final String n : names) {
+      seen.addAll(List.of(expected(n).get("anomalies").split(",")));
+      assertTrue(expected(n).get("source").startsWith("https://"), n + ": needs a source");
+      assertFalse(HistoryDsl.history(read(n + ".hist")).transactions().stream()
+          .anyMatch(t -> t.status() == TxnStatus.UNKNOWN && t.ops().isEmpty()), n);
+    }
+    // Then
+    assertTrue(names.size() >= 20, () -> "only " + names.size() + " cases");
+    assertTrue(seen.containsAll(List.of("G0", "AbortedRead", "IntermediateRead", "G1c", "WriteSkew",
+        "DuplicateElements", "IncompatibleOrder", "LostUpdate", "G-single-realtime", "NonMonotonicRead")), seen::toString);
+  }
+
+  private static String names(final CheckResult r) {
+    return String.join(",", r.anomalies().stream().map(Anomaly::displayName).sorted().toList());
+  }
+
+  private static Map<String, String> expected(final String name) {
+    final Map<String, String> kv = new LinkedHashMap<>();
+    for (final String raw : read(name + ".expected").split("\n")) {
+      final String line = raw.startsWith("#") ? "" : raw.trim();
+      if (line.isEmpty()) {
+        continue;
+      }
+      final int eq = line.indexOf('=');
+      assertTrue(eq > 0, () -> name + ".expected: not key=value: " + line);
+      final String key = line.substring(0, eq).trim();
+      assertTrue(KNOWN_KEYS.contains(key), () -> name + ".expected: unknown key " + key);
+      kv.put(key, line.substring(eq + 1).trim());
+    }
+    for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "anomalies")) {
+      assertTrue(kv.containsKey(required), () -> name + ".expected: missing " + required);
+    }
+    return kv;
+  }
+
+  private static String read(final String file) {
+    try {
+      return Files.readString(dir().resolve(file), StandardCharsets.UTF_8);
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Path dir() {
+    try {
+      return Path.of(ListAppendCorpusTest.class.getResource("/corpus/list-append").toURI());
+    } catch (final URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
