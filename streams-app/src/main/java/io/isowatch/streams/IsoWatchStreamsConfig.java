@@ -102,7 +102,10 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   public static final String REPLAY_END_OFFSETS_DEFAULT = "";
 
   public static final String CHECK_LEVELS_CONFIG = "check.levels";
-  public static final String CHECK_LEVELS_DOC = "Isolation levels to decide, comma-separated: SSER, SER, SI.";
+  public static final String CHECK_LEVELS_DOC = "Isolation levels to decide, comma-separated, any of (weakest first)"
+      + " PL2, RC, RA, CC, PC, SI, RR, SER, SSER (docs/levels.md; the spellings of isowatch check --levels are"
+      + " accepted too). A verdict is published for each; the weak ones (PL2 ... PC, RR) need consumers of the"
+      + " topics that read the Avro Level of v4 (schemas/README.md, 'Weak levels').";
   public static final String CHECK_LEVELS_DEFAULT = "SSER,SER,SI";
 
   public static final String CHECK_GRACE_MS_CONFIG = "check.grace.ms";
@@ -230,7 +233,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   public static final String TENANT_PROMISED_LEVELS_DOC =
       "The isolation levels each tenant is promised, for alerting: comma-separated TENANT:LEVEL entries,"
           + " one per promised level; *:LEVEL applies to every tenant without entries of its own, TENANT:NONE"
-          + " promises that tenant nothing (e.g. *:SER,*:SI,canary-rc:NONE). Exported as"
+          + " promises that tenant nothing (e.g. *:SER,*:SI,canary-rc:NONE, or pg:RC for a PostgreSQL at READ"
+          + " COMMITTED). Every promised level must be in check.levels. Exported as"
           + " isowatch_promised_level{tenant,level}; the paging alert of ops/prometheus/alerts.yml fires when a"
           + " new anomaly violates a promised level. Empty: nothing is promised and no anomaly pages.";
   public static final String TENANT_PROMISED_LEVELS_DEFAULT = "";
@@ -339,7 +343,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           parsedBy(v -> ReplayEnd.parse(v == null ? "" : v.toString()),
               "partition:offset[,partition:offset...], or empty"), Importance.LOW, REPLAY_END_OFFSETS_DOC)
       .define(CHECK_LEVELS_CONFIG, Type.LIST, CHECK_LEVELS_DEFAULT,
-          ConfigDef.ValidList.in("SSER", "SER", "SI"), Importance.HIGH, CHECK_LEVELS_DOC)
+          parsedBy(IsoWatchStreamsConfig::parseLevels, "levels such as RC,RA,SI,SER"), Importance.HIGH, CHECK_LEVELS_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.HIGH, CHECK_GRACE_MS_DOC)
       .define(CHECK_ABSENCE_BOUND_MS_CONFIG, Type.LONG, CHECK_ABSENCE_BOUND_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
@@ -406,6 +410,14 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   public IsoWatchStreamsConfig(final Map<?, ?> originals) {
     super(CONFIG_DEF, originals);
+    final Set<Level> unchecked = EnumSet.copyOf(promisedLevels().all());
+    unchecked.removeAll(levels());
+    if (!unchecked.isEmpty()) {
+      // A promise of a level that is not decided could never be found broken: its alert would never fire.
+      throw new ConfigException(TENANT_PROMISED_LEVELS_CONFIG, getList(TENANT_PROMISED_LEVELS_CONFIG),
+          "promises " + Level.weakestFirst(unchecked) + ", which " + CHECK_LEVELS_CONFIG + " "
+              + getList(CHECK_LEVELS_CONFIG) + " does not decide; add them to " + CHECK_LEVELS_CONFIG);
+    }
   }
 
   /** The properties for {@code new KafkaStreams(topology, props)}: IsoWatch's, then the passthrough. */
@@ -583,6 +595,15 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
         throw new ConfigException(name, value, e.getMessage());
       }
     }, () -> validValues);
+  }
+
+  @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.
+  private static void parseLevels(final Object value) {
+    final List<String> levels = value == null ? List.of() : (List<String>) value;
+    if (levels.isEmpty()) {
+      throw new IllegalArgumentException("no level to decide");
+    }
+    levels.forEach(Level::parse);
   }
 
   @SuppressWarnings("unchecked") // A LIST key's parsed value is a List<String>.

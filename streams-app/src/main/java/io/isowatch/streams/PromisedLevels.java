@@ -64,16 +64,18 @@ public record PromisedLevels(Map<String, Set<Level>> perTenant, Set<Level> other
       final Set<Level> levels = ANY_TENANT.equals(tenant) ? others
           : perTenant.computeIfAbsent(tenant, t -> EnumSet.noneOf(Level.class));
       if (!NONE.equals(levelText.toUpperCase(Locale.ROOT))) {
-        final Level level = Level.parse(levelText);
-        // Only the levels the topics carry can be alerted on: the Avro Level knows SSER, SER and SI.
-        if (!Level.CLASSIC.contains(level)) {
-          throw new IllegalArgumentException("'" + entry + "': the streaming checker decides and publishes "
-              + Level.CLASSIC + " only; " + level + " is decided by isowatch check");
-        }
-        levels.add(level);
+        levels.add(Level.parse(levelText));
       }
     }
     return new PromisedLevels(perTenant, others);
+  }
+
+  /** Every level promised to some tenant. */
+  public Set<Level> all() {
+    final Set<Level> all = EnumSet.noneOf(Level.class);
+    all.addAll(others);
+    perTenant.values().forEach(all::addAll);
+    return all;
   }
 
   /** The levels promised to {@code tenant}. */

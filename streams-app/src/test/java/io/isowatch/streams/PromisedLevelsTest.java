@@ -39,6 +39,30 @@ class PromisedLevelsTest {
         Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:SER,pg-SI"), Map.of()));
     assertTrue(e.getMessage().contains("pg-SI"), e.getMessage());
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
-        Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC"), Map.of()));
+        Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:XX"), Map.of()));
+  }
+
+  @Test
+  void shouldPromiseAWeakLevelWhenTheCheckerDecidesIt() throws Exception {
+    // Given: PostgreSQL's default promise, READ COMMITTED, decided by the checker
+    final Map<String, String> env = Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC,*:SER",
+        "ISOWATCH_CHECK_LEVELS", "RC,RA,SI,SER,SSER");
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), env, Map.of());
+    // Then
+    assertEquals(java.util.Set.of(io.isowatch.core.check.Level.RC), config.promisedLevels().of("pg"));
+    assertEquals(java.util.Set.of(io.isowatch.core.check.Level.RC, io.isowatch.core.check.Level.SER),
+        config.promisedLevels().all());
+  }
+
+  @Test
+  void shouldRejectAPromiseWhenItsLevelIsNotDecided() {
+    // Given: RC promised, but check.levels is the default SSER,SER,SI: the promise could never be found broken
+    final Map<String, String> env = Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC");
+    // When
+    final ConfigException e = assertThrows(ConfigException.class,
+        () -> ConfigSources.load(Optional.empty(), env, Map.of()));
+    // Then
+    assertTrue(e.getMessage().contains("tenant.promised.levels") && e.getMessage().contains("[RC]"), e.getMessage());
   }
 }
