@@ -119,7 +119,7 @@ final class CheckpointAvroReader extends CheckpointSections {
     in.array(1, "session seqs", () -> h.setNextSeq(session[0]++, in.longValue()));
     h.edges = in.longValue();
     h.unknowns = count();
-    if (version >= CheckpointFormat.VERSION) {
+    if (version >= CheckpointFormat.VERSION_AVRO_RUNS) {
       if (!in.present()) {
         return h;
       }

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
  * <pre>
  * offset  size  field
  *      0     4  magic "IWCK"
- *      4     4  format version (4; 1, 2 and 3 are still read)
+ *      4     4  format version (5; 1, 2, 3 and 4 are still read)
  *      8     4  total length in bytes, checksum included
  *     12     8  nanos: the engine's time spent so far
  *     20     8  the summary's nanos spent in cuts
@@ -23,9 +23,11 @@ import org.apache.avro.Schema;
  *  len-4     4  CRC-32 of bytes 0 .. len-5
  * </pre>
  *
- * The body of format 4 is the Avro binary encoding of {@link #SCHEMA} ({@code Checkpoint.avsc}, a
- * resource of this package): a stock {@code GenericDatumReader} with that schema decodes it. Format 3
- * is the same schema without the summary's {@code runs} (the exact run-sets of retired versions,
+ * The body of format 5 is the Avro binary encoding of {@link #SCHEMA} ({@code Checkpoint.avsc}, a
+ * resource of this package): a stock {@code GenericDatumReader} with that schema decodes it. Format 4
+ * is the same schema with the three levels SSER, SER and SI in its {@code Level} enum (format 5
+ * appends the weak levels, so a format-4 body is a format-5 body that holds no weak level). Format 3
+ * is format 4 without the summary's {@code runs} (the exact run-sets of retired versions,
  * which default to null); formats 1 and 2 have a hand-written body of varint sections ({@link
  * CheckpointReader}).
  *
@@ -34,8 +36,10 @@ import org.apache.avro.Schema;
  */
 final class CheckpointFormat {
   static final int MAGIC = 0x4957434B;
-  /** The Avro body of {@code Checkpoint.avsc}, with the exact run-sets of retired versions. */
-  static final int VERSION = 4;
+  /** The Avro body of {@code Checkpoint.avsc}: every level, the weak ones included. */
+  static final int VERSION = 5;
+  /** The Avro body with the run-sets, whose levels are SSER, SER and SI only; still read. */
+  static final int VERSION_AVRO_RUNS = 4;
   /** The Avro body without run-sets (every retired version in the filters); still read. */
   static final int VERSION_AVRO_FILTERS = 3;
   /** Scalable filters of retired versions in the hand-written varint codec; still read. */

@@ -8,10 +8,11 @@ import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the state right after a cut as a checkpoint, format version 4: the frame of {@link
+ * Writes the state right after a cut as a checkpoint, format version 5: the frame of {@link
  * CheckpointFormat} around the Avro binary encoding of {@code Checkpoint.avsc} (the project's
  * contract, docs/segmentation.md, "Checkpoints"), written field by field in the schema's order.
  * Every section is written in a canonical order, so that equal states give equal bytes (timings
@@ -326,7 +327,7 @@ final class CheckpointWriter {
   }
 
   private void checker(final CheckerFields c) {
-    out.array(c.published().entrySet().stream().filter(e -> Level.CLASSIC.contains(e.getKey())).toList(), e -> {
+    out.array(List.copyOf(c.published().entrySet()), e -> {
       out.index(CheckpointRecords.level(e.getKey()));
       out.index(CheckpointRecords.verdict(e.getValue()));
     });

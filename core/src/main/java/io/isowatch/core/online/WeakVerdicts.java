@@ -122,7 +122,7 @@ final class WeakVerdicts {
     final Verdict si = results.classicVerdict(Level.SI, results.everyLevelViolated());
     if (si == Verdict.VIOLATED) {
       final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
-          && (s.summary == null || s.summary.cuts == 0);
+          && (s.summary == null || s.summary.pruned == 0);
       return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
     }
     return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;

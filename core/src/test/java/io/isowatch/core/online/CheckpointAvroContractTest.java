@@ -27,7 +27,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The body of a format-4 checkpoint is a contract any Avro tool can read: stock Avro, given
+ * The body of a format-5 checkpoint is a contract any Avro tool can read: stock Avro, given
  * {@code Checkpoint.avsc}, decodes it to the end, finds the engine's state in it, writes it back
  * to the same bytes, and resolves it under a later schema that adds a field with a default (the
  * evolution rule of docs/segmentation.md, "Checkpoints").
@@ -102,11 +102,45 @@ class CheckpointAvroContractTest {
   }
 
   @Test
-  void shouldKeepTheSchemaOfFormatFourAsPublished() throws IOException {
+  void shouldKeepTheSchemaOfFormatFiveAsPublished() throws IOException {
     // A change of Checkpoint.avsc is a new format version, with its own frozen schema (the reader
     // of the new version resolves the bodies of the older ones against their frozen schemas).
-    assertEquals(4, CheckpointFormat.VERSION);
-    assertEquals(schema("published/Checkpoint-v4.avsc"), CheckpointFormat.SCHEMA);
+    assertEquals(5, CheckpointFormat.VERSION);
+    assertEquals(schema("published/Checkpoint-v5.avsc"), CheckpointFormat.SCHEMA);
+  }
+
+  @Test
+  void shouldRestoreAFormatFourCheckpointAsTheSameEngineWhenItsLevelsAreClassic() throws IOException {
+    // Given: a format-4 checkpoint (the frozen v4 schema, whose Level knows SSER, SER and SI),
+    // made from a format-5 one of an engine that decides those levels only
+    final OnlineChecker original = engine();
+    final byte[] v5 = original.checkpoint();
+    final Schema v4 = schema("published/Checkpoint-v4.avsc");
+    final byte[] v4Bytes = CheckpointFormat.frame(4, reencode(v5, CheckpointFormat.SCHEMA, v4), 0,
+        CheckpointReader.read(v5).summary());
+
+    // When: stock Avro resolves the v4 body under the v5 schema, and the engine restores from it
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(v4, CheckpointFormat.SCHEMA).read(null,
+        DecoderFactory.get().binaryDecoder(v4Bytes, CheckpointFormat.HEADER,
+            v4Bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+    final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v4Bytes);
+
+    // Then: the same state, written back as format 5 with the same body
+    assertEquals(CheckpointReader.read(v5).maxEnd(), record.get("maxEnd"));
+    assertEquals(original.result().verdicts(), restored.result().verdicts());
+    assertEquals(original.result().anomalies(), restored.result().anomalies());
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v5), CheckpointPropertyTest.withoutTimings(
+        restored.checkpoint()));
+    assertEquals(5, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+  }
+
+  @Test
+  void shouldReadEveryFrozenFormatWhenResolvedUnderTheCurrentSchema() throws IOException {
+    for (final String frozen : List.of("published/Checkpoint-v3.avsc", "published/Checkpoint-v4.avsc")) {
+      assertEquals(org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
+          org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(CheckpointFormat.SCHEMA, schema(frozen))
+              .getType(), frozen);
+    }
   }
 
   @Test
@@ -153,7 +187,7 @@ class CheckpointAvroContractTest {
     assertTrue(restored.retiredExactVersions() > 1_000, "runs took " + restored.retiredExactVersions());
     assertTrue(restored.retiredRuns() > 0 && restored.retiredRuns() <= 2 * 40 * 5, restored.retiredRuns() + " runs");
     assertEquals(inFilters + restored.retiredExactVersions(), restored.retiredVersions());
-    assertEquals(4, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
   }
 
   @Test

@@ -41,13 +41,13 @@ class CheckpointCodecTest {
   void shouldRefuseAnotherVersion() {
     // Given
     final byte[] bytes = checkpoint();
-    ByteBuffer.wrap(bytes).putInt(4, 5);
+    ByteBuffer.wrap(bytes).putInt(4, 6);
 
     // When
     final CheckpointFormatException e = assertThrows(CheckpointFormatException.class, () -> restore(bytes));
 
     // Then
-    assertEquals("unsupported checkpoint format version 5 (this release reads 1, 2, 3 and 4)", e.getMessage());
+    assertEquals("unsupported checkpoint format version 6 (this release reads 1, 2, 3, 4 and 5)", e.getMessage());
   }
 
   @Test
