@@ -147,7 +147,11 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
-    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
+    // A level proven by an anomaly listed before a cut (in the summary) needs no counterexample
+    // either: otherwise a cut, even one that pruned nothing, would add one that check does not list.
+    final List<io.isowatch.core.check.Anomaly> proof = h == null || h.anomalies.isEmpty() ? listed
+        : java.util.stream.Stream.concat(h.anomalies.stream(), listed.stream()).toList();
+    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(proof);
     if (!witnesses.isEmpty()) {
       listed = new ArrayList<>(listed);
       counts = new java.util.LinkedHashMap<>(counts);
