@@ -375,7 +375,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           Importance.LOW, CHECK_MAX_ANOMALIES_DOC)
       .define(TENANT_PROMISED_LEVELS_CONFIG, Type.LIST, TENANT_PROMISED_LEVELS_DEFAULT,
           parsedBy(IsoWatchStreamsConfig::parsePromisedLevels,
-              "TENANT:LEVEL entries (LEVEL: SSER, SER, SI or NONE; TENANT * for the others)"),
+              "TENANT:LEVEL entries (LEVEL: any level of check.levels, e.g. SER, SI, RC, or NONE; TENANT * for the others)"),
           Importance.MEDIUM, TENANT_PROMISED_LEVELS_DOC)
       .define(VERDICT_INTERVAL_MS_CONFIG, Type.LONG, VERDICT_INTERVAL_MS_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.MEDIUM, VERDICT_INTERVAL_MS_DOC)
