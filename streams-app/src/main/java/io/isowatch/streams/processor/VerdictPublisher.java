@@ -101,9 +101,9 @@ final class VerdictPublisher {
         LOG.warn("No verdict from the quarantined tenant's engine tenant=[{}] error=[{}]", tenant, broken.toString());
       }
     }
-    TenantVerdict verdict = VerdictRecords.quarantined(tenant, base, reason, now * 1_000L);
+    TenantVerdict verdict = VerdictRecords.quarantined(tenant, base, reason, now * 1_000L, engines.levels());
     if (!publishLimit.fits(tenant, verdict)) {
-      verdict = VerdictRecords.quarantined(tenant, null, reason, now * 1_000L);
+      verdict = VerdictRecords.quarantined(tenant, null, reason, now * 1_000L, engines.levels());
     }
     changed.remove(tenant);
     forward(tenant, verdict, now);

@@ -107,16 +107,17 @@ public final class VerdictRecords {
    * The verdict of a quarantined tenant: {@code base} (its verdict from the engine, or null when the
    * engine cannot give one) with a {@link #TENANT_QUARANTINED} finding, and every level that is not
    * VIOLATED made UNKNOWN: what came after the quarantine is not checked, while an anomaly proven
-   * before it stays proven.
+   * before it stays proven. Without {@code base}, every level of {@code checked} (the checker's
+   * check.levels) is UNKNOWN.
    */
   public static TenantVerdict quarantined(final String tenant, final TenantVerdict base, final String reason,
-      final long atMicros) {
+      final long atMicros, final java.util.Set<io.isowatch.core.check.Level> checked) {
     final String why = "tenant quarantined, its checking stopped: " + reason;
     final List<LevelVerdict> levels = new ArrayList<>();
     final List<Level> undecided = new ArrayList<>();
     if (base == null) {
       for (final io.isowatch.core.check.Level level
-          : io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC)) {
+          : io.isowatch.core.check.Level.strongestFirst(checked)) {
         levels.add(new LevelVerdict(LevelRecords.toAvro(level), Verdict.UNKNOWN, why));
         undecided.add(LevelRecords.toAvro(level));
       }
