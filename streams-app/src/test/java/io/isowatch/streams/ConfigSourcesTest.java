@@ -125,7 +125,7 @@ class ConfigSourcesTest {
   @Test
   void shouldRefuseTheConfigurationWhenAValueIsInvalid() {
     // Given
-    final Map<String, String> env = Map.of("ISOWATCH_CHECK_LEVELS", "SER,RC");
+    final Map<String, String> env = Map.of("ISOWATCH_CHECK_LEVELS", "SER,XX");
     // When
     final ConfigException e = assertThrows(ConfigException.class,
         () -> ConfigSources.load(Optional.empty(), env, Map.of()));
@@ -204,11 +204,21 @@ class ConfigSourcesTest {
   }
 
   @Test
-  void shouldRefuseAWeakLevelWhenTheTopicsCannotCarryIt() {
-    // Given: RC, which isowatch check decides but the Avro Level of the topics does not know
-    // When / Then
-    final ConfigException e = assertThrows(ConfigException.class,
-        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SI,RC")));
-    assertTrue(e.getMessage().contains("RC"), e.getMessage());
+  void shouldDecideEveryLevelWhenCheckLevelsNamesThem() {
+    // Given: every level, in check's spellings, in no particular order
+    final Map<String, String> settings = Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
+        "SI,read-committed,RA,causal,PC,PL-2,RR,SER,SSER");
+    // When
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(settings);
+    // Then
+    assertEquals(java.util.EnumSet.complementOf(java.util.EnumSet.of(io.isowatch.core.check.Level.MIXED)),
+        config.levels());
+    assertEquals(config.levels(), config.checkOptions().levels());
+    final ConfigException mixed = assertThrows(ConfigException.class,
+        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SER,MIXED")));
+    assertTrue(mixed.getMessage().contains("isowatch check only"), mixed.getMessage());
+    final ConfigException none = assertThrows(ConfigException.class,
+        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "")));
+    assertTrue(none.getMessage().contains("check.levels"), none.getMessage());
   }
 }

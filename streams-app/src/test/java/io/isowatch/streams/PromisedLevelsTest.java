@@ -80,4 +80,17 @@ class PromisedLevelsTest {
     assertThrows(ConfigException.class, () -> ConfigSources.load(Optional.empty(),
         Map.of("ISOWATCH_TENANT_PROMISES", "pg:postgres:serializable"), Map.of()));
   }
+
+  @Test
+  void shouldPromiseAWeakLevelWhenTheCheckerDecidesIt() throws Exception {
+    // Given: PostgreSQL's default promise, READ COMMITTED, decided by the checker
+    final Map<String, String> env = Map.of("ISOWATCH_TENANT_PROMISED_LEVELS", "pg:RC,*:SER",
+        "ISOWATCH_CHECK_LEVELS", "RC,RA,SI,SER,SSER");
+    // When
+    final IsoWatchStreamsConfig config = ConfigSources.load(Optional.empty(), env, Map.of());
+    // Then
+    assertEquals(EnumSet.of(Level.RC), config.promisedLevels().of("pg"));
+    assertEquals(EnumSet.of(Level.SER), config.promisedLevels().of("anyone-else"));
+    assertTrue(config.levels().contains(Level.RC));
+  }
 }

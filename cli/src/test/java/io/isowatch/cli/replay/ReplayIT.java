@@ -138,6 +138,84 @@ class ReplayIT {
     assertEquals(6, JSON.readTree(cli("check", "--json", shared.toString()).out()).get("anomalies").size());
   }
 
+  /** Every level, weakest first: the streaming checker decides them all since issue 12. */
+  private static final String EVERY_LEVEL = "PL2,RC,RA,CC,PC,SI,RR,SER,SSER";
+
+  @Test
+  void shouldListWhatCheckListsAtEveryLevelWhenReplayingAWeakLevelFile() throws Exception {
+    // Given: one history with a fractured read (RA), a causality violation (CC), a long fork (PC)
+    // and a read that goes back (RC), on keys of their own, and a clean prefix of the same sessions
+    final Path file = dir.resolve("weak.jsonl");
+    write(file, """
+        F1 s1 r(fx,0) w(fx,1) r(fy,0) w(fy,1) @10..20
+        F2 s2 r(fx,0) r(fy,1) @30..40
+        C1 s3 r(cx,0) w(cx,1) @50..60
+        C2 s4 r(cx,1) r(cy,0) w(cy,1) @70..80
+        C3 s5 r(cy,1) r(cx,0) @90..100
+        L1 s1 r(lx,0) w(lx,1) @110..120
+        L2 s2 r(ly,0) w(ly,1) @130..140
+        L3 s3 r(lx,1) r(ly,0) @150..160
+        L4 s4 r(ly,1) r(lx,0) @170..180
+        M1 s5 r(mx,0) w(mx,1) @190..200
+        M2 s6 r(mx,1) r(mx,0) @210..220
+        """);
+
+    // When
+    final Cli check = cli("check", "--json", "--levels", EVERY_LEVEL, file.toString());
+    final Cli replay = cli("replay", "--file", file.toString(), "--levels", EVERY_LEVEL, "--json", "--quiet");
+
+    // Then: the same verdicts at every level, the same anomalies (the weak counterexamples included)
+    assertEquals(1, check.exit(), check.err());
+    assertEquals(check.exit(), replay.exit(), replay.err());
+    final JsonNode checked = JSON.readTree(check.out());
+    assertEquals(comparable(checked), comparable(JSON.readTree(replay.out())));
+    final Set<String> names = new java.util.TreeSet<>();
+    checked.get("anomalies").forEach(a -> names.add(a.get("name").asText()));
+    assertTrue(names.containsAll(List.of("FracturedRead", "CausalityViolation", "NonMonotonicRead")), names.toString());
+    assertEquals(9, checked.get("levelOrder").size(), checked.toString());
+  }
+
+  @Test
+  void shouldDecideWhatCheckDecidesAtEveryLevelOnTheWeakCorpusWhenReplayingARecordedTopicPerTenant()
+      throws Exception {
+    // Given: each case of the weak-level corpus a tenant of one recorded topic
+    final Path weak = corpus().resolveSibling("corpus-weak");
+    final Map<String, Path> cases = new TreeMap<>();
+    try (Stream<Path> files = Files.list(weak)) {
+      for (final Path hist : files.filter(p -> p.toString().endsWith(".hist")).sorted().toList()) {
+        final String name = hist.getFileName().toString().replace(".hist", "");
+        if (Files.readString(weak.resolve(name + ".expected")).contains("initialValue")) {
+          continue; // another initial value is another checker configuration; the main corpus covers it
+        }
+        final Path file = dir.resolve("weak-" + name + ".jsonl");
+        try (Writer w = Files.newBufferedWriter(file)) {
+          HistoryIO.write(HistoryDsl.history(Files.readString(hist)), HistoryFormat.JSONL, w);
+        }
+        cases.put(name, file);
+      }
+    }
+    record("corpus-weak", cases);
+
+    // When
+    final Cli replay = cli("replay", "--topic", "corpus-weak", "--from-beginning", "--bootstrap",
+        KAFKA.bootstrapServers(), "--registry", REGISTRY.url().toString(), "--json", "--quiet",
+        "--grace-ms", "1000000000000", "--levels", EVERY_LEVEL);
+
+    // Then: each tenant's report is that of `isowatch check --levels ...` on its file
+    final JsonNode tenants = JSON.readTree(replay.out()).get("tenants");
+    assertEquals(cases.keySet(), fieldNames(tenants), replay.err());
+    for (final Map.Entry<String, Path> c : cases.entrySet()) {
+      final Cli check = cli("check", "--json", "--levels", EVERY_LEVEL, c.getValue().toString());
+      if (check.exit() == 2) {
+        final JsonNode findings = tenants.get(c.getKey()).get("findings");
+        assertTrue(findings.size() > 0, c.getKey() + ": " + check.err());
+      } else {
+        assertEquals(comparable(JSON.readTree(check.out())), comparable(tenants.get(c.getKey())), c.getKey());
+      }
+    }
+    assertTrue(cases.size() >= 15, "cases: " + cases.keySet());
+  }
+
   /** Writes a history of the test language as a JSONL file. */
   private static void write(final Path file, final String dsl) throws IOException {
     try (Writer w = Files.newBufferedWriter(file)) {

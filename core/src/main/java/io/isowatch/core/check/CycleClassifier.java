@@ -81,7 +81,8 @@ final class CycleClassifier {
    * needs real time, and RR too (PL-2.99 forbids every item cycle) unless a step needs session order; SI unless two RW-only steps are
    * adjacent; CC and PC when at most one step is RW-only (with read-modify-write, the writer after
    * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); RA when
-   * that writer is the reader's direct WR or SO predecessor (a two-step cycle); RC when, moreover,
+   * that writer is the reader's direct WR or SO predecessor (a two-step cycle) or a session
+   * predecessor (every other step SO); RC when, moreover,
    * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c without
    * session order.
    */
@@ -115,7 +116,9 @@ final class CycleClassifier {
       levels.add(Level.PC);
       levels.add(Level.CC);
       final CycleStep dep = steps.get(0).rwOnly() ? steps.get(1 % n) : steps.get(0);
-      if (n == 2 && dep.has(CycleStep.WR | CycleStep.SO)) {
+      // Session order is transitive: a path of SO steps alone makes the writer a session predecessor.
+      final boolean sessionPath = steps.stream().allMatch(st -> st.rwOnly() || st.has(CycleStep.SO));
+      if ((n == 2 && dep.has(CycleStep.WR | CycleStep.SO)) || sessionPath) {
         levels.add(Level.RA);
         if ("NonMonotonicRead".equals(name)) {
           levels.add(Level.RC);

@@ -104,11 +104,7 @@ final class CheckpointEncoder {
   void levels(final Set<Level> levels) {
     final List<Integer> codes = new ArrayList<>(levels.size());
     for (final Level l : levels) {
-      // The checkpoint's Avro enum knows SSER, SER and SI only: a weak level's violation is not
-      // checkpointed (docs/levels.md, "Checkpoints"); its verdict is derived again from what is retained.
-      if (Level.CLASSIC.contains(l)) {
-        codes.add(CheckpointRecords.level(l));
-      }
+      codes.add(CheckpointRecords.level(l));
     }
     codes.sort(null);
     array(codes, this::index);

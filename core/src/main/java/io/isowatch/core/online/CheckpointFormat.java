@@ -26,7 +26,9 @@ import org.apache.avro.Schema;
  * The body of format 5 is the Avro binary encoding of {@link #SCHEMA} ({@code Checkpoint.avsc}, a
  * resource of this package): a stock {@code GenericDatumReader} with that schema decodes it. Format 4
  * is the same schema without {@code thinAirReads} (the retractable ThinAirReads, which default to
- * null); format 3 is format 4 without the summary's {@code runs} (the exact run-sets of retired versions,
+ * null) and with only the three levels SSER, SER and SI in its {@code Level} enum (format 5 appends
+ * the weak levels, so a format-4 body is read as a format-5 body that holds no weak level); format 3
+ * is format 4 without the summary's {@code runs} (the exact run-sets of retired versions,
  * which default to null); formats 1 and 2 have a hand-written body of varint sections ({@link
  * CheckpointReader}).
  *
@@ -35,9 +37,9 @@ import org.apache.avro.Schema;
  */
 final class CheckpointFormat {
   static final int MAGIC = 0x4957434B;
-  /** The Avro body of {@code Checkpoint.avsc}, with the retractable ThinAirReads. */
+  /** The Avro body of {@code Checkpoint.avsc}: the retractable ThinAirReads, and every level, the weak ones included. */
   static final int VERSION = 5;
-  /** The Avro body with the exact run-sets of retired versions, without the retractable ThinAirReads; still read. */
+  /** The Avro body with the run-sets, without the retractable ThinAirReads, SSER, SER and SI only; still read. */
   static final int VERSION_AVRO_RUNS = 4;
   /** The Avro body without run-sets (every retired version in the filters); still read. */
   static final int VERSION_AVRO_FILTERS = 3;

@@ -23,7 +23,14 @@ import java.util.Set;
  * ({@code LegacyCheckpointWriter}).
  */
 final class CheckpointRecords {
-  private static final Level[] LEVELS = {Level.SSER, Level.SER, Level.SI};
+  /**
+   * The enum codes of the levels: formats 1 to 4 know the first three only (the one-byte masks of
+   * formats 1 and 2 never hold more), format 5 appends the weak levels.
+   */
+  private static final Level[] LEVELS = {Level.SSER, Level.SER, Level.SI, Level.PL2, Level.RC, Level.RA, Level.CC,
+      Level.PC, Level.RR};
+  /** How many levels the masks of formats 1 and 2 know. */
+  private static final int MASK_LEVELS = 3;
   static final TxnStatus[] STATUSES = {TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.UNKNOWN};
   static final EdgeKind[] EDGE_KINDS = {EdgeKind.SO, EdgeKind.RT, EdgeKind.WR, EdgeKind.WW, EdgeKind.RW};
   private static final Verdict[] VERDICTS = {Verdict.SATISFIED, Verdict.VIOLATED, Verdict.UNKNOWN};
@@ -112,7 +119,7 @@ final class CheckpointRecords {
   static int levels(final Set<Level> levels) {
     int mask = 0;
     for (final Level l : levels) {
-      // Only the levels of the checkpoint formats (see CheckpointEncoder#levels).
+      // Only the levels of the formats with masks (the test writer of formats 1 and 2 uses this).
       if (Level.CLASSIC.contains(l)) {
         mask |= 1 << code(LEVELS, l);
       }
@@ -121,11 +128,11 @@ final class CheckpointRecords {
   }
 
   static EnumSet<Level> levels(final int mask) {
-    if (mask >>> LEVELS.length != 0) {
+    if (mask >>> MASK_LEVELS != 0) {
       throw new CheckpointFormatException("corrupt checkpoint: level mask " + mask);
     }
     final EnumSet<Level> out = EnumSet.noneOf(Level.class);
-    for (int i = 0; i < LEVELS.length; i++) {
+    for (int i = 0; i < MASK_LEVELS; i++) {
       if ((mask & 1 << i) != 0) {
         out.add(LEVELS[i]);
       }

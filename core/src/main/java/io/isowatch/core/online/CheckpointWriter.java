@@ -8,6 +8,7 @@ import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -346,7 +347,7 @@ final class CheckpointWriter {
   }
 
   private void checker(final CheckerFields c) {
-    out.array(c.published().entrySet().stream().filter(e -> Level.CLASSIC.contains(e.getKey())).toList(), e -> {
+    out.array(List.copyOf(c.published().entrySet()), e -> {
       out.index(CheckpointRecords.level(e.getKey()));
       out.index(CheckpointRecords.verdict(e.getValue()));
     });

@@ -185,9 +185,13 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
-    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(listed);
+    // A level proven by an anomaly listed before a cut (in the summary) needs no counterexample
+    // either: otherwise a cut, even one that pruned nothing, would add one that check does not list.
+    final List<io.isowatch.core.check.Anomaly> proof = h == null || h.anomalies.isEmpty() ? listed
+        : concat(h.anomalies, listed);
+    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(proof);
     final List<io.isowatch.core.check.Anomaly> mixedWitnesses =
-        mixed.witnesses(witnesses.isEmpty() ? listed : concat(listed, witnesses));
+        mixed.witnesses(witnesses.isEmpty() ? proof : concat(proof, witnesses));
     boolean truncated = s.anomalies.truncated();
     if (!witnesses.isEmpty() || !mixedWitnesses.isEmpty()) {
       listed = new ArrayList<>(listed);

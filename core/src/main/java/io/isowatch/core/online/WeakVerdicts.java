@@ -61,7 +61,10 @@ final class WeakVerdicts {
 
   Verdict verdict(final Level level) {
     final HorizonSummary h = s.summary;
-    if (h != null && h.violates(level)) {
+    // PC found violated through SI's graph is not final: a lost update arriving later makes it
+    // UNKNOWN, as check says of the whole history. So a cut's record of it is not taken as proof
+    // (it is decided again from the state and the summary's SI), only one that CC's violation made.
+    if (h != null && h.violates(level) && (level != Level.PC || h.violates(Level.CC))) {
       return Verdict.VIOLATED;
     }
     return switch (level) {
@@ -121,8 +124,11 @@ final class WeakVerdicts {
     }
     final Verdict si = results.classicVerdict(Level.SI, results.everyLevelViolated());
     if (si == Verdict.VIOLATED) {
+      // Exact only over the whole history: nothing pruned (a cut that pruned nothing, as before a
+      // checkpoint, changes nothing), and no lost update, including those a cut moved to the summary.
+      final HorizonSummary h = s.summary;
       final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
-          && (s.summary == null || s.summary.cuts == 0);
+          && (h == null || (h.pruned == 0 && h.counts.getOrDefault("LostUpdate", 0L) == 0));
       return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
     }
     return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;

@@ -148,6 +148,40 @@ class CheckpointAvroContractTest {
   }
 
   @Test
+  void shouldRestoreAFormatFourCheckpointAsTheSameEngineWhenItsLevelsAreClassic() throws IOException {
+    // Given: a format-4 checkpoint (the frozen v4 schema, whose Level knows SSER, SER and SI),
+    // made from a format-5 one of an engine that decides those levels only
+    final OnlineChecker original = engine();
+    final byte[] v5 = original.checkpoint();
+    final Schema v4 = schema("published/Checkpoint-v4.avsc");
+    final byte[] v4Bytes = CheckpointFormat.frame(4, reencode(v5, CheckpointFormat.SCHEMA, v4), 0,
+        CheckpointReader.read(v5).summary());
+
+    // When: stock Avro resolves the v4 body under the v5 schema, and the engine restores from it
+    final GenericRecord record = new GenericDatumReader<GenericRecord>(v4, CheckpointFormat.SCHEMA).read(null,
+        DecoderFactory.get().binaryDecoder(v4Bytes, CheckpointFormat.HEADER,
+            v4Bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM, null));
+    final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v4Bytes);
+
+    // Then: the same state, written back as format 5 with the same body
+    assertEquals(CheckpointReader.read(v5).maxEnd(), record.get("maxEnd"));
+    assertEquals(original.result().verdicts(), restored.result().verdicts());
+    assertEquals(original.result().anomalies(), restored.result().anomalies());
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v5), CheckpointPropertyTest.withoutTimings(
+        restored.checkpoint()));
+    assertEquals(5, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+  }
+
+  @Test
+  void shouldReadEveryFrozenFormatWhenResolvedUnderTheCurrentSchema() throws IOException {
+    for (final String frozen : List.of("published/Checkpoint-v3.avsc", "published/Checkpoint-v4.avsc")) {
+      assertEquals(org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
+          org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(CheckpointFormat.SCHEMA, schema(frozen))
+              .getType(), frozen);
+    }
+  }
+
+  @Test
   void shouldResolveAFormatThreeBodyUnderTheFormatFourSchemaWithoutRuns() throws IOException {
     // Given: a format-3 body (the frozen v3 schema: no run-sets), made from a format-4 one
     final byte[] v4 = engine().checkpoint();

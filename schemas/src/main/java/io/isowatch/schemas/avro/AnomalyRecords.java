@@ -6,7 +6,6 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.schemas.AnomalyIds;
 import io.isowatch.schemas.AnomalyTransaction;
 import io.isowatch.schemas.EdgeKind;
-import io.isowatch.schemas.Level;
 import java.util.List;
 
 /**
@@ -29,7 +28,7 @@ public final class AnomalyRecords {
         .setAnomalyId(anomalyId(tenant, a))
         .setType(a.type())
         .setName(a.name())
-        .setViolates(a.violates().stream().map(l -> Level.valueOf(l.name())).toList())
+        .setViolates(LevelRecords.toAvro(io.isowatch.core.check.Level.strongestFirst(a.violates())))
         .setCycle(a.cycle().stream().map(AnomalyRecords::edge).toList())
         .setTransactions(a.transactions().stream().map(AnomalyRecords::transaction).toList())
         .setExplanation(a.explanation())
@@ -73,9 +72,7 @@ public final class AnomalyRecords {
    * operations, cycle, explanation and read. Source lines are not published, so transactions have none.
    */
   public static Anomaly toCore(final io.isowatch.schemas.Anomaly a) {
-    final java.util.EnumSet<io.isowatch.core.check.Level> violates =
-        java.util.EnumSet.noneOf(io.isowatch.core.check.Level.class);
-    a.getViolates().forEach(l -> violates.add(io.isowatch.core.check.Level.valueOf(l.name())));
+    final java.util.Set<io.isowatch.core.check.Level> violates = LevelRecords.toCore(a.getViolates());
     return new Anomaly(a.getType(), a.getName(), violates,
         a.getTransactions().stream().map(t -> transaction(a.getTenant(), t)).toList(),
         a.getCycle().stream().map(e -> new Edge(e.getFrom(), e.getTo(),

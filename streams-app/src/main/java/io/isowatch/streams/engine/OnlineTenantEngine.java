@@ -47,6 +47,11 @@ public final class OnlineTenantEngine implements TenantEngine {
       public TenantEngine restore(final String tenant, final byte[] checkpoint) {
         return new OnlineTenantEngine(OnlineChecker.restore(options, online, checkpoint));
       }
+
+      @Override
+      public java.util.Set<io.isowatch.core.check.Level> levels() {
+        return options.levels();
+      }
     };
   }
 

@@ -15,4 +15,12 @@ public interface TenantEngineFactory {
   default TenantEngine restore(final String tenant, final byte[] checkpoint) {
     throw new UnsupportedOperationException("these engines make no checkpoints");
   }
+
+  /**
+   * The levels its engines decide: those of a verdict published without an engine (a quarantined
+   * tenant whose engine gives none).
+   */
+  default java.util.Set<io.isowatch.core.check.Level> levels() {
+    return io.isowatch.core.check.Level.CLASSIC;
+  }
 }

@@ -57,24 +57,44 @@ final class AnomalyPublisher {
       if (!(event instanceof OnlineEvent.AnomalyPublished reported)) {
         continue;
       }
-      final Anomaly a = reported.anomaly();
-      final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
-      final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
-      final TenantKey id = TenantKey.ofItem(tenant, avro.getUniqueId());
-      if (published.seen(id, p.inputs())) {
-        LOG.debug("Anomaly already published tenant=[{}] uniqueId=[{}]", tenant, avro.getUniqueId());
-        continue;
-      }
-      if (publishedBeforeUniqueIds(tenant, avro, id)) {
-        continue;
-      }
-      publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
-      published.record(id, p.inputs());
-      context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
-      metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
-      p = p.publishedOne();
+      p = publishOne(tenant, reported.anomaly(), p, detectedAt, timestamp);
     }
     return p;
+  }
+
+  /**
+   * Publishes the anomalies a result lists that were not published before: the counterexamples of
+   * the weak levels (docs/levels.md, "Anomalies of the weak levels"), which the engine derives when a
+   * result is read instead of reporting them as events, so that every anomaly a published verdict
+   * lists is on the anomalies topic. The others were published when reported, and are skipped.
+   */
+  TenantProgress publishListed(final String tenant, final List<Anomaly> listed, final TenantProgress before,
+      final long timestamp) {
+    TenantProgress p = before;
+    final long detectedAt = context.currentSystemTimeMs() * 1_000L;
+    for (final Anomaly a : listed) {
+      p = publishOne(tenant, a, p, detectedAt, timestamp);
+    }
+    return p;
+  }
+
+  private TenantProgress publishOne(final String tenant, final Anomaly a, final TenantProgress p,
+      final long detectedAt, final long timestamp) {
+    final Long latency = AnomalyRecords.latencyMicros(a, detectedAt);
+    final io.isowatch.schemas.Anomaly avro = AnomalyRecords.toAvro(tenant, a, detectedAt, latency);
+    final TenantKey id = TenantKey.ofItem(tenant, avro.getUniqueId());
+    if (published.seen(id, p.inputs())) {
+      LOG.debug("Anomaly already published tenant=[{}] uniqueId=[{}]", tenant, avro.getUniqueId());
+      return p;
+    }
+    if (publishedBeforeUniqueIds(tenant, avro, id)) {
+      return p;
+    }
+    publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
+    published.record(id, p.inputs());
+    context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
+    metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
+    return p.publishedOne();
   }
 
   /**

@@ -31,6 +31,11 @@ final class EngineLoader {
     this.metrics = metrics;
   }
 
+  /** The levels the engines decide. */
+  java.util.Set<io.isowatch.core.check.Level> levels() {
+    return engines.levels();
+  }
+
   /** The tenant's slot with its engine loaded. */
   TenantSlot loaded(final String tenant) {
     final TenantSlot slot = slots.of(tenant);

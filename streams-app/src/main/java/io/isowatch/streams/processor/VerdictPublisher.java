@@ -1,8 +1,11 @@
 package io.isowatch.streams.processor;
 
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Level;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,15 +24,20 @@ final class VerdictPublisher {
 
   private final ProcessorContext<String, SpecificRecord> context;
   private final EngineLoader engines;
+  private final TenantSlots slots;
+  private final AnomalyPublisher anomalies;
   private final PublishLimit publishLimit;
   private final CheckerMetrics metrics;
   private final String verdictsChild;
   private final Set<String> changed = new TreeSet<>();
 
   VerdictPublisher(final ProcessorContext<String, SpecificRecord> context, final EngineLoader engines,
-      final PublishLimit publishLimit, final CheckerMetrics metrics, final String verdictsChild) {
+      final TenantSlots slots, final AnomalyPublisher anomalies, final PublishLimit publishLimit,
+      final CheckerMetrics metrics, final String verdictsChild) {
     this.context = context;
     this.engines = engines;
+    this.slots = slots;
+    this.anomalies = anomalies;
     this.publishLimit = publishLimit;
     this.metrics = metrics;
     this.verdictsChild = verdictsChild;
@@ -57,9 +65,19 @@ final class VerdictPublisher {
   private void publish(final String tenant, final long wallClockMs) {
     final TenantSlot slot = engines.loaded(tenant);
     final TenantEngine engine = slot.engine();
-    final TenantProgress p = slot.progress();
+    final CheckResult result = engine.result();
+    TenantProgress p = slot.progress();
+    if (!Collections.disjoint(result.verdicts().keySet(), Level.WEAK)) {
+      // The weak levels' counterexamples exist only in results: publish those the verdict lists
+      // first, so that every anomaly a verdict lists is on the anomalies topic (replay needs them).
+      final TenantProgress after = anomalies.publishListed(tenant, result.anomalies(), p, wallClockMs);
+      if (after != p) {
+        slots.save(slot, after);
+        p = after;
+      }
+    }
     final TenantVerdict verdict = VerdictRecords.toAvro(
-        tenant, engine.result(), p.malformed(), engine.buffered(), engine.pendingReads(), wallClockMs * 1_000L);
+        tenant, result, p.malformed(), engine.buffered(), engine.pendingReads(), wallClockMs * 1_000L);
     publishLimit.check(tenant, verdict, "verdict");
     forward(tenant, verdict, wallClockMs);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), slot.storedInputs());
@@ -83,9 +101,9 @@ final class VerdictPublisher {
         LOG.warn("No verdict from the quarantined tenant's engine tenant=[{}] error=[{}]", tenant, broken.toString());
       }
     }
-    TenantVerdict verdict = VerdictRecords.quarantined(tenant, base, reason, now * 1_000L);
+    TenantVerdict verdict = VerdictRecords.quarantined(tenant, base, reason, now * 1_000L, engines.levels());
     if (!publishLimit.fits(tenant, verdict)) {
-      verdict = VerdictRecords.quarantined(tenant, null, reason, now * 1_000L);
+      verdict = VerdictRecords.quarantined(tenant, null, reason, now * 1_000L, engines.levels());
     }
     changed.remove(tenant);
     forward(tenant, verdict, now);

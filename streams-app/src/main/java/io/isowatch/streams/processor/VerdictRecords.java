@@ -12,6 +12,7 @@ import io.isowatch.schemas.VerdictCounts;
 import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.VerdictReport;
 import io.isowatch.schemas.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.LevelRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,13 +43,10 @@ public final class VerdictRecords {
   public static TenantVerdict toAvro(final String tenant, final CheckResult result, final long malformed,
       final long buffered, final long pendingReads, final long atMicros) {
     final List<LevelVerdict> levels = new ArrayList<>();
+    // Every level the engine decided (check.levels), strongest first as the contract says.
     for (final io.isowatch.core.check.Level level
-        : io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC)) {
-      final io.isowatch.core.check.Verdict v = result.verdicts().get(level);
-      if (v == null) {
-        continue;
-      }
-      levels.add(levelVerdict(level, v, result, malformed));
+        : io.isowatch.core.check.Level.strongestFirst(result.verdicts().keySet())) {
+      levels.add(levelVerdict(level, result.verdicts().get(level), result, malformed));
     }
     final Map<String, Long> findings = new TreeMap<>();
     for (final Finding f : result.findings()) {
@@ -97,7 +95,7 @@ public final class VerdictRecords {
   private static VerdictFinding finding(final Finding f) {
     return VerdictFinding.newBuilder()
         .setKind(f.kind().name())
-        .setLevels(f.levels().stream().map(l -> Level.valueOf(l.name())).toList())
+        .setLevels(LevelRecords.toAvro(io.isowatch.core.check.Level.strongestFirst(f.levels())))
         .setKey(f.key())
         .setCount(f.count())
         .setTxns(f.txns())
@@ -109,18 +107,19 @@ public final class VerdictRecords {
    * The verdict of a quarantined tenant: {@code base} (its verdict from the engine, or null when the
    * engine cannot give one) with a {@link #TENANT_QUARANTINED} finding, and every level that is not
    * VIOLATED made UNKNOWN: what came after the quarantine is not checked, while an anomaly proven
-   * before it stays proven.
+   * before it stays proven. Without {@code base}, every level of {@code checked} (the checker's
+   * check.levels) is UNKNOWN.
    */
   public static TenantVerdict quarantined(final String tenant, final TenantVerdict base, final String reason,
-      final long atMicros) {
+      final long atMicros, final java.util.Set<io.isowatch.core.check.Level> checked) {
     final String why = "tenant quarantined, its checking stopped: " + reason;
     final List<LevelVerdict> levels = new ArrayList<>();
     final List<Level> undecided = new ArrayList<>();
     if (base == null) {
       for (final io.isowatch.core.check.Level level
-          : io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC)) {
-        levels.add(new LevelVerdict(Level.valueOf(level.name()), Verdict.UNKNOWN, why));
-        undecided.add(Level.valueOf(level.name()));
+          : io.isowatch.core.check.Level.strongestFirst(checked)) {
+        levels.add(new LevelVerdict(LevelRecords.toAvro(level), Verdict.UNKNOWN, why));
+        undecided.add(LevelRecords.toAvro(level));
       }
     } else {
       for (final LevelVerdict lv : base.getLevels()) {
@@ -157,15 +156,17 @@ public final class VerdictRecords {
     final Map<io.isowatch.core.check.Level, io.isowatch.core.check.Verdict> out =
         new java.util.EnumMap<>(io.isowatch.core.check.Level.class);
     for (final LevelVerdict lv : verdict.getLevels()) {
-      out.put(io.isowatch.core.check.Level.valueOf(lv.getLevel().name()),
-          io.isowatch.core.check.Verdict.valueOf(lv.getVerdict().name()));
+      final io.isowatch.core.check.Level level = LevelRecords.toCore(lv.getLevel());
+      if (level != null) {
+        out.put(level, io.isowatch.core.check.Verdict.valueOf(lv.getVerdict().name()));
+      }
     }
     return out;
   }
 
   private static LevelVerdict levelVerdict(final io.isowatch.core.check.Level level,
       final io.isowatch.core.check.Verdict v, final CheckResult result, final long malformed) {
-    final Level avroLevel = Level.valueOf(level.name());
+    final Level avroLevel = LevelRecords.toAvro(level);
     return switch (v) {
       case VIOLATED -> new LevelVerdict(avroLevel, Verdict.VIOLATED, firstViolation(level, result));
       case UNKNOWN -> new LevelVerdict(avroLevel, Verdict.UNKNOWN, result.reasons().get(level));

@@ -13,6 +13,7 @@ import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.VerdictFinding;
 import io.isowatch.schemas.VerdictReport;
 import io.isowatch.schemas.avro.AnomalyRecords;
+import io.isowatch.schemas.avro.LevelRecords;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -45,7 +46,10 @@ public final class ReplayReports {
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     for (final LevelVerdict lv : verdict.getLevels()) {
-      final Level level = Level.valueOf(lv.getLevel().name());
+      final Level level = LevelRecords.toCore(lv.getLevel());
+      if (level == null) {
+        continue; // a level added after this replay's schema: it cannot report it
+      }
       final Verdict v = Verdict.valueOf(lv.getVerdict().name());
       verdicts.put(level, v);
       if (v == Verdict.UNKNOWN && lv.getReason() != null) {
@@ -75,7 +79,7 @@ public final class ReplayReports {
 
   private static Finding finding(final VerdictFinding f) {
     final EnumSet<Level> levels = EnumSet.noneOf(Level.class);
-    f.getLevels().forEach(l -> levels.add(Level.valueOf(l.name())));
+    levels.addAll(LevelRecords.toCore(f.getLevels()));
     return new Finding(FindingKind.valueOf(f.getKind()), levels, f.getKey(), f.getCount(), f.getTxns(), List.of(),
         f.getMessage());
   }

@@ -182,7 +182,10 @@ public final class UiState implements UiFeed.Sink {
     synchronized (lock) {
       final TreeSet<String> types = new TreeSet<>();
       final TreeSet<String> names = new TreeSet<>();
-      final TreeSet<Level> levels = new TreeSet<>(Comparator.comparingInt(Level::ordinal));
+      // Strongest first, as in the records (the Avro symbols are in the order they were added);
+      // OTHER (a level newer than this UI) last.
+      final TreeSet<Level> levels = new TreeSet<>(Comparator.comparingInt(UiState::strength).reversed()
+          .thenComparing(Level::ordinal));
       for (final Anomaly a : anomalies.values()) {
         types.add(a.getType());
         if (a.getName() != null) {
@@ -194,6 +197,12 @@ public final class UiState implements UiFeed.Sink {
       all.addAll(types);
       return new Facets(all, List.copyOf(tenants.keySet()), List.copyOf(levels));
     }
+  }
+
+  /** The level's place in the hierarchy (docs/levels.md), weakest 0; -1 for OTHER. */
+  private static int strength(final Level level) {
+    final io.isowatch.core.check.Level core = io.isowatch.schemas.avro.LevelRecords.toCore(level);
+    return core == null ? -1 : core.ordinal();
   }
 
   /** The MTC name, or the type when no named pattern matches. */

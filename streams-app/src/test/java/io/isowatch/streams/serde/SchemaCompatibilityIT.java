@@ -148,6 +148,63 @@ class SchemaCompatibilityIT {
     assertEquals(read.getAnomalyId(), AnomalyIds.identity(read));
   }
 
+  @Test
+  void shouldRegisterTheWeakLevelsUnderBackwardAndRefuseThemUnderForwardWhenTheLevelEnumGrows() throws Exception {
+    // Given: the anomalies and verdicts subjects at BACKWARD holding the frozen v3 (Level: SSER, SER,
+    // SI), and two subjects at FORWARD and FULL holding the same
+    final CcompatClient ccompat = new CcompatClient(REGISTRY.url());
+    // Subjects of their own: the registry is shared with the other tests of this class.
+    final var anomaliesTopic = Topics.defaults().anomalies().withName("weak-levels-anomalies");
+    final String anomalies = anomaliesTopic.valueSubject();
+    final String verdicts = "weak-levels-verdicts-value";
+    final String forward = "weak-levels-forward-value";
+    final String full = "weak-levels-full-value";
+    for (final String subject : List.of(anomalies, verdicts)) {
+      assertEquals(200, ccompat.setCompatibility(subject, "BACKWARD").status());
+    }
+    assertEquals(200, ccompat.setCompatibility(forward, "FORWARD").status());
+    assertEquals(200, ccompat.setCompatibility(full, "FULL").status());
+    final Schema anomalyV3 = published("Anomaly", 3);
+    for (final String subject : List.of(anomalies, forward, full)) {
+      assertEquals(200, ccompat.register(subject, anomalyV3).status(), subject);
+    }
+    assertEquals(200, ccompat.register(verdicts, published("TenantVerdict", 3)).status());
+
+    // When: the schemas whose Level has the weak levels (v4) are registered
+    final CcompatClient.Response newAnomaly = ccompat.register(anomalies, Anomaly.getClassSchema());
+    final CcompatClient.Response newVerdict = ccompat.register(verdicts, TenantVerdict.getClassSchema());
+    final CcompatClient.Response underForward = ccompat.register(forward, Anomaly.getClassSchema());
+    final CcompatClient.Response underFull = ccompat.register(full, Anomaly.getClassSchema());
+
+    // Then: BACKWARD accepts them (new readers read old records); FORWARD and FULL refuse them,
+    // since a reader of v3 cannot read a record holding RC (schemas/README.md, "Weak levels")
+    assertEquals(200, newAnomaly.status(), newAnomaly.body().toString());
+    assertEquals(200, newVerdict.status(), newVerdict.body().toString());
+    assertEquals(409, underForward.status(), underForward.body().toString());
+    assertEquals(409, underFull.status(), underFull.body().toString());
+    // Then: through the registry, a consumer still on v3 reads a record of the classic levels and
+    // fails on one with a weak level
+    final Serde<Anomaly> serde = new AvroSerdes(AvroSerdeConfig.production(REGISTRY.url())).forTopic(anomaliesTopic)
+        .value();
+    final byte[] classic = serde.serializer().serialize(anomaliesTopic.name(), anomaly().build());
+    final byte[] weak = serde.serializer().serialize(anomaliesTopic.name(),
+        anomaly().setName("FracturedRead").setViolates(List.of(Level.SSER, Level.SER, Level.SI, Level.RA)).build());
+    final Schema writer = new Schema.Parser().parse(
+        ccompat.schemaById(ByteBuffer.wrap(weak, 1, 4).getInt()).body().get("schema").asText());
+    assertEquals(writer, new Schema.Parser().parse(
+        ccompat.schemaById(ByteBuffer.wrap(classic, 1, 4).getInt()).body().get("schema").asText()));
+    final GenericRecord asOld = new GenericDatumReader<GenericRecord>(writer, anomalyV3)
+        .read(null, DecoderFactory.get().binaryDecoder(Arrays.copyOfRange(classic, 5, classic.length), null));
+    assertEquals("[SSER, SER, SI]", asOld.get("violates").toString());
+    final org.apache.avro.AvroTypeException e = org.junit.jupiter.api.Assertions.assertThrows(
+        org.apache.avro.AvroTypeException.class, () -> new GenericDatumReader<GenericRecord>(writer, anomalyV3)
+            .read(null, DecoderFactory.get().binaryDecoder(Arrays.copyOfRange(weak, 5, weak.length), null)));
+    assertEquals(true, e.getMessage().contains("RA"), e.getMessage());
+    // Then: the current reader reads both
+    assertEquals(List.of(Level.SSER, Level.SER, Level.SI, Level.RA),
+        serde.deserializer().deserialize(anomaliesTopic.name(), weak).getViolates());
+  }
+
   private static Anomaly.Builder anomaly() {
     return Anomaly.newBuilder().setTenant("acme").setAnomalyId("a1").setType("thin-air").setName("ThinAirRead")
         .setViolates(List.of(Level.SSER, Level.SER, Level.SI)).setCycle(List.of())

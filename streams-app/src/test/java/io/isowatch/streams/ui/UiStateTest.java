@@ -57,6 +57,28 @@ class UiStateTest {
   }
 
   @Test
+  void shouldListTheWeakLevelsStrongestFirstAndFilterByThemWhenAnomaliesViolateThem() {
+    // Given: a FracturedRead (RA and stronger), a NonMonotonicRead (RC and stronger), and a
+    // level newer than this UI, read as OTHER
+    final UiState state = new UiState(100);
+    state.onAnomaly(simple("pg", "f", "G-single", "FracturedRead",
+        List.of(Level.SSER, Level.SER, Level.SI, Level.PC, Level.CC, Level.RA), 1));
+    state.onAnomaly(simple("pg", "n", "G-single", "NonMonotonicRead",
+        List.of(Level.SSER, Level.SER, Level.RR, Level.SI, Level.RA, Level.RC, Level.OTHER), 2));
+
+    // When
+    final UiState.Facets facets = state.facets();
+
+    // Then: the hierarchy's order, not the order the symbols were added in; OTHER last
+    assertEquals(List.of(Level.SSER, Level.SER, Level.RR, Level.SI, Level.PC, Level.CC, Level.RA, Level.RC,
+        Level.OTHER), facets.levels());
+    assertEquals(List.of("n"), ids(state, new UiState.Filter(Optional.empty(), Optional.of(Level.RC),
+        Optional.empty())));
+    assertEquals(List.of("n", "f"), ids(state, new UiState.Filter(Optional.empty(), Optional.of(Level.RA),
+        Optional.empty())));
+  }
+
+  @Test
   void shouldDeriveThroughputFromConsecutiveVerdictsAndIgnoreReplayedOnesWhenVerdictsArrive() {
     // Given
     final UiState state = new UiState(10);
