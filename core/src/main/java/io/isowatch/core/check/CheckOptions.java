@@ -1,5 +1,6 @@
 package io.isowatch.core.check;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -12,11 +13,25 @@ import java.util.Set;
  * @param rtSkewMicros clock-skew tolerance: T1 precedes T2 in real time only if {@code T1.end +
  *     rtSkewMicros < T2.start}
  * @param maxAnomalies cap on the anomalies listed (counts in the stats stay exact)
+ * @param solverBudget the time the search of version orders left open by blind writes may take
+ *     per level ({@code io.isowatch.core.solve}); zero turns the search off, so such levels stay
+ *     UNKNOWN as before issue 14
  */
-public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicros, int maxAnomalies) {
+public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicros, int maxAnomalies,
+    Duration solverBudget) {
   public static final int DEFAULT_MAX_ANOMALIES = 100;
+  /** The default of {@link #solverBudget()} (CLI {@code --solver-budget}). */
+  public static final Duration DEFAULT_SOLVER_BUDGET = Duration.ofSeconds(10);
+
+  /** Options with the default solver budget. */
+  public CheckOptions(final Set<Level> levels, final Long initialValue, final long rtSkewMicros, final int maxAnomalies) {
+    this(levels, initialValue, rtSkewMicros, maxAnomalies, DEFAULT_SOLVER_BUDGET);
+  }
 
   public CheckOptions {
+    if (solverBudget == null || solverBudget.isNegative()) {
+      throw new IllegalArgumentException("solverBudget must be >= 0");
+    }
     levels = levels.isEmpty() ? EnumSet.noneOf(Level.class) : EnumSet.copyOf(levels);
     if (rtSkewMicros < 0) {
       throw new IllegalArgumentException("rtSkewMicros must be >= 0");
@@ -31,18 +46,22 @@ public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicr
   }
 
   public CheckOptions withLevels(final Set<Level> newLevels) {
-    return new CheckOptions(newLevels, initialValue, rtSkewMicros, maxAnomalies);
+    return new CheckOptions(newLevels, initialValue, rtSkewMicros, maxAnomalies, solverBudget);
   }
 
   public CheckOptions withInitialValue(final Long v) {
-    return new CheckOptions(levels, v, rtSkewMicros, maxAnomalies);
+    return new CheckOptions(levels, v, rtSkewMicros, maxAnomalies, solverBudget);
   }
 
   public CheckOptions withRtSkewMicros(final long skew) {
-    return new CheckOptions(levels, initialValue, skew, maxAnomalies);
+    return new CheckOptions(levels, initialValue, skew, maxAnomalies, solverBudget);
   }
 
   public CheckOptions withMaxAnomalies(final int max) {
-    return new CheckOptions(levels, initialValue, rtSkewMicros, max);
+    return new CheckOptions(levels, initialValue, rtSkewMicros, max, solverBudget);
+  }
+
+  public CheckOptions withSolverBudget(final Duration budget) {
+    return new CheckOptions(levels, initialValue, rtSkewMicros, maxAnomalies, budget);
   }
 }

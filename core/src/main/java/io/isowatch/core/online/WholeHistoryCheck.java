@@ -7,6 +7,7 @@ import io.isowatch.core.check.FindingMessages;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.solve.BlindWriteDecision;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,6 +25,9 @@ import java.util.List;
  * unique in valid histories, so it first runs declaring none and runs again declaring them only
  * if the engine saw a value written twice: the result is the same as always declaring them, and
  * the usual case pays nothing.
+ *
+ * <p>Then, when blind writes left SSER, SER or SI open, {@link BlindWriteDecision} searches the
+ * version orders within {@link CheckOptions#solverBudget()} (issue 14, item 3).
  */
 public final class WholeHistoryCheck {
   private WholeHistoryCheck() {}
@@ -47,7 +51,9 @@ public final class WholeHistoryCheck {
     if (run.state().repeats.seen()) {
       run = run(unique, duplicates, rank, order, options, RepeatedValues.of(unique));
     }
-    return run.engine().result((System.nanoTime() - started) / 1e9);
+    final CheckResult engine = run.engine().result((System.nanoTime() - started) / 1e9);
+    // Levels left open by blind writes are searched (issue 14); MT histories never reach the search.
+    return BlindWriteDecision.decide(history, options, engine);
   }
 
   private static SegmentedEngine run(final List<Transaction> unique, final List<Transaction> duplicates,
