@@ -74,7 +74,7 @@ public final class BlindWriteDecision {
       } else if (o.verdict() == Verdict.VIOLATED) {
         final Set<Level> proved = EnumSet.noneOf(Level.class);
         for (final Level stronger : strongerOrEqual(level)) {
-          if (verdicts.containsKey(stronger) && verdicts.get(stronger) != Verdict.SATISFIED) {
+          if (verdicts.containsKey(stronger)) {
             if (verdicts.get(stronger) == Verdict.UNKNOWN) {
               verdicts.put(stronger, Verdict.VIOLATED);
               reasons.remove(stronger);
@@ -82,6 +82,8 @@ public final class BlindWriteDecision {
             proved.add(stronger);
           }
         }
+        // A proof at a weaker level also proves the stronger ones: it replaces their proofs.
+        found.clear();
         found.add(anomaly(level, proved, o));
       } else if (o.reason() != null && o.reason().contains("budget")) {
         reasons.put(level, o.reason());
