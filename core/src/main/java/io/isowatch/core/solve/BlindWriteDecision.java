@@ -89,7 +89,7 @@ public final class BlindWriteDecision {
         reasons.put(level, o.reason());
       }
     }
-    if (found.isEmpty() && verdicts.equals(result.verdicts())) {
+    if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
       return result;
     }
     final List<Anomaly> anomalies = new ArrayList<>(result.anomalies());
