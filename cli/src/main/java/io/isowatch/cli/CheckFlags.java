@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,6 +41,12 @@ public final class CheckFlags {
       description = "List at most N anomalies; counts stay exact (default: ${DEFAULT-VALUE}).")
   private int maxAnomalies;
 
+  @Option(names = "--solver-budget", paramLabel = "DURATION|0", defaultValue = "10s",
+      converter = Converters.SolverBudgetConverter.class,
+      description = "Time the search of version orders left open by blind writes may take per level (SSER, SER, SI); "
+          + "past it the level stays UNKNOWN and the reason says so; 0 or off: no search (default: ${DEFAULT-VALUE}).")
+  private long solverBudgetMicros;
+
   /**
    * The options given, the defaults for the others.
    *
@@ -52,7 +59,8 @@ public final class CheckFlags {
     if (maxAnomalies < 1) {
       throw new ParameterException(mixee.commandLine(), "--max-anomalies must be >= 1, got " + maxAnomalies);
     }
-    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies);
+    return new CheckOptions(EnumSet.copyOf(levels), initialValue, rtSkewMicros, maxAnomalies,
+        Duration.ofNanos(Math.multiplyExact(solverBudgetMicros, 1_000L)));
   }
 
   /** Whether the option was given on the command line rather than left at its default. */
