@@ -34,6 +34,8 @@ import java.util.Set;
 public final class BlindWriteDecision {
   /** The anomaly name of a violation proved by the search (see docs/anomalies.md). */
   public static final String NAME = "NoAcyclicVersionOrder";
+  /** Cycles written out in an explanation; the others are counted. */
+  static final int SHOWN_CYCLES = 5;
 
   private BlindWriteDecision() {}
 
@@ -87,6 +89,25 @@ public final class BlindWriteDecision {
         found.add(anomaly(level, proved, o));
       } else if (o.reason() != null && o.reason().contains("budget")) {
         reasons.put(level, o.reason());
+      }
+    }
+    // The other requested levels a decided one settles: SI holding implies PC, SER implies RR, and a
+    // violation of a level is one of every level that implies it.
+    for (final Level level : List.copyOf(verdicts.keySet())) {
+      if (verdicts.get(level) != Verdict.UNKNOWN) {
+        continue;
+      }
+      for (final Level decided : List.of(Level.SSER, Level.SER, Level.SI)) {
+        if (open.contains(decided) && verdicts.get(decided) == Verdict.SATISFIED && decided.implies(level)) {
+          verdicts.put(level, Verdict.SATISFIED);
+          reasons.remove(level);
+          break;
+        }
+        if (open.contains(decided) && verdicts.get(decided) == Verdict.VIOLATED && level.implies(decided)) {
+          verdicts.put(level, Verdict.VIOLATED);
+          reasons.remove(level);
+          break;
+        }
       }
     }
     if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
@@ -146,8 +167,12 @@ public final class BlindWriteDecision {
           .append(o.variables()).append(" open pair(s) of write chains proved (SAT, unsatisfiable) that every order ")
           .append("contains at least one of ").append(o.cycles().size() == 1 ? "this cycle" : "these "
               + o.cycles().size() + " cycles").append(o.minimal() ? "" : " (not minimized)").append(". ");
-      for (int i = 0; i < o.cycles().size(); i++) {
+      final int shown = Math.min(SHOWN_CYCLES, o.cycles().size());
+      for (int i = 0; i < shown; i++) {
         text.append(o.cycles().size() == 1 ? "" : "(" + (i + 1) + ") ").append(render(o.cycles().get(i))).append(". ");
+      }
+      if (shown < o.cycles().size()) {
+        text.append("(").append(o.cycles().size() - shown).append(" more cycles are not shown.) ");
       }
       text.append("A step marked [if ...] holds only in the version orders that make that choice; the cycles are "
           + "not a claim about which order the database used, only that no order avoids them all.");

@@ -40,8 +40,11 @@ final class GraphCycles {
     return c.cycles(g, max, onlyChoices);
   }
 
-  /** Cycles blocked per strongly connected component and round: enough to steer the solver, few enough to stay cheap. */
-  private static final int PER_COMPONENT = 4;
+  /**
+   * Cycles blocked per strongly connected component and round: enough to steer the solver, few
+   * enough to stay cheap (one breadth-first search each, within the component).
+   */
+  private static final int PER_COMPONENT = 64;
 
   private void arcs(final EdgeList g, final boolean si) {
     int count = 0;

@@ -220,7 +220,7 @@ final class VersionOrderProblem {
         final int first = cur;
         Integer next = successor.get(pack(k, cur));
         while (next != null) {
-          edgesOfStep(k, cur, next, lastWrites, readersOf);
+          edgesOfStep(k, cur, next, lastWrites, readersOf, initial);
           cur = next;
           visited++;
           next = successor.get(pack(k, cur));
@@ -260,8 +260,8 @@ final class VersionOrderProblem {
   }
 
   private void edgesOfStep(final int k, final int prev, final int next, final List<Map<String, Long>> lastWrites,
-      final Map<Long, IntList> readersOf) {
-    final Long v = prev < 0 ? null : lastWrites.get(prev).get(keys.get(k));
+      final Map<Long, IntList> readersOf, final Long initial) {
+    final Long v = prev < 0 ? initial : lastWrites.get(prev).get(keys.get(k));
     if (prev >= 0) {
       known.add(prev, next, EdgeKind.WW, k, value(v), 0);
     }
@@ -269,8 +269,7 @@ final class VersionOrderProblem {
     if (rs != null) {
       for (int j = 0; j < rs.size(); j++) {
         if (rs.get(j) != next) {
-          // The value read is the version's value; for the initial version the engine's initial value.
-          known.add(rs.get(j), next, EdgeKind.RW, k, prev < 0 ? EdgeList.NO_VALUE : value(v), 0);
+          known.add(rs.get(j), next, EdgeKind.RW, k, value(v), 0);
         }
       }
     }

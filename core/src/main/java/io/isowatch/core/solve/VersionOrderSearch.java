@@ -64,6 +64,8 @@ public final class VersionOrderSearch {
   private final VersionOrderProblem p;
   private final boolean si;
   private final long deadline;
+  /** Clauses that are forced choices (by their index), whose cycles are built on demand. */
+  private final java.util.Map<Integer, Pruning.Forced> forced = new java.util.HashMap<>();
 
   private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline) {
     this.p = p;
@@ -107,6 +109,12 @@ public final class VersionOrderSearch {
     final List<List<Step>> clauseCycles = new ArrayList<>();
     final Set<List<Integer>> seen = new HashSet<>();
     int rounds = 1;
+    final List<Pruning.Forced> forced = p.variables <= MAX_VARIABLES ? new Pruning(p, si).forced(deadline) : List.of();
+    for (final Pruning.Forced f : forced) {
+      clauses.add(new int[] {f.literal()});
+      clauseCycles.add(null); // built when a core needs it
+      this.forced.put(clauses.size() - 1, f);
+    }
     if (!candidate(null) || p.variables > MAX_VARIABLES) {
       final boolean acyclic = block(clauses, clauseCycles, seen);
       p.known.truncate(base);
@@ -255,9 +263,22 @@ public final class VersionOrderSearch {
     final List<Integer> core = minimalCore(clauses);
     final List<List<Step>> shown = new ArrayList<>();
     for (final int i : core == null ? range(clauses.size()) : core) {
-      shown.add(cycles.get(i));
+      shown.add(cycles.get(i) != null ? cycles.get(i) : forcedCycle(forced.get(i)));
     }
     return new Outcome(Verdict.VIOLATED, null, shown, core != null, p.variables, clauses.size(), rounds, p.txns);
+  }
+
+  /** The cycle that rules out the negation of a forced choice: a certain path, closed by that choice's edge. */
+  private List<Step> forcedCycle(final Pruning.Forced f) {
+    final int[] path = Pruning.path(p, si, f.from(), f.to());
+    final List<Step> steps = new ArrayList<>(steps(p.known, path == null ? new int[0] : path));
+    final int c = f.closingChain();
+    final int k = p.chainKey.get(c);
+    final String key = p.keys.get(k);
+    final Long value = p.chainValue.get(c);
+    final EdgeKind kind = f.to() == p.chainLast.get(c) ? EdgeKind.WW : EdgeKind.RW;
+    steps.add(new Step(new Edge(p.txns.get(f.to()).id(), p.txns.get(f.from()).id(), kind, key, value), true));
+    return steps;
   }
 
   private static List<Integer> range(final int n) {
