@@ -165,14 +165,14 @@ public final class BlindWriteDecision {
     } else {
       text.append("No version order of the blind writes avoids a cycle at ").append(level).append(": the search of ")
           .append(o.variables()).append(" open pair(s) of write chains proved (SAT, unsatisfiable) that every order ")
-          .append("contains at least one of ").append(o.cycles().size() == 1 ? "this cycle" : "these "
-              + o.cycles().size() + " cycles").append(o.minimal() ? "" : " (not minimized)").append(". ");
+          .append("contains at least one of ").append(o.coreSize() == 1 ? "this cycle" : "these "
+              + o.coreSize() + " cycles").append(o.minimal() ? "" : " (not minimized)").append(". ");
       final int shown = Math.min(SHOWN_CYCLES, o.cycles().size());
       for (int i = 0; i < shown; i++) {
-        text.append(o.cycles().size() == 1 ? "" : "(" + (i + 1) + ") ").append(render(o.cycles().get(i))).append(". ");
+        text.append(o.coreSize() == 1 ? "" : "(" + (i + 1) + ") ").append(render(o.cycles().get(i))).append(". ");
       }
-      if (shown < o.cycles().size()) {
-        text.append("(").append(o.cycles().size() - shown).append(" more cycles are not shown.) ");
+      if (shown < o.coreSize()) {
+        text.append("(").append(o.coreSize() - shown).append(" more cycles are not shown.) ");
       }
       text.append("A step marked [if ...] holds only in the version orders that make that choice; the cycles are "
           + "not a claim about which order the database used, only that no order avoids them all.");

@@ -59,7 +59,12 @@ public final class VersionOrderSearch {
    * @param variables pair variables, {@code clauses} cycles blocked, {@code rounds} candidates tried
    */
   public record Outcome(Verdict verdict, String reason, List<List<Step>> cycles, boolean minimal, long variables,
-      int clauses, int rounds, List<io.isowatch.core.history.Transaction> txns) {}
+      int clauses, int rounds, List<io.isowatch.core.history.Transaction> txns, int coreSize) {
+    public Outcome(final Verdict verdict, final String reason, final List<List<Step>> cycles, final boolean minimal,
+        final long variables, final int clauses, final int rounds, final List<io.isowatch.core.history.Transaction> txns) {
+      this(verdict, reason, cycles, minimal, variables, clauses, rounds, txns, cycles.size());
+    }
+  }
 
   private final VersionOrderProblem p;
   private final boolean si;
@@ -110,10 +115,18 @@ public final class VersionOrderSearch {
     final Set<List<Integer>> seen = new HashSet<>();
     int rounds = 1;
     final List<Pruning.Forced> forced = p.variables <= MAX_VARIABLES ? new Pruning(p, si).forced(deadline) : List.of();
+    final java.util.Map<Integer, Integer> forcedAt = new java.util.HashMap<>();
     for (final Pruning.Forced f : forced) {
       clauses.add(new int[] {f.literal()});
       clauseCycles.add(null); // built when a core needs it
       this.forced.put(clauses.size() - 1, f);
+      final Integer opposite = forcedAt.get(-f.literal());
+      if (opposite != null) {
+        // Both orders of one pair close a cycle: those two cycles are a minimal core.
+        return new Outcome(Verdict.VIOLATED, null, List.of(forcedCycle(this.forced.get(opposite)), forcedCycle(f)), true,
+            p.variables, clauses.size(), 0, p.txns);
+      }
+      forcedAt.put(f.literal(), clauses.size() - 1);
     }
     if (!candidate(null) || p.variables > MAX_VARIABLES) {
       final boolean acyclic = block(clauses, clauseCycles, seen);
@@ -261,11 +274,14 @@ public final class VersionOrderSearch {
 
   private Outcome violated(final List<int[]> clauses, final List<List<Step>> cycles, final int rounds) {
     final List<Integer> core = minimalCore(clauses);
+    final List<Integer> all = core == null ? range(clauses.size()) : core;
     final List<List<Step>> shown = new ArrayList<>();
-    for (final int i : core == null ? range(clauses.size()) : core) {
+    // Cycles of forced choices are built by a search each: only those an explanation shows.
+    for (final int i : all.subList(0, Math.min(all.size(), BlindWriteDecision.SHOWN_CYCLES))) {
       shown.add(cycles.get(i) != null ? cycles.get(i) : forcedCycle(forced.get(i)));
     }
-    return new Outcome(Verdict.VIOLATED, null, shown, core != null, p.variables, clauses.size(), rounds, p.txns);
+    return new Outcome(Verdict.VIOLATED, null, shown, core != null, p.variables, clauses.size(), rounds, p.txns,
+        all.size());
   }
 
   /** The cycle that rules out the negation of a forced choice: a certain path, closed by that choice's edge. */
