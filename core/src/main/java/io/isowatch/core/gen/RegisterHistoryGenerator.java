@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  * no read of the key first. So the version order of most keys is not determined by the history.
  *
  * <p>The simulated database commits transactions one at a time, in the order of their commit
- * points, each inside its own [start, end] interval; sessions overlap in time.
+ * points, each inside its own [start, end] interval and less than 10 µs before its end (the client
+ * sees the acknowledgement shortly after the commit); sessions overlap in time.
  *
  * <ul>
  *   <li>{@link SimulatedLevel#SER}: a transaction reads the state at its commit point: the
@@ -82,7 +83,8 @@ public final class RegisterHistoryGenerator {
         now += STEP;
       }
       final long start = Math.max(freeAt[s] + 1, now - rnd.nextLong(span));
-      final long end = now + 1 + rnd.nextLong(span);
+      // The client sees the commit acknowledged shortly after the commit point, as from a database.
+      final long end = now + 1 + rnd.nextLong(STEP);
       freeAt[s] = end;
       final long snapshot = c.level() == SimulatedLevel.SI ? start : now;
       final List<Op> ops = new ArrayList<>(c.ops());

@@ -86,7 +86,8 @@ final class VersionOrderProblem {
     final int hi = Math.max(a, b);
     // Row-major index of (lo, hi) in the strict upper triangle of an h x h matrix.
     final long idx = (long) lo * (2L * h - lo - 1) / 2 + (hi - lo - 1);
-    final int v = (int) (firstVar[keyIndex] + idx + 1);
+    // Past int range (far beyond what the solver takes on) a literal only marks an edge as a choice.
+    final int v = (int) Math.min(Integer.MAX_VALUE, firstVar[keyIndex] + idx + 1);
     return a < b ? -v : v;
   }
 
