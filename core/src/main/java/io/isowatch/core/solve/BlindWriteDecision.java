@@ -160,8 +160,10 @@ public final class BlindWriteDecision {
     final StringBuilder text = new StringBuilder();
     final boolean chosen = o.cycles().stream().flatMap(List::stream).anyMatch(VersionOrderSearch.Step::chosen);
     if (!chosen) {
-      text.append("Every version order of the blind writes leaves this cycle at ").append(level)
-          .append(": its edges hold whatever the order: ").append(render(first)).append('.');
+      text.append("Every version order of the blind writes has a cycle at ").append(level)
+          .append(": this one's edges hold in every order that has no other cycle (a writer that read a version "
+              + "follows it directly, and the chain of writers that starts at the initial version comes first): ")
+          .append(render(first)).append('.');
     } else {
       text.append("No version order of the blind writes avoids a cycle at ").append(level).append(": the search of ")
           .append(o.variables()).append(" open pair(s) of write chains proved (SAT, unsatisfiable) that every order ")

@@ -392,10 +392,23 @@ final class VersionOrderProblem {
         }
       }
     }
-    final List<Transaction> out = new ArrayList<>();
+    // Canonical node order, so that a history gives the same search (and the same counterexample)
+    // whatever the order of its sessions in the source or of arrival: sessions by name, each in its
+    // session order (by seq when all of its transactions have one, else as listed); seq is then
+    // cleared, as the list order is the session order.
+    final Map<String, List<Transaction>> bySession = new java.util.TreeMap<>();
     for (int i = 0; i < all.size(); i++) {
       if (counted[i]) {
-        out.add(all.get(i));
+        bySession.computeIfAbsent(all.get(i).session(), x -> new ArrayList<>()).add(all.get(i));
+      }
+    }
+    final List<Transaction> out = new ArrayList<>();
+    for (final List<Transaction> session : bySession.values()) {
+      if (session.stream().allMatch(Transaction::hasSeq)) {
+        session.sort(java.util.Comparator.comparingLong(Transaction::seq));
+      }
+      for (final Transaction t : session) {
+        out.add(t.withSeq(Transaction.NO_SEQ));
       }
     }
     return out;
