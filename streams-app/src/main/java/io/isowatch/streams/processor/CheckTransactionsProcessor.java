@@ -124,7 +124,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     final TenantCheckpoints checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     final PublishLimit publishLimit = new PublishLimit(ClientLimits.maxRequestBytes(context.appConfigs()));
     final EngineLoader engines = new EngineLoader(engineFactory, slots, checkpoints, inputs, published, metrics);
-    final VerdictPublisher verdicts = new VerdictPublisher(context, engines, publishLimit, metrics, verdictsChild);
+    final AnomalyPublisher anomalies = new AnomalyPublisher(context, published, publishLimit, metrics, anomaliesChild);
+    final VerdictPublisher verdicts =
+        new VerdictPublisher(context, engines, publishLimit, metrics, verdictsChild, anomalies, slots);
     quarantine = new TenantQuarantine(context, context.getStateStore(Stores.TENANT_QUARANTINE), quarantineRequests,
         slots, verdicts, metrics);
     final PruneRecorder prunes = new PruneRecorder(metrics);
@@ -132,9 +134,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         ? new EnginePruner(slots, prunes, new TenantCheckpointer(checkpoints, inputs, published, metrics),
             checkpointPolicy)
         : null;
-    feed = new EngineFeed(context, slots, engines, inputs, published,
-        new AnomalyPublisher(context, published, publishLimit, metrics, anomaliesChild), verdicts, prunes, pruner,
-        metrics);
+    feed = new EngineFeed(context, slots, engines, inputs, published, anomalies, verdicts, prunes, pruner, metrics);
     replayEnd = new ReplayEndFlush(ReplayEnd.from(context.appConfigs()), slots, engines, feed, verdicts, quarantine);
 
     quarantine.gaugeStored();

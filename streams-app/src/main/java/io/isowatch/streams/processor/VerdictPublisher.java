@@ -1,5 +1,8 @@
 package io.isowatch.streams.processor;
 
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.online.OnlineEvent;
+import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
@@ -25,14 +28,19 @@ final class VerdictPublisher {
   private final CheckerMetrics metrics;
   private final String verdictsChild;
   private final Set<String> changed = new TreeSet<>();
+  private final AnomalyPublisher anomalies;
+  private final TenantSlots slots;
 
   VerdictPublisher(final ProcessorContext<String, SpecificRecord> context, final EngineLoader engines,
-      final PublishLimit publishLimit, final CheckerMetrics metrics, final String verdictsChild) {
+      final PublishLimit publishLimit, final CheckerMetrics metrics, final String verdictsChild,
+      final AnomalyPublisher anomalies, final TenantSlots slots) {
     this.context = context;
     this.engines = engines;
     this.publishLimit = publishLimit;
     this.metrics = metrics;
     this.verdictsChild = verdictsChild;
+    this.anomalies = anomalies;
+    this.slots = slots;
   }
 
   /** The tenant's state changed: it gets a verdict at the next publication. */
@@ -57,9 +65,18 @@ final class VerdictPublisher {
   private void publish(final String tenant, final long wallClockMs) {
     final TenantSlot slot = engines.loaded(tenant);
     final TenantEngine engine = slot.engine();
+    final CheckResult result = engine.result();
+    // A proof of the search of version orders exists only in a result (docs/streaming.md, "Blind
+    // writes"): published here, once per uniqueId like every anomaly, before the verdict listing it.
+    final List<OnlineEvent> searched = result.anomalies().stream()
+        .filter(a -> BlindWriteDecision.NAME.equals(a.name()))
+        .<OnlineEvent>map(OnlineEvent.AnomalyPublished::new).toList();
+    if (!searched.isEmpty()) {
+      slots.save(slot, anomalies.publish(tenant, searched, slot.progress(), wallClockMs));
+    }
     final TenantProgress p = slot.progress();
     final TenantVerdict verdict = VerdictRecords.toAvro(
-        tenant, engine.result(), p.malformed(), engine.buffered(), engine.pendingReads(), wallClockMs * 1_000L);
+        tenant, result, p.malformed(), engine.buffered(), engine.pendingReads(), wallClockMs * 1_000L);
     publishLimit.check(tenant, verdict, "verdict");
     forward(tenant, verdict, wallClockMs);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), slot.storedInputs());
