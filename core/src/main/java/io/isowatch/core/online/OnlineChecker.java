@@ -252,7 +252,7 @@ public final class OnlineChecker {
   public CheckResult result() {
     final CheckResult engine = segments.engine().result(nanos / 1e9);
     final OnlineState s = segments.state();
-    if (s.summary != null && s.summary.cuts > 0) {
+    if (s.summary != null && s.summary.cuts > 0 || !BlindWriteDecision.applies(s.options, engine)) {
       return engine;
     }
     final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),

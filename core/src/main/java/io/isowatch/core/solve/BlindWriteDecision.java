@@ -41,10 +41,7 @@ public final class BlindWriteDecision {
 
   /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
-    if (options.solverBudget().isZero() || result.hasInvalidInput()
-        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
-        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE
-            || f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON || f.kind() == FindingKind.HORIZON_PRUNED)) {
+    if (!applies(options, result)) {
       return result;
     }
     final List<Level> open = new ArrayList<>();
@@ -127,6 +124,21 @@ public final class BlindWriteDecision {
         s.largeReadOnlyTransactions(), s.edges(), counts, s.anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size(),
         s.seconds(), s.retired());
     return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
+  }
+
+  /**
+   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind, no
+   * value was written twice, nothing was pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers
+   * test it before assembling the history (the mini-transaction fast path).
+   */
+  public static boolean applies(final CheckOptions options, final CheckResult result) {
+    if (options.solverBudget().isZero() || result.hasInvalidInput()
+        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
+        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE
+            || f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON || f.kind() == FindingKind.HORIZON_PRUNED)) {
+      return false;
+    }
+    return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
   }
 
   private static List<Level> weakerOrEqual(final Level level) {
