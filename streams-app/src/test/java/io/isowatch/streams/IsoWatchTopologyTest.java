@@ -227,10 +227,11 @@ class IsoWatchTopologyTest {
       checker.publishVerdicts();
 
       // Then: the proof is on the anomalies topic once, and the verdict says SI is violated
-      final List<Anomaly> proofs = checker.anomalies().stream()
-          .filter(a -> "NoAcyclicVersionOrder".equals(a.getName())).toList();
-      assertEquals(1, proofs.size(), checker.anomalies().toString());
-      final TenantVerdict verdict = checker.verdicts().get(checker.verdicts().size() - 1);
+      final List<Anomaly> all = checker.anomalies();
+      final List<TenantVerdict> verdicts = checker.verdicts();
+      final List<Anomaly> proofs = all.stream().filter(a -> "NoAcyclicVersionOrder".equals(a.getName())).toList();
+      assertEquals(1, proofs.size(), () -> all + "\n" + verdicts);
+      final TenantVerdict verdict = verdicts.get(verdicts.size() - 1);
       assertTrue(verdict.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.VIOLATED), verdict.toString());
     }
   }

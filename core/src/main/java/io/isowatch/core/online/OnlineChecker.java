@@ -247,12 +247,13 @@ public final class OnlineChecker {
    * The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far).
    * Levels left open by blind writes are then searched ({@link BlindWriteDecision}) over the
    * processed transactions, unless a cut pruned some (the search needs them all: those levels stay
-   * UNKNOWN). The search runs again only when the engine's state changed since the last call.
+   * UNKNOWN; a cut that pruned nothing, as for a checkpoint, does not stop it). The search runs again only when the engine's state changed since the last call.
    */
   public CheckResult result() {
     final CheckResult engine = segments.engine().result(nanos / 1e9);
     final OnlineState s = segments.state();
-    if (s.summary != null && s.summary.cuts > 0 || !BlindWriteDecision.applies(s.options, engine)) {
+    // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
+    if (s.summary != null && s.summary.pruned > 0 || !BlindWriteDecision.applies(s.options, engine)) {
       return engine;
     }
     final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
