@@ -53,7 +53,17 @@ public final class WholeHistoryCheck {
     }
     final CheckResult engine = run.engine().result((System.nanoTime() - started) / 1e9);
     // Levels left open by blind writes are searched (issue 14); MT histories never reach the search.
-    return BlindWriteDecision.decide(history, options, engine);
+    final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
+    return decided == engine ? engine : withSeconds(decided, (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The result with the seconds of the whole check, the search included. */
+  private static CheckResult withSeconds(final CheckResult r, final double seconds) {
+    final io.isowatch.core.check.CheckStats s = r.stats();
+    return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), new io.isowatch.core.check.CheckStats(
+        s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(), s.unknownIgnored(), s.sessions(), s.keys(),
+        s.operations(), s.longRmwTransactions(), s.largeReadOnlyTransactions(), s.edges(), s.anomaliesByName(),
+        s.anomaliesTruncated(), seconds, s.retired()));
   }
 
   private static SegmentedEngine run(final List<Transaction> unique, final List<Transaction> duplicates,
