@@ -52,7 +52,11 @@ public final class AgentRun {
    */
   public RunSummary run() throws TargetException, InterruptedException {
     try {
-      target.prepare(config.workload().keys());
+      if (config.workload().lists()) {
+        target.prepareLists(config.workload().keys());
+      } else {
+        target.prepare(config.workload().keys());
+      }
       final CasHints hints = new CasHints();
       final RateLimiter limiter = RateLimiter.of(config.rate());
       final SnapshotSchedule snapshots = new SnapshotSchedule(config.snapshotEveryTxns(), config.snapshotEvery());
