@@ -56,7 +56,12 @@ class ListAppendH2Test {
       }
     }
     assertTrue(appends > 100 && nonEmptyReads > 100, appends + " appends, " + nonEmptyReads + " non-empty reads");
+    final Transaction last = o.history().transactions().get(o.history().size() - 1);
+    assertEquals("final", last.session(), "the run ends with the final read of every list");
+    assertEquals(3, last.ops().size());
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER), AgentRuns.describe(o, r));
+    // The final read gives every key's whole version order, so SI is decided too.
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI), AgentRuns.describe(o, r) + " " + r.reasons());
   }
 
   @Test
