@@ -63,7 +63,8 @@ class AgentCommandTest {
     assertTrue(ListAppendCheck.isListAppend(h));
     assertTrue(h.transactions().stream().flatMap(t -> t.ops().stream()).anyMatch(op -> op.isAppend()));
     assertTrue(r.err().contains("list-append of 1-4 ops per transaction"), r.err());
-    assertTrue(r.out().contains("SER SATISFIED"), r.out());
+    // H2's SERIALIZABLE holds SI (H2AgentTest) but lets write skew through on lists: SI is what it promises here.
+    assertTrue(r.out().contains("SI SATISFIED"), r.out());
   }
 
   @Test

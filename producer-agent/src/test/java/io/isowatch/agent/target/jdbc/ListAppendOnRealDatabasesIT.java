@@ -63,7 +63,7 @@ class ListAppendOnRealDatabasesIT {
         LOG.info("{}: {} UNKNOWN because {}", what, l, r.reasons().get(l));
       }
     }
-    r.anomalies().stream().filter(a -> a.name() != null).map(Anomaly::displayName).distinct()
+    r.anomalies().stream().map(Anomaly::displayName).distinct()
         .forEach(n -> r.anomalies().stream().filter(a -> n.equals(a.displayName())).findFirst()
             .ifPresent(a -> LOG.info("{}: first {}\n{}", what, n, a.explanation())));
   }
