@@ -16,6 +16,7 @@ import io.isowatch.agent.target.TargetException;
 import io.isowatch.agent.target.Targets;
 import io.isowatch.agent.target.faulty.FaultyTarget;
 import io.isowatch.agent.workload.KeySpace;
+import io.isowatch.agent.workload.ListAppend;
 import io.isowatch.agent.workload.RateLimiter;
 import io.isowatch.agent.workload.ShapeMix;
 import io.isowatch.agent.workload.WorkloadConfig;
@@ -57,7 +58,7 @@ import picocli.CommandLine;
 @Command(
     name = "agent",
     sortOptions = false,
-    description = "Run mini-transaction workloads against a database and record every transaction as a history.",
+    description = "Run mini-transaction or list-append workloads against a database and record every transaction as a history.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the run completed and everything was recorded",
@@ -108,6 +109,16 @@ public final class AgentCommand implements Callable<Integer> {
       description = "Shapes and presets, comma-separated: R1, R1R2, R1W1, R1W1W1, R1R2W1, R1R2W2, R1R2W1W2, R1W1R2W2, CAS; "
           + "presets paper, full, writeskew, cas (default: paper; full for faulty targets).")
   private String shapes;
+
+  @Option(names = "--workload", paramLabel = "W", defaultValue = "mini-transactions",
+      description = "mini-transactions (register reads and writes, by --shapes) or list-append (Elle's: each transaction "
+          + "reads whole lists and blindly appends unique elements; JDBC targets; docs/list-append.md) "
+          + "(default: ${DEFAULT-VALUE}).")
+  private String workloadName;
+
+  @Option(names = "--ops-per-txn", paramLabel = "N",
+      description = "With --workload list-append: each transaction has 1 to N operations (default: 4).")
+  private Integer opsPerTxn;
 
   @Option(names = "--read-only-ratio", paramLabel = "R", description = "Probability of a read-only shape (default: shapes drawn uniformly).")
   private Double readOnlyRatio;
@@ -180,13 +191,14 @@ public final class AgentCommand implements Callable<Integer> {
     final KafkaClient client = kafka == null ? null : kafkaClient();
     final long seedValue = seed != null ? seed : ThreadLocalRandom.current().nextLong();
     final AgentConfig config;
+    final WorkloadConfig workload;
     final Target t;
     try {
       final IsolationMix level = IsolationMix.parse(isolation);
       final boolean faulty = target.trim().toLowerCase(Locale.ROOT).startsWith("faulty");
       final ShapeMix mix = ShapeMix.parse(shapes != null ? shapes : faulty ? "full" : "paper");
-      final WorkloadConfig workload = new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), mix,
-          readOnlyRatio, seedValue);
+      workload = new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), mix,
+          readOnlyRatio, seedValue, listAppend());
       final Long snapshotTxns = snapshotEvery != null && snapshotEvery.trim().matches("\\d+")
           ? Long.valueOf(snapshotEvery.trim()) : null;
       final Duration snapshotTime = snapshotEvery != null && snapshotTxns == null ? Durations.parse(snapshotEvery) : null;
@@ -199,8 +211,33 @@ public final class AgentCommand implements Callable<Integer> {
     } catch (final IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
+    if (workload.lists() && !t.supportsLists()) {
+      t.close();
+      throw usage("--workload list-append needs a JDBC target (jdbc:postgresql:, jdbc:mariadb:, jdbc:h2: or h2), got "
+          + target);
+    }
     try (Target closing = t) {
       return run(config, closing, seedValue, client, err);
+    }
+  }
+
+  /** The list-append workload, or null for mini-transactions; refuses options of the other workload. */
+  private ListAppend listAppend() {
+    switch (workloadName.trim().toLowerCase(Locale.ROOT)) {
+      case "mini-transactions":
+        if (opsPerTxn != null) {
+          throw new IllegalArgumentException("--ops-per-txn applies to --workload list-append");
+        }
+        return null;
+      case "list-append":
+        if (shapes != null) {
+          throw new IllegalArgumentException("--shapes applies to --workload mini-transactions; list-append draws "
+              + "reads and appends (--ops-per-txn)");
+        }
+        return opsPerTxn == null ? ListAppend.defaults() : new ListAppend(opsPerTxn);
+      default:
+        throw new IllegalArgumentException("unknown --workload '" + workloadName
+            + "' (expected mini-transactions or list-append)");
     }
   }
 
@@ -265,7 +302,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       err.println("isowatch agent: target " + t.describe() + ", " + t.isolationMix().label() + "; " + config.sessions()
           + " sessions, " + config.workload().keys().size() + " keys, " + config.workload().distribution().spec()
-          + ", shapes " + config.workload().shapes().spec() + ", seed " + seedValue);
+          + SummaryText.describeWorkload(config.workload()) + ", seed " + seedValue);
       err.flush();
       RunSummary summary;
       try {

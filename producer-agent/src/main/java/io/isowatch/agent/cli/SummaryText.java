@@ -1,5 +1,6 @@
 package io.isowatch.agent.cli;
 
+import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.agent.run.AgentConfig;
 import io.isowatch.agent.run.RunSummary;
 import io.isowatch.agent.sink.SinkStats;
@@ -28,7 +29,7 @@ final class SummaryText {
     out.println("agent summary");
     line(out, "target", s.target() + ", " + s.isolation());
     line(out, "workload", config.sessions() + " sessions, " + config.workload().keys().size() + " keys, "
-        + config.workload().distribution().spec() + ", shapes " + config.workload().shapes().spec()
+        + config.workload().distribution().spec() + describeWorkload(config.workload())
         + (config.workload().readOnlyRatio() == null ? "" : ", read-only ratio " + config.workload().readOnlyRatio())
         + ", seed " + seed);
     line(out, "transactions", String.format(Locale.ROOT, "%d in %.3f s: committed %d, aborted %d, unknown %d",
@@ -99,5 +100,11 @@ final class SummaryText {
 
   private static void line(final PrintWriter out, final String label, final String value) {
     out.printf(Locale.ROOT, "  %-13s %s%n", label, value);
+  }
+
+  /** The workload in a few words: the shapes, or list-append and its transaction size. */
+  static String describeWorkload(final WorkloadConfig w) {
+    return w.lists() ? ", list-append of 1-" + w.listAppend().maxOps() + " ops per transaction"
+        : ", shapes " + w.shapes().spec();
   }
 }

@@ -1,5 +1,6 @@
 package io.isowatch.agent.run;
 
+import io.isowatch.agent.sink.SinkException;
 import io.isowatch.agent.sink.TransactionSink;
 import io.isowatch.agent.target.Target;
 import io.isowatch.agent.target.TargetException;
@@ -14,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a workload against a target: prepares the key space, starts one {@link SessionWorker} per
- * session, prints a progress line every so often, and returns the {@link RunSummary}. The sink is
+ * session, prints a progress line every so often (for the list-append workload, ends with a
+ * {@link FinalRead}), and returns the {@link RunSummary}. The sink is
  * the caller's: it is neither opened nor closed here.
  */
 public final class AgentRun {
@@ -52,7 +54,11 @@ public final class AgentRun {
    */
   public RunSummary run() throws TargetException, InterruptedException {
     try {
-      target.prepare(config.workload().keys());
+      if (config.workload().lists()) {
+        target.prepareLists(config.workload().keys());
+      } else {
+        target.prepare(config.workload().keys());
+      }
       final CasHints hints = new CasHints();
       final RateLimiter limiter = RateLimiter.of(config.rate());
       final SnapshotSchedule snapshots = new SnapshotSchedule(config.snapshotEveryTxns(), config.snapshotEvery());
@@ -72,6 +78,13 @@ public final class AgentRun {
       control.start();
       final long start = clock.nowMicros();
       joinWithProgress(threads, start);
+      if (config.workload().lists() && control.failure() == null) {
+        try {
+          FinalRead.run(target, new SessionWorkload(config.workload(), 0, hints).snapshot(), runner, sink, stats);
+        } catch (final SinkException e) {
+          control.fail(e.getMessage());
+        }
+      }
       final long elapsed = clock.nowMicros() - start;
       return new RunSummary(target.describe(), target.isolationMix().label(), stats.committed.sum(), stats.aborted.sum(),
           stats.unknown.sum(), stats.snapshots.sum(), stats.reconnects.sum(), stats.errors.sum(),

@@ -24,6 +24,8 @@ import java.util.List;
  *       database matched the expected value and wrote, atomically. One that failed only tells
  *       {@code v ≠ expected}, which a history cannot express, so the runner then reads the key in
  *       the same transaction and records that read: {@code r(k,actual)}.
+ *   <li>List-append: a read is recorded with the whole list returned, an append once
+ *       acknowledged, as {@code a(k,element)}.
  *   <li>Status: committed when the commit was acknowledged; aborted when the target guarantees it
  *       did not commit (serialization failure, deadlock, lock timeout, at any point) or when a
  *       statement failed before commit and the rollback succeeded; unknown when the commit itself
@@ -107,7 +109,8 @@ public final class TransactionRunner {
     session.recorded(ctx, status == TxnStatus.COMMITTED, end);
     if (status == TxnStatus.COMMITTED) {
       for (final Op op : ops) {
-        if (op.value() != null) {
+        // Only register values are CAS expectations.
+        if (op.value() != null && !op.isAppend() && !op.isListRead()) {
           hints.saw(op.key(), op.value());
         }
       }
@@ -140,6 +143,13 @@ public final class TransactionRunner {
       } else {
         ops.add(Op.read(c.key(), session.read(c.key())));
       }
+    } else if (op instanceof PlannedOp.ReadList l) {
+      final List<Long> list = session.readList(l.key());
+      // An absent key is the empty list: the state every list starts in (docs/list-append.md).
+      ops.add(Op.readList(l.key(), list == null ? List.of() : list));
+    } else if (op instanceof PlannedOp.Append a) {
+      session.append(a.key(), a.element());
+      ops.add(Op.append(a.key(), a.element()));
     } else if (op instanceof PlannedOp.ReadAll a) {
       final List<Long> values = session.readAll(a.keys());
       for (int i = 0; i < a.keys().size(); i++) {

@@ -22,6 +22,20 @@ public interface Target extends AutoCloseable {
   /** Creates or resets the key space: every key present with value 0. Idempotent. */
   void prepare(KeySpace keys) throws TargetException;
 
+  /** True when the target can run the list-append workload ({@link #prepareLists}). */
+  default boolean supportsLists() {
+    return false;
+  }
+
+  /**
+   * Creates or resets the key space for the list-append workload: every key present with the
+   * empty list. Only when {@link #supportsLists()}.
+   */
+  default void prepareLists(final KeySpace keys) throws TargetException {
+    throw new TargetException(TargetException.Failure.ERROR, "unsupported",
+        describe() + " has no list-append workload (JDBC targets have)");
+  }
+
   /** Opens a session (a connection) named {@code session}. */
   TargetSession open(String session) throws TargetException;
 

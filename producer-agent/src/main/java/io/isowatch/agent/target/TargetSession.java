@@ -28,6 +28,16 @@ public interface TargetSession extends AutoCloseable {
   /** The values of {@code keys}, in that order, read by one statement; null for absent keys. */
   List<Long> readAll(List<String> keys) throws TargetException;
 
+  /** List-append workload: the list of {@code key}, in append order; null when the key is absent. */
+  default List<Long> readList(final String key) throws TargetException {
+    throw new TargetException(TargetException.Failure.ERROR, "unsupported", "this target has no lists");
+  }
+
+  /** List-append workload: appends {@code element} to the list of {@code key}. */
+  default void append(final String key, final long element) throws TargetException {
+    throw new TargetException(TargetException.Failure.ERROR, "unsupported", "this target has no lists");
+  }
+
   void commit() throws TargetException;
 
   void rollback() throws TargetException;

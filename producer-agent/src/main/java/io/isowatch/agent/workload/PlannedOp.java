@@ -6,7 +6,8 @@ import java.util.List;
  * One operation a transaction plan asks a target to run. What the client then records is what
  * the target answered, not the plan (see {@code TransactionRunner}).
  */
-public sealed interface PlannedOp permits PlannedOp.Read, PlannedOp.Write, PlannedOp.Cas, PlannedOp.ReadAll {
+public sealed interface PlannedOp permits PlannedOp.Read, PlannedOp.Write, PlannedOp.Cas, PlannedOp.ReadAll,
+    PlannedOp.ReadList, PlannedOp.Append {
 
   /** {@code SELECT v FROM kv WHERE k = ?}. */
   record Read(String key) implements PlannedOp {}
@@ -27,4 +28,14 @@ public sealed interface PlannedOp permits PlannedOp.Read, PlannedOp.Write, Plann
       keys = List.copyOf(keys);
     }
   }
+
+  /** List-append workload: a read of the whole list of {@code key} ({@code SELECT v FROM kv WHERE k = ?}). */
+  record ReadList(String key) implements PlannedOp {}
+
+  /**
+   * List-append workload: appends {@code element} to the list of {@code key}, in the database
+   * ({@code UPDATE kv SET v = CONCAT(v, ?) WHERE k = ?}), without reading it: a blind append. The
+   * element is unique per key (see {@link ValueEncoder}).
+   */
+  record Append(String key, long element) implements PlannedOp {}
 }

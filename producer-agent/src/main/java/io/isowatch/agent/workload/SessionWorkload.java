@@ -13,6 +13,9 @@ import java.util.SplittableRandom;
  */
 public final class SessionWorkload {
   private static final int MAX_REDRAWS = 1000;
+  /** The shape names of list-append transactions: read-only, and with at least one append. */
+  public static final String LIST_READ = "LIST-READ";
+  public static final String LIST_APPEND = "LIST-APPEND";
 
   private final WorkloadConfig config;
   private final SplittableRandom random;
@@ -42,6 +45,9 @@ public final class SessionWorkload {
 
   /** The next plan. */
   public TxnPlan next() {
+    if (config.lists()) {
+      return nextListAppend();
+    }
     final MtShape shape = pickShape();
     final int[] slots = pickKeys(shape.keyCount());
     return build(shape, slots);
@@ -55,6 +61,8 @@ public final class SessionWorkload {
         ops.add(new PlannedOp.Write(w.key(), values.next(w.key())));
       } else if (op instanceof PlannedOp.Cas c) {
         ops.add(new PlannedOp.Cas(c.key(), hints.expected(c.key()), values.next(c.key())));
+      } else if (op instanceof PlannedOp.Append a) {
+        ops.add(new PlannedOp.Append(a.key(), values.next(a.key())));
       } else {
         ops.add(op);
       }
@@ -62,13 +70,40 @@ public final class SessionWorkload {
     return new TxnPlan(failed.shape(), ops);
   }
 
-  /** A read-only transaction over the whole key space. */
+  /**
+   * A read-only transaction over the whole key space: one statement for registers, a read of
+   * each list for the list-append workload.
+   */
   public TxnPlan snapshot() {
     final List<String> keys = new ArrayList<>(config.keys().size());
     for (int i = 0; i < config.keys().size(); i++) {
       keys.add(config.keys().name(i));
     }
+    if (config.lists()) {
+      return new TxnPlan(TxnPlan.SNAPSHOT, keys.stream().<PlannedOp>map(PlannedOp.ReadList::new).toList());
+    }
     return new TxnPlan(TxnPlan.SNAPSHOT, List.of(new PlannedOp.ReadAll(keys)));
+  }
+
+  /**
+   * 1 … maxOps operations, each a list read or an append (even odds) on a key from the
+   * distribution; with a read-only ratio, that share of transactions only reads.
+   */
+  private TxnPlan nextListAppend() {
+    final int count = 1 + random.nextInt(config.listAppend().maxOps());
+    final Double ratio = config.readOnlyRatio();
+    final boolean readOnly = ratio != null && random.nextDouble() < ratio;
+    final boolean mustAppend = ratio != null && !readOnly;
+    final List<PlannedOp> ops = new ArrayList<>(count);
+    boolean appended = false;
+    for (int i = 0; i < count; i++) {
+      final String key = config.keys().name(keySampler.next(random));
+      // The last op of a transaction that must write appends if none did yet.
+      final boolean append = !readOnly && (random.nextBoolean() || (mustAppend && !appended && i == count - 1));
+      ops.add(append ? new PlannedOp.Append(key, values.next(key)) : new PlannedOp.ReadList(key));
+      appended |= append;
+    }
+    return new TxnPlan(readOnly || !appended ? LIST_READ : LIST_APPEND, ops);
   }
 
   private MtShape pickShape() {

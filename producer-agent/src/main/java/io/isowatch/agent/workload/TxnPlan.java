@@ -19,10 +19,11 @@ public record TxnPlan(String shape, List<PlannedOp> ops) {
 
   /** True when the plan only reads. */
   public boolean readOnly() {
-    return ops.stream().allMatch(op -> op instanceof PlannedOp.Read || op instanceof PlannedOp.ReadAll);
+    return ops.stream().allMatch(op -> op instanceof PlannedOp.Read || op instanceof PlannedOp.ReadAll
+        || op instanceof PlannedOp.ReadList);
   }
 
-  /** Keys read, in first-read order (CAS counts as a read). */
+  /** Keys read, in first-read order (CAS and list reads count as reads). */
   public List<String> readKeys() {
     final Set<String> keys = new LinkedHashSet<>();
     for (final PlannedOp op : ops) {
@@ -32,12 +33,14 @@ public record TxnPlan(String shape, List<PlannedOp> ops) {
         keys.add(c.key());
       } else if (op instanceof PlannedOp.ReadAll a) {
         keys.addAll(a.keys());
+      } else if (op instanceof PlannedOp.ReadList l) {
+        keys.add(l.key());
       }
     }
     return List.copyOf(keys);
   }
 
-  /** Keys written (CAS counts as a write). */
+  /** Keys written (CAS and append count as writes). */
   public Set<String> writeKeys() {
     final Set<String> keys = new LinkedHashSet<>();
     for (final PlannedOp op : ops) {
@@ -45,6 +48,8 @@ public record TxnPlan(String shape, List<PlannedOp> ops) {
         keys.add(w.key());
       } else if (op instanceof PlannedOp.Cas c) {
         keys.add(c.key());
+      } else if (op instanceof PlannedOp.Append a) {
+        keys.add(a.key());
       }
     }
     return keys;

@@ -73,6 +73,22 @@ class TransactionRunnerTest {
       return keys.stream().map(data::get).toList();
     }
 
+    final Map<String, List<Long>> lists = new HashMap<>(Map.of("y", List.of(1L)));
+
+    @Override
+    public List<Long> readList(final String key) throws TargetException {
+      maybeFail("readList");
+      return lists.get(key);
+    }
+
+    @Override
+    public void append(final String key, final long element) throws TargetException {
+      maybeFail("append");
+      final List<Long> list = new ArrayList<>(lists.getOrDefault(key, List.of()));
+      list.add(element);
+      lists.put(key, list);
+    }
+
     @Override
     public void commit() throws TargetException {
       maybeFail("commit");
@@ -122,6 +138,38 @@ class TransactionRunnerTest {
     assertNull(a.failure());
     assertFalse(a.sessionBroken());
     assertEquals(7, hints.expected("x"));
+  }
+
+  @Test
+  void shouldRecordListReadsWithTheWholeListAndAppendsOnceAcknowledged() {
+    // Given: y holds [1]; z is absent
+    final ScriptedSession s = new ScriptedSession();
+    final TxnPlan plan = new TxnPlan("LIST-APPEND", List.of(new PlannedOp.ReadList("y"), new PlannedOp.Append("y", 2),
+        new PlannedOp.ReadList("y"), new PlannedOp.ReadList("z")));
+
+    // When
+    final Attempt a = runner.run(s, "s0", 0, plan);
+
+    // Then: an absent list is recorded as the empty one; list values are no CAS expectations
+    assertEquals(TxnStatus.COMMITTED, a.txn().status());
+    assertEquals(List.of(Op.readList("y", List.of(1L)), Op.append("y", 2), Op.readList("y", List.of(1L, 2L)),
+        Op.readList("z", List.of())), a.txn().ops());
+    assertEquals(0, hints.expected("y"));
+  }
+
+  @Test
+  void shouldNotRecordAnAppendThatFailed() {
+    // Given
+    final ScriptedSession s = new ScriptedSession();
+    s.failures.put("append", new TargetException(Failure.ABORTED, "40001", "could not serialize"));
+    final TxnPlan plan = new TxnPlan("LIST-APPEND", List.of(new PlannedOp.ReadList("y"), new PlannedOp.Append("y", 2)));
+
+    // When
+    final Attempt a = runner.run(s, "s0", 0, plan);
+
+    // Then
+    assertEquals(TxnStatus.ABORTED, a.txn().status());
+    assertEquals(List.of(Op.readList("y", List.of(1L))), a.txn().ops());
   }
 
   @Test

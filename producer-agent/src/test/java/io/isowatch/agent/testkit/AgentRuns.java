@@ -8,6 +8,7 @@ import io.isowatch.agent.sink.CollectingSink;
 import io.isowatch.agent.target.Target;
 import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.agent.workload.KeySpace;
+import io.isowatch.agent.workload.ListAppend;
 import io.isowatch.agent.workload.ShapeMix;
 import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.Anomaly;
@@ -34,6 +35,12 @@ public final class AgentRuns {
 
   public static WorkloadConfig workload(final int keys, final String dist, final String shapes, final long seed) {
     return new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), ShapeMix.parse(shapes), null, seed);
+  }
+
+  /** The list-append workload: 1 … maxOps reads and appends per transaction. */
+  public static WorkloadConfig listAppend(final int keys, final String dist, final int maxOps, final long seed) {
+    return new WorkloadConfig(new KeySpace(keys), KeyDistribution.parse(dist), ShapeMix.paper(), null, seed,
+        new ListAppend(maxOps));
   }
 
   public static Outcome run(final Target target, final AgentConfig config) throws Exception {

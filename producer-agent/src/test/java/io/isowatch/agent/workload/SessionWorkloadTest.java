@@ -164,4 +164,78 @@ class SessionWorkloadTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new WorkloadConfig(new KeySpace(10),
         new KeyDistribution.Uniform(), ShapeMix.parse("writeskew"), 0.5, 1)).getMessage().contains("read-only shape"));
   }
+
+  private static WorkloadConfig lists(final Double readOnly) {
+    return new WorkloadConfig(new KeySpace(3), new KeyDistribution.Uniform(), ShapeMix.paper(), readOnly, 7,
+        new ListAppend(4));
+  }
+
+  @Test
+  void shouldDrawListReadsAndAppendsOfOneToMaxOpsWhenTheWorkloadIsListAppend() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(lists(null), 0, new CasHints());
+
+    // When
+    final List<TxnPlan> plans = draw(w, 2000);
+
+    // Then: only list ops, 1 … 4 of them, every size drawn, appends unique per key
+    final Set<Integer> sizes = new HashSet<>();
+    final Set<String> appended = new HashSet<>();
+    for (final TxnPlan p : plans) {
+      sizes.add(p.ops().size());
+      for (final PlannedOp op : p.ops()) {
+        assertTrue(op instanceof PlannedOp.ReadList || op instanceof PlannedOp.Append, op.toString());
+        if (op instanceof PlannedOp.Append a) {
+          assertTrue(appended.add(a.key() + "/" + a.element()), "drawn twice: " + a);
+        }
+      }
+      assertEquals(p.readOnly(), p.shape().equals(SessionWorkload.LIST_READ), p.toString());
+    }
+    assertEquals(Set.of(1, 2, 3, 4), sizes);
+  }
+
+  @Test
+  void shouldOnlyReadOrAlwaysAppendAsTheReadOnlyRatioSays() {
+    // Given / When
+    final List<TxnPlan> readers = draw(new SessionWorkload(lists(1.0), 0, new CasHints()), 500);
+    final List<TxnPlan> writers = draw(new SessionWorkload(lists(0.0), 0, new CasHints()), 500);
+
+    // Then
+    assertTrue(readers.stream().allMatch(TxnPlan::readOnly));
+    assertTrue(writers.stream().noneMatch(TxnPlan::readOnly));
+  }
+
+  @Test
+  void shouldRetryAListAppendWithFreshElementsOnTheSameKeys() {
+    // Given
+    final SessionWorkload w = new SessionWorkload(lists(0.0), 0, new CasHints());
+    final TxnPlan failed = w.next();
+
+    // When
+    final TxnPlan retry = w.retry(failed);
+
+    // Then
+    assertEquals(failed.ops().size(), retry.ops().size());
+    for (int i = 0; i < failed.ops().size(); i++) {
+      final PlannedOp before = failed.ops().get(i);
+      final PlannedOp after = retry.ops().get(i);
+      if (before instanceof PlannedOp.Append a) {
+        final PlannedOp.Append b = (PlannedOp.Append) after;
+        assertEquals(a.key(), b.key());
+        assertNotEquals(a.element(), b.element());
+      } else {
+        assertEquals(before, after);
+      }
+    }
+  }
+
+  @Test
+  void shouldReadEveryListInTheSnapshotOfAListAppendWorkload() {
+    // Given / When
+    final TxnPlan snapshot = new SessionWorkload(lists(null), 0, new CasHints()).snapshot();
+
+    // Then
+    assertEquals(List.of(new PlannedOp.ReadList("k0"), new PlannedOp.ReadList("k1"), new PlannedOp.ReadList("k2")),
+        snapshot.ops());
+  }
 }

@@ -46,6 +46,12 @@ public enum Dialect {
     String createTable(final String table) {
       return super.createTable(table) + " ENGINE=InnoDB";
     }
+
+    @Override
+    String createListTable(final String table) {
+      // TEXT holds 64 KiB, a few thousand elements: too few for a long run.
+      return "CREATE TABLE " + table + " (k VARCHAR(64) NOT NULL PRIMARY KEY, v MEDIUMTEXT NOT NULL) ENGINE=InnoDB";
+    }
   },
   /** H2 2.x (MVStore); 40001 deadlock or serialization failure, 90131 concurrent update, 50200 lock timeout. */
   H2("h2", Set.of("40001", "HYT00"), Set.of(90131, 50200)) {
@@ -57,6 +63,11 @@ public enum Dialect {
     @Override
     boolean supports(final IsolationLevel level) {
       return true;
+    }
+
+    @Override
+    String createListTable(final String table) {
+      return "CREATE TABLE " + table + " (k VARCHAR(64) NOT NULL PRIMARY KEY, v VARCHAR(1000000) NOT NULL)";
     }
 
     @Override
@@ -130,6 +141,14 @@ public enum Dialect {
 
   String createTable(final String table) {
     return "CREATE TABLE " + table + " (k VARCHAR(64) NOT NULL PRIMARY KEY, v BIGINT NOT NULL)";
+  }
+
+  /**
+   * The table of the list-append workload: a list is the text {@code ",e1,e2,…"}, grown by {@code
+   * CONCAT} in the database, so an append never reads the list first.
+   */
+  String createListTable(final String table) {
+    return "CREATE TABLE " + table + " (k VARCHAR(64) NOT NULL PRIMARY KEY, v TEXT NOT NULL)";
   }
 
   /**

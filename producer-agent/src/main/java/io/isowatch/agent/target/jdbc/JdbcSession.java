@@ -18,7 +18,9 @@ import java.util.Map;
 /**
  * One JDBC connection running the agent's statements: {@code SELECT v FROM kv WHERE k=?}, {@code
  * UPDATE kv SET v=? WHERE k=?}, {@code UPDATE kv SET v=? WHERE k=? AND v=?} (compare-and-set)
- * and {@code SELECT k, v FROM kv} (snapshot). Autocommit is off, so a transaction starts with its
+ * and {@code SELECT k, v FROM kv} (snapshot); for the list-append workload, {@code SELECT v FROM
+ * kv WHERE k=?} on a text column read as a list, and {@code UPDATE kv SET v=CONCAT(v, ?) WHERE k=?}
+ * (an append, {@link Dialect#createListTable}). Autocommit is off, so a transaction starts with its
  * first statement and ends with {@link #commit} or {@link #rollback}.
  */
 final class JdbcSession implements TargetSession {
@@ -28,6 +30,9 @@ final class JdbcSession implements TargetSession {
   private final PreparedStatement update;
   private final PreparedStatement cas;
   private final PreparedStatement selectAll;
+  private final String table;
+  /** Prepared on first use: it only compiles against a list table. */
+  private PreparedStatement append;
   private boolean broken;
   /** The level the connection is set to now. */
   private IsolationLevel isolation;
@@ -37,6 +42,7 @@ final class JdbcSession implements TargetSession {
     this.connection = connection;
     this.isolation = isolation;
     this.dialect = dialect;
+    this.table = table;
     this.select = connection.prepareStatement("SELECT v FROM " + table + " WHERE k = ?");
     this.update = connection.prepareStatement("UPDATE " + table + " SET v = ? WHERE k = ?");
     this.cas = connection.prepareStatement("UPDATE " + table + " SET v = ? WHERE k = ? AND v = ?");
@@ -101,6 +107,42 @@ final class JdbcSession implements TargetSession {
       throw new TargetException(Failure.ERROR, "rows", "compare-and-set of " + key + " changed " + rows + " rows");
     }
     return rows == 1;
+  }
+
+  @Override
+  public List<Long> readList(final String key) throws TargetException {
+    final String text;
+    try {
+      select.setString(1, key);
+      try (ResultSet rs = select.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        text = rs.getString(1);
+      }
+    } catch (final SQLException e) {
+      throw fail(e, "reading list " + key);
+    }
+    return ListText.parse(key, text);
+  }
+
+  @Override
+  public void append(final String key, final long element) throws TargetException {
+    final int rows;
+    try {
+      if (append == null) {
+        append = connection.prepareStatement("UPDATE " + table + " SET v = CONCAT(v, ?) WHERE k = ?");
+      }
+      append.setString(1, ListText.SEPARATOR + element);
+      append.setString(2, key);
+      rows = append.executeUpdate();
+    } catch (final SQLException e) {
+      throw fail(e, "appending to " + key);
+    }
+    if (rows != 1) {
+      throw new TargetException(Failure.ERROR, "rows",
+          "appending to " + key + " changed " + rows + " rows, expected 1: was the key space prepared for lists?");
+    }
   }
 
   @Override

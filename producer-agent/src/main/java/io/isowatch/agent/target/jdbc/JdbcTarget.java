@@ -113,13 +113,28 @@ public final class JdbcTarget implements Target {
 
   @Override
   public void prepare(final KeySpace keys) throws TargetException {
+    prepare(keys, dialect.createTable(table), "0");
+  }
+
+  @Override
+  public boolean supportsLists() {
+    return true;
+  }
+
+  /** Every key with the empty list, the text {@code ''} (see {@link Dialect#createListTable}). */
+  @Override
+  public void prepareLists(final KeySpace keys) throws TargetException {
+    prepare(keys, dialect.createListTable(table), "''");
+  }
+
+  private void prepare(final KeySpace keys, final String createTable, final String initial) throws TargetException {
     try (Connection c = connect()) {
       c.setAutoCommit(false);
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS " + table);
-        st.execute(dialect.createTable(table));
+        st.execute(createTable);
       }
-      try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, 0)")) {
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, " + initial + ")")) {
         for (int i = 0; i < keys.size(); i++) {
           ins.setString(1, keys.name(i));
           ins.addBatch();
