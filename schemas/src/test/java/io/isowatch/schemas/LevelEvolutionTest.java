@@ -94,8 +94,16 @@ class LevelEvolutionTest {
   @Test
   void shouldHaveASymbolForEveryCoreLevelWhenMapping() {
     for (final io.isowatch.core.check.Level l : io.isowatch.core.check.Level.values()) {
-      assertEquals(l, LevelRecords.toCore(LevelRecords.toAvro(l)));
+      if (l != io.isowatch.core.check.Level.MIXED) {
+        assertEquals(l, LevelRecords.toCore(LevelRecords.toAvro(l)));
+      }
     }
+    // MIXED is decided by isowatch check only: refused alone, left out of a list of levels
+    final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> LevelRecords.toAvro(io.isowatch.core.check.Level.MIXED));
+    assertEquals("MIXED is not carried by the topics (decided by isowatch check only)", e.getMessage());
+    assertEquals(List.of(Level.SER), LevelRecords.toAvro(List.of(io.isowatch.core.check.Level.SER,
+        io.isowatch.core.check.Level.MIXED)));
   }
 
   private static Anomaly anomaly(final List<Level> violates) {

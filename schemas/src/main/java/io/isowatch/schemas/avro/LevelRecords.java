@@ -15,14 +15,26 @@ import java.util.Set;
 public final class LevelRecords {
   private LevelRecords() {}
 
-  /** The Avro symbol of a core level. */
+  /**
+   * Whether the topics carry {@code level}: every core level but {@link
+   * io.isowatch.core.check.Level#MIXED}, which is decided by {@code isowatch check} only (the
+   * streaming checker's check.levels refuses it).
+   */
+  public static boolean carried(final io.isowatch.core.check.Level level) {
+    return level != io.isowatch.core.check.Level.MIXED;
+  }
+
+  /** The Avro symbol of a core level the topics carry ({@link #carried}). */
   public static Level toAvro(final io.isowatch.core.check.Level level) {
+    if (!carried(level)) {
+      throw new IllegalArgumentException(level + " is not carried by the topics (decided by isowatch check only)");
+    }
     return Level.valueOf(level.name());
   }
 
-  /** The Avro symbols of core levels, in the order given. */
+  /** The Avro symbols of the core levels the topics carry, in the order given. */
   public static List<Level> toAvro(final Collection<io.isowatch.core.check.Level> levels) {
-    return levels.stream().map(LevelRecords::toAvro).toList();
+    return levels.stream().filter(LevelRecords::carried).map(LevelRecords::toAvro).toList();
   }
 
   /** The core level of an Avro symbol, or null for {@link Level#OTHER} (a level this reader does not know). */
