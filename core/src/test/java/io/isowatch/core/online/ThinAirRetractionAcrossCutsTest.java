@@ -12,8 +12,10 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -119,6 +121,55 @@ class ThinAirRetractionAcrossCutsTest {
     assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
     assertEquals(List.of("LostUpdate"), c.result().anomalies().stream().map(Anomaly::displayName).toList());
     assertEquals(VIOLATED, c.result().verdicts());
+  }
+
+  /** Every level the online checker decides (MIXED is decided by check only), the weak ones included. */
+  private static final CheckOptions EVERY_LEVEL =
+      OPTIONS.withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
+  private static final String LATE_WRITER = "W s4 r(x,0) w(x,5) @5..15";
+
+  @Test
+  void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; R's ThinAirRead, which violates every level, published; a cut prunes R
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(BEFORE));
+    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
+    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        "the ThinAirRead violates every level: " + c.result().verdicts());
+
+    // When: its committed writer arrives beyond every bound
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: every level, the weak ones included, is what a check of the whole history decides
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(wholeHistory().verdicts(), c.result().verdicts());
+  }
+
+  @Test
+  void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterARestore() {
+    // Given: the same, checkpointed after the cut, and a new engine restored from the checkpoint
+    final OnlineChecker a = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(a, txns(BEFORE));
+    assertTrue(a.prune());
+    final OnlineChecker b = OnlineChecker.restore(EVERY_LEVEL, ONLINE, a.checkpoint());
+    assertTrue(b.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        "the restored engine still holds the ThinAirRead: " + b.result().verdicts());
+
+    // When
+    final List<OnlineEvent> afterW = b.accept(late(LATE_WRITER));
+
+    // Then
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(wholeHistory().verdicts(), b.result().verdicts());
+  }
+
+  /** The whole-history check of the stream with the late writer: no ThinAirRead, so what it decides is the truth. */
+  private static io.isowatch.core.check.CheckResult wholeHistory() {
+    final List<Transaction> all = new ArrayList<>(txns(BEFORE));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult r = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(List.<Anomaly>of(), r.anomalies(), "the whole history has no anomaly");
+    return r;
   }
 
   private static List<OnlineEvent> acceptAll(final OnlineChecker c, final List<Transaction> t) {
