@@ -163,6 +163,59 @@ class ThinAirRetractionAcrossCutsTest {
     assertEquals(wholeHistory().verdicts(), b.result().verdicts());
   }
 
+  @Test
+  void shouldKeepOnlyTheLevelsALostUpdateViolatesWhenTheThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; besides R's ThinAirRead, a lost update of y (F and G both read
+    // y=3 and write it), which violates RR, SI, SER and SSER but not PL2, RC, RA, CC nor PC
+    final String stream = BEFORE + """
+        F s5 r(y,3) w(y,4) @1000..1100
+        G s6 r(y,3) w(y,5) @1000..1100
+        H s2 r(q,0) w(q,1) @1200..1300
+        I s3 r(p,0) w(p,1) @1400..1500
+        """;
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(stream));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: the levels the lost update violates stay VIOLATED, the others come back
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    final List<Transaction> all = new ArrayList<>(txns(stream));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(List.of("LostUpdate"), whole.anomalies().stream().map(Anomaly::displayName).toList());
+    assertEquals(Verdict.SATISFIED, whole.verdicts().get(Level.CC), "the oracle gives CC back: " + whole.verdicts());
+    assertEquals(whole.verdicts(), c.result().verdicts());
+  }
+
+  @Test
+  void shouldKeepEveryLevelACycleViolatesWhenTheThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; besides R's ThinAirRead, K and L each read what the other wrote
+    // (a write-read cycle, G1c), which violates every level; a cut prunes them all
+    final String stream = BEFORE + """
+        K s7 w(a,1) r(b,1) @1000..1100
+        L s8 w(b,1) r(a,1) @1000..1100
+        H s2 r(q,0) w(q,1) @1200..1300
+        I s3 r(p,0) w(p,1) @1400..1500
+        """;
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(stream));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: the cycle's violations stand, as in the whole-history check
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    final List<Transaction> all = new ArrayList<>(txns(stream));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(Verdict.VIOLATED, whole.verdicts().get(Level.PL2), "the oracle: " + whole.verdicts());
+    assertEquals(whole.verdicts(), c.result().verdicts());
+  }
+
   /** The whole-history check of the stream with the late writer: no ThinAirRead, so what it decides is the truth. */
   private static io.isowatch.core.check.CheckResult wholeHistory() {
     final List<Transaction> all = new ArrayList<>(txns(BEFORE));
