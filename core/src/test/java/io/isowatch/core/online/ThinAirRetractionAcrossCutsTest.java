@@ -216,6 +216,29 @@ class ThinAirRetractionAcrossCutsTest {
     assertEquals(whole.verdicts(), c.result().verdicts());
   }
 
+  @Test
+  void shouldRetractButNotCheckTheReadOfAPrunedReaderAgainstItsLateWriter() {
+    // Given: R pruned by a cut; its writer W started after R ended, so under SSER R read from the
+    // future (check of the whole history: G1c-realtime), which only R's times, pruned, could show
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(BEFORE));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) @50..60"));
+
+    // Then: the retraction stands (W committed x=5: the read was not from thin air), and what is
+    // not known is said: the read is not checked against W, and W is a late transaction
+    final List<OnlineEvent.AnomalyRetracted> r = afterW.stream()
+        .filter(e -> e instanceof OnlineEvent.AnomalyRetracted).map(e -> (OnlineEvent.AnomalyRetracted) e).toList();
+    assertEquals(1, r.size());
+    assertTrue(r.get(0).reason().contains("the read is not checked against this writer"), r.get(0).reason());
+    assertTrue(r.get(0).reason().contains("whether it was a fine read is not known"), r.get(0).reason());
+    assertTrue(c.result().findings().stream().anyMatch(f -> f.kind() == FindingKind.LATE_TRANSACTION
+        && f.message().contains("may differ from isowatch check")));
+    assertEquals(List.<Anomaly>of(), c.result().anomalies());
+  }
+
   /** The whole-history check of the stream with the late writer: no ThinAirRead, so what it decides is the truth. */
   private static io.isowatch.core.check.CheckResult wholeHistory() {
     final List<Transaction> all = new ArrayList<>(txns(BEFORE));
