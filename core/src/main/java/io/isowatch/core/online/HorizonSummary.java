@@ -187,6 +187,11 @@ final class HorizonSummary {
     return violated.contains(level) || (thinAirViolated.contains(level) && thinAirReadsStanding());
   }
 
+  /** Whether ThinAirReads still standing are what proved {@code level} violated in an earlier state. */
+  boolean violatedByThinAir(final Level level) {
+    return thinAirViolated.contains(level) && thinAirReadsStanding();
+  }
+
   boolean thinAirReadsStanding() {
     return counts.getOrDefault(THIN_AIR, 0L) > 0;
   }

@@ -59,9 +59,10 @@ final class ResultBuilder {
   }
 
   /**
-   * The classic levels violated by ThinAirReads alone (this state's or the summary's, which a late
-   * writer may still retract) and by nothing else: a cut keeps them apart in the summary
-   * ({@link HorizonSummary#thinAirViolated}), so that a retraction after the cut gives them back.
+   * The levels violated by ThinAirReads alone (this state's or the summary's, which a late writer
+   * may still retract) and by nothing else, the weak ones included ({@link
+   * WeakVerdicts#violatedOnlyByThinAir}): a cut keeps them apart in the summary ({@link
+   * HorizonSummary#thinAirViolated}), so that a retraction after the cut gives them back.
    */
   Set<Level> violatedOnlyByThinAir() {
     final HorizonSummary h = s.summary;
@@ -69,16 +70,17 @@ final class ResultBuilder {
     if (thinAir == 0 && (h == null || !h.thinAirReadsStanding())) {
       return Set.of();
     }
-    if (s.anomalies.readCount() > thinAir || s.anomalies.lostUpdateCount() > 0) {
-      return Set.of();
-    }
     final Set<Level> levels = EnumSet.noneOf(Level.class);
-    for (final Level level : s.options.levels()) {
-      if (Level.CLASSIC.contains(level) && !cyclic(level) && (h == null || !(h.violated.contains(level)
-          || (level == Level.SSER && h.staleViolatesSser)))) {
-        levels.add(level);
+    // Any other read anomaly or a lost update violates SSER, SER and SI as well.
+    if (s.anomalies.readCount() == thinAir && s.anomalies.lostUpdateCount() == 0) {
+      for (final Level level : s.options.levels()) {
+        if (Level.CLASSIC.contains(level) && !cyclic(level) && (h == null || !(h.violated.contains(level)
+            || (level == Level.SSER && h.staleViolatesSser)))) {
+          levels.add(level);
+        }
       }
     }
+    levels.addAll(weak.violatedOnlyByThinAir(thinAir));
     return levels;
   }
 

@@ -211,7 +211,8 @@ final class TransactionChecker {
    * cut, or restored from a checkpoint) is listed in the horizon's summary: it is retracted from
    * there when {@code committedFinal} (the writer committed this value as its last write of the
    * key, so the read is a plain WR read of it, which cannot be checked again against a pruned
-   * reader); otherwise the read is an AbortedRead or an IntermediateRead of this writer, which
+   * reader: the retraction stands, for the value was written, but whether the read was fine is not
+   * known, docs/streaming.md); otherwise the read is an AbortedRead or an IntermediateRead of this writer, which
    * violates the same levels, and the ThinAirRead stands (the writer is a LATE_TRANSACTION finding).
    */
   private void retractThinAir(final int k, final long v, final Transaction writer, final boolean committedFinal) {
@@ -230,8 +231,9 @@ final class TransactionChecker {
       if (committedFinal && s.summary != null && s.summary.retract(r.anomaly())) {
         out.retract(r.anomaly(), writer.id(), "transaction " + writer.id() + " writes " + s.chains.keyName(k) + "="
             + v + ", the value " + r.reader() + " read: that read was published as a ThinAirRead before its writer"
-            + " came, later than every lateness bound and before a cut of the horizon; the read is not checked again"
-            + " (its reader left the checked segment), so no anomaly replaces it");
+            + " came, later than every lateness bound and before a cut of the horizon; the read is not checked against"
+            + " this writer (its reader left the checked segment): whether it was a fine read is not known (docs/"
+            + "streaming.md, \"A retracted read whose reader was pruned\")");
       }
     }
   }

@@ -64,7 +64,9 @@ final class WeakVerdicts {
     // PC found violated through SI's graph is not final: a lost update arriving later makes it
     // UNKNOWN, as check says of the whole history. So a cut's record of it is not taken as proof
     // (it is decided again from the state and the summary's SI), only one that CC's violation made.
-    if (h != null && h.violates(level) && (level != Level.PC || h.violates(Level.CC))) {
+    // A PC that ThinAirReads alone violated is proof while they stand (a retraction gives it back).
+    if (h != null && h.violates(level)
+        && (level != Level.PC || h.violates(Level.CC) || h.violatedByThinAir(Level.PC))) {
       return Verdict.VIOLATED;
     }
     return switch (level) {
@@ -153,6 +155,59 @@ final class WeakVerdicts {
     return v;
   }
 
+  /**
+   * The requested weak levels that ThinAirReads alone violate ({@code thinAir} of them in this state,
+   * maybe more in the summary): VIOLATED now, and violated by nothing else, which a retraction
+   * would leave standing. Else is: another read anomaly but NonRepeatableReads (every level); a
+   * NonRepeatableReads (every weak level but PL2 and RC); a lost update (RR); a counterexample of
+   * the weak check that does not judge a read with no writer, as after a cut; an earlier cut's
+   * proof. PC is among them when CC is violated by nothing else and SI by no cycle, for then only
+   * the ThinAirReads make it VIOLATED ({@link #pc}).
+   */
+  Set<Level> violatedOnlyByThinAir(final long thinAir) {
+    if (requested.isEmpty()) {
+      return Set.of();
+    }
+    final HorizonSummary h = s.summary;
+    final WeakLevelCheck.Result without = withoutThinAir();
+    final Set<Level> out = EnumSet.noneOf(Level.class);
+    for (final Level level : requested) {
+      if (verdict(level) == Verdict.VIOLATED && !violatedOtherwise(level, thinAir, without)) {
+        out.add(level);
+      }
+    }
+    if (s.options.levels().contains(Level.PC) && verdict(Level.PC) == Verdict.VIOLATED
+        && !violatedOtherwise(Level.CC, thinAir, without) && !results.cyclic(Level.SI)) {
+      out.add(Level.PC);
+    }
+    return out;
+  }
+
+  /** Whether something other than a ThinAirRead violates the weak {@code level} (see {@link #violatedOnlyByThinAir}). */
+  private boolean violatedOtherwise(final Level level, final long thinAir, final WeakLevelCheck.Result without) {
+    final long nonRepeatable = s.anomalies.counts().getOrDefault(ReadAnomaly.Kind.NonRepeatableReads.name(), 0L);
+    final HorizonSummary h = s.summary;
+    return s.anomalies.readCount() > thinAir + nonRepeatable
+        || (nonRepeatable > 0 && level != Level.PL2 && level != Level.RC)
+        || (level == Level.RR && s.anomalies.lostUpdateCount() > 0)
+        || without.verdicts().get(level) == Verdict.VIOLATED
+        || (h != null && h.violated.contains(level));
+  }
+
+  /** The weak check of the retained transactions with every read that has no writer left unjudged. */
+  private WeakLevelCheck.Result withoutThinAir() {
+    return new WeakLevelCheck(entries(), s.options.initialValue(), true, complete).decide(decided, s.options.levels());
+  }
+
+  private List<WeakLevelCheck.Entry> entries() {
+    final List<WeakLevelCheck.Entry> entries = new ArrayList<>();
+    for (int i = 0; i < s.txns.released(); i++) {
+      final int slot = s.txns.releasedAt(i);
+      entries.add(new WeakLevelCheck.Entry(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot)));
+    }
+    return entries;
+  }
+
   /** A transaction was processed (false) or the stream flushed (true). */
   void complete(final boolean flushed) {
     if (complete != flushed) {
@@ -168,13 +223,8 @@ final class WeakVerdicts {
     final long now = s.txns.released();
     final boolean fresh = cached != null && (now == stamp || (lag && now < stamp + Math.max(64, stamp / 8)));
     if (!fresh) {
-      final List<WeakLevelCheck.Entry> entries = new ArrayList<>();
-      for (int i = 0; i < s.txns.released(); i++) {
-        final int slot = s.txns.releasedAt(i);
-        entries.add(new WeakLevelCheck.Entry(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot)));
-      }
       final HorizonSummary h = s.summary;
-      cached = new WeakLevelCheck(entries, s.options.initialValue(), h != null && h.cuts > 0, complete)
+      cached = new WeakLevelCheck(entries(), s.options.initialValue(), h != null && h.cuts > 0, complete)
           .decide(decided, s.options.levels());
       stamp = now;
     }

@@ -12,8 +12,10 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -119,6 +121,131 @@ class ThinAirRetractionAcrossCutsTest {
     assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
     assertEquals(List.of("LostUpdate"), c.result().anomalies().stream().map(Anomaly::displayName).toList());
     assertEquals(VIOLATED, c.result().verdicts());
+  }
+
+  /** Every level the online checker decides (MIXED is decided by check only), the weak ones included. */
+  private static final CheckOptions EVERY_LEVEL =
+      OPTIONS.withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
+  private static final String LATE_WRITER = "W s4 r(x,0) w(x,5) @5..15";
+
+  @Test
+  void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; R's ThinAirRead, which violates every level, published; a cut prunes R
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(BEFORE));
+    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
+    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        "the ThinAirRead violates every level: " + c.result().verdicts());
+
+    // When: its committed writer arrives beyond every bound
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: every level, the weak ones included, is what a check of the whole history decides
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(wholeHistory().verdicts(), c.result().verdicts());
+  }
+
+  @Test
+  void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterARestore() {
+    // Given: the same, checkpointed after the cut, and a new engine restored from the checkpoint
+    final OnlineChecker a = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(a, txns(BEFORE));
+    assertTrue(a.prune());
+    final OnlineChecker b = OnlineChecker.restore(EVERY_LEVEL, ONLINE, a.checkpoint());
+    assertTrue(b.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        "the restored engine still holds the ThinAirRead: " + b.result().verdicts());
+
+    // When
+    final List<OnlineEvent> afterW = b.accept(late(LATE_WRITER));
+
+    // Then
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    assertEquals(wholeHistory().verdicts(), b.result().verdicts());
+  }
+
+  @Test
+  void shouldKeepOnlyTheLevelsALostUpdateViolatesWhenTheThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; besides R's ThinAirRead, a lost update of y (F and G both read
+    // y=3 and write it), which violates RR, SI, SER and SSER but not PL2, RC, RA, CC nor PC
+    final String stream = BEFORE + """
+        F s5 r(y,3) w(y,4) @1000..1100
+        G s6 r(y,3) w(y,5) @1000..1100
+        H s2 r(q,0) w(q,1) @1200..1300
+        I s3 r(p,0) w(p,1) @1400..1500
+        """;
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(stream));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: the levels the lost update violates stay VIOLATED, the others come back
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    final List<Transaction> all = new ArrayList<>(txns(stream));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(List.of("LostUpdate"), whole.anomalies().stream().map(Anomaly::displayName).toList());
+    assertEquals(Verdict.SATISFIED, whole.verdicts().get(Level.CC), "the oracle gives CC back: " + whole.verdicts());
+    assertEquals(whole.verdicts(), c.result().verdicts());
+  }
+
+  @Test
+  void shouldKeepEveryLevelACycleViolatesWhenTheThinAirReadIsRetractedAfterACut() {
+    // Given: every level checked; besides R's ThinAirRead, K and L each read what the other wrote
+    // (a write-read cycle, G1c), which violates every level; a cut prunes them all
+    final String stream = BEFORE + """
+        K s7 w(a,1) r(b,1) @1000..1100
+        L s8 w(b,1) r(a,1) @1000..1100
+        H s2 r(q,0) w(q,1) @1200..1300
+        I s3 r(p,0) w(p,1) @1400..1500
+        """;
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(stream));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+
+    // Then: the cycle's violations stand, as in the whole-history check
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
+    final List<Transaction> all = new ArrayList<>(txns(stream));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(Verdict.VIOLATED, whole.verdicts().get(Level.PL2), "the oracle: " + whole.verdicts());
+    assertEquals(whole.verdicts(), c.result().verdicts());
+  }
+
+  @Test
+  void shouldRetractButNotCheckTheReadOfAPrunedReaderAgainstItsLateWriter() {
+    // Given: R pruned by a cut; its writer W started after R ended, so under SSER R read from the
+    // future (check of the whole history: G1c-realtime), which only R's times, pruned, could show
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(BEFORE));
+    assertTrue(c.prune());
+
+    // When
+    final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) @50..60"));
+
+    // Then: the retraction stands (W committed x=5: the read was not from thin air), and what is
+    // not known is said: the read is not checked against W, and W is a late transaction
+    final List<OnlineEvent.AnomalyRetracted> r = afterW.stream()
+        .filter(e -> e instanceof OnlineEvent.AnomalyRetracted).map(e -> (OnlineEvent.AnomalyRetracted) e).toList();
+    assertEquals(1, r.size());
+    assertTrue(r.get(0).reason().contains("the read is not checked against this writer"), r.get(0).reason());
+    assertTrue(r.get(0).reason().contains("whether it was a fine read is not known"), r.get(0).reason());
+    assertTrue(c.result().findings().stream().anyMatch(f -> f.kind() == FindingKind.LATE_TRANSACTION
+        && f.message().contains("may differ from isowatch check")));
+    assertEquals(List.<Anomaly>of(), c.result().anomalies());
+  }
+
+  /** The whole-history check of the stream with the late writer: no ThinAirRead, so what it decides is the truth. */
+  private static io.isowatch.core.check.CheckResult wholeHistory() {
+    final List<Transaction> all = new ArrayList<>(txns(BEFORE));
+    all.add(late(LATE_WRITER));
+    final io.isowatch.core.check.CheckResult r = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    assertEquals(List.<Anomaly>of(), r.anomalies(), "the whole history has no anomaly");
+    return r;
   }
 
   private static List<OnlineEvent> acceptAll(final OnlineChecker c, final List<Transaction> t) {
