@@ -20,6 +20,8 @@ final class Sequencer {
   private CheckingEngine engine;
   /** The latest end time seen (trusted clocks only), or {@code Long.MIN_VALUE}. */
   private long maxEnd = Long.MIN_VALUE;
+  /** Each session's latest time, the reference of the far-ahead rule ({@link FarAheadEvents}). */
+  private final FarAheadEvents.Latest sessionsLatest = new FarAheadEvents.Latest();
   /** The slot released last in π, or -1: later arrivals before it in π are late. */
   private int lastReleased = -1;
 
@@ -49,6 +51,8 @@ final class Sequencer {
   /** Continues the watermark of a checkpointed engine. */
   void restoreMaxEnd(final long checkpointed) {
     maxEnd = checkpointed;
+    // The sessions' latest times are not checkpointed: the restored watermark is every session's reference.
+    sessionsLatest.saw(FarAheadEvents.Latest.RESTORED, checkpointed);
   }
 
   /**
@@ -57,8 +61,9 @@ final class Sequencer {
    * they are not indexed for idempotence); with {@code timed}, its time moves the watermark. Returns false
    * when it was a retry or a reused id (nothing was released then).
    */
-  boolean admit(final Transaction t, final long rankGiven, final boolean timed) {
+  boolean admit(final Transaction given, final long rankGiven, final boolean timed) {
     final OnlineState s = engine.state;
+    Transaction t = given;
     final boolean idsUnique = rankGiven != Long.MIN_VALUE;
     final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
     if (seen >= 0) {
@@ -72,6 +77,15 @@ final class Sequencer {
       return false;
     }
     final int session = s.sessions.idOf(t.session());
+    boolean moves = timed;
+    if (timed && rankGiven == Long.MIN_VALUE && s.online.futureBounded()) {
+      final long othersLatest = sessionsLatest.othersLatest(session);
+      sessionsLatest.saw(session, TxnIndex.timeKey(t));
+      if (FarAheadEvents.farAhead(TxnIndex.timeKey(t), othersLatest, s.online.futureMicros())) {
+        t = aheadOfOthers(t, othersLatest);
+        moves = false;
+      }
+    }
     final long rank = rankGiven != Long.MIN_VALUE ? rankGiven
         : t.hasSeq() ? t.seq() : s.sessions.nextArrivalRank(session);
     final int slot = s.txns.add(t, rank, session, !idsUnique);
@@ -86,7 +100,7 @@ final class Sequencer {
       s.buffer.add(slot);
     }
     final long time = TxnIndex.timeKey(t);
-    if (timed && time != TxnIndex.NO_END && time > maxEnd) {
+    if (moves && time != TxnIndex.NO_END && time > maxEnd) {
       maxEnd = time;
     }
     final long watermark = watermark();
@@ -94,6 +108,26 @@ final class Sequencer {
       release(s.buffer.poll());
     }
     return true;
+  }
+
+  /**
+   * A transaction far ahead of every other session's latest time (docs/streaming.md, "No false
+   * positive from time"; the rule of {@link FarAheadEvents}, judged on arrival): a FUTURE_EVENT_TIME
+   * finding, and the same transaction checked as the whole-history check checks it, ending at the
+   * latest trusted time seen ({@link #maxEnd}, never before the other session's time that judged it)
+   * with its start unknown; the caller keeps it out of the watermark.
+   */
+  private Transaction aheadOfOthers(final Transaction t, final long othersLatest) {
+    final OnlineState s = engine.state;
+    final long end = Math.max(maxEnd, othersLatest);
+    engine.out.finding(FindingKind.FUTURE_EVENT_TIME, null, t, "transaction " + t.id() + " reports times (start "
+        + t.start() + " µs, end " + t.end() + " µs) more than " + s.online.futureMicros()
+        + " µs ahead of every other session's latest time (" + othersLatest + " µs); its clock is not trusted:"
+        + " it does not move the watermark, it is checked as ending at the latest trusted time seen (" + end
+        + " µs) and its start is treated as unknown, so no real-time order leads to it");
+    s.futureEventTime(t.id());
+    return new Transaction(t.id(), t.session(), t.seq(), t.status(), Transaction.NO_TIME, end, t.ops(), t.tenant(),
+        t.level(), t.line());
   }
 
   /**
