@@ -138,7 +138,8 @@ final class Sequencer {
     final OnlineOptions online = engine.state.online;
     final long time = TxnIndex.timeKey(t);
     final long future = online.futureMicros();
-    return online.futureBounded() && online.futureByArrival() && time != TxnIndex.NO_END && arrivalMicros <= Long.MAX_VALUE - future
+    return online.futureBounded() && online.futureByArrival() && time != TxnIndex.NO_END
+        && arrivalMicros <= Long.MAX_VALUE - future
         && time > arrivalMicros + future;
   }
 
