@@ -14,7 +14,10 @@ import java.util.Objects;
  * releases buffered transactions to the {@link CheckingEngine} in π order once the watermark (the
  * latest end time seen minus the grace period) has passed them. A transaction that arrives after
  * one that follows it in π was released is processed at once, as LATE_TRANSACTION; one whose time
- * lies too far ahead of its arrival is ordered by its arrival, as FUTURE_EVENT_TIME.
+ * lies too far ahead of its arrival is ordered by its arrival, as FUTURE_EVENT_TIME; one whose time
+ * lies too far ahead of every other session's latest time ({@link FarAheadEvents}, judged as it is
+ * taken) is checked as ending at the latest trusted time, as FUTURE_EVENT_TIME too. Neither moves
+ * the watermark.
  */
 final class Sequencer {
   private CheckingEngine engine;
@@ -67,7 +70,7 @@ final class Sequencer {
     final boolean idsUnique = rankGiven != Long.MIN_VALUE;
     final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
     if (seen >= 0) {
-      if (sameContent(s.txns.txn(seen), t)) {
+      if (sameContent(s.txns.txn(seen), t) || (timed && retryFarAhead(s.txns.txn(seen), t))) {
         s.counters.countDuplicate();
       } else {
         s.counters.countInput();
@@ -108,6 +111,19 @@ final class Sequencer {
       release(s.buffer.poll());
     }
     return true;
+  }
+
+  /**
+   * Whether {@code t} is an agent's retry of {@code taken}, which was taken as far ahead of the
+   * other sessions (its times were replaced): the same content times aside, and still far ahead.
+   */
+  private boolean retryFarAhead(final Transaction taken, final Transaction t) {
+    final OnlineState s = engine.state;
+    return s.online.futureBounded() && taken.start() == Transaction.NO_TIME
+        && sameContent(taken, new Transaction(t.id(), t.session(), t.seq(), t.status(), taken.start(), taken.end(),
+            t.ops(), t.tenant(), t.level(), t.line()))
+        && FarAheadEvents.farAhead(TxnIndex.timeKey(t),
+            sessionsLatest.othersLatest(s.sessions.idOf(t.session())), s.online.futureMicros());
   }
 
   /**

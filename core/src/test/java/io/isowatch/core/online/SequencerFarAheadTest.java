@@ -98,6 +98,26 @@ class SequencerFarAheadTest {
   }
 
   @Test
+  void shouldIgnoreTheRetryOfAnEventFarAheadOfTheOtherSessionsAsADuplicate() {
+    // Given: F was taken as far ahead of the other sessions (its times replaced)
+    final OnlineChecker c = new OnlineChecker(OPTIONS, OnlineOptions.streaming(1_000).withFutureBound(HOUR));
+    final List<Transaction> t = txns("""
+        A1 s1 r(a,0) w(a,1) @10..20
+        F s2 r(b,0) w(b,1) @30..40
+        """);
+    final Transaction future = TimeSafetyTest.shifted(t.get(1), TEN_YEARS_MICROS);
+    c.accept(t.get(0));
+    c.accept(future);
+
+    // When: the agent's retry of it comes
+    final List<OnlineEvent> retry = c.accept(future);
+
+    // Then: ignored as a retry, not a DUPLICATE_TXN_ID finding
+    assertEquals(List.of(), findings(retry));
+    assertEquals(1, c.duplicatesIgnored());
+  }
+
+  @Test
   void shouldJudgeNoTimeWhileASingleSessionWasSeen() {
     // Given: the start of a stream, one session only: there is no other session to judge its clock by
     final OnlineChecker c = new OnlineChecker(OPTIONS, OnlineOptions.streaming(1_000).withFutureBound(HOUR));
