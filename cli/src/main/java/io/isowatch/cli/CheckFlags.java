@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.profile.Promise;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +58,12 @@ public final class CheckFlags {
       description = "List at most N anomalies; counts stay exact (default: ${DEFAULT-VALUE}).")
   private int maxAnomalies;
 
+  @Option(names = "--solver-budget", paramLabel = "DURATION|0", defaultValue = "10s",
+      converter = Converters.SolverBudgetConverter.class,
+      description = "Time the search of version orders left open by blind writes may take per level (SSER, SER, SI); "
+          + "past it the level stays UNKNOWN and the reason says so; 0 or off: no search (default: ${DEFAULT-VALUE}).")
+  private long solverBudgetMicros;
+
   /**
    * The options given, the defaults for the others.
    *
@@ -87,7 +94,8 @@ public final class CheckFlags {
         decided.addAll(Level.CLASSIC);
       }
     }
-    return new CheckOptions(decided, initialValue, rtSkewMicros, maxAnomalies, defaultLevel);
+    return new CheckOptions(decided, initialValue, rtSkewMicros, maxAnomalies, defaultLevel,
+        Duration.ofNanos(Math.multiplyExact(solverBudgetMicros, 1_000L)));
   }
 
   /** The promise given with {@code --promise}, if any. */

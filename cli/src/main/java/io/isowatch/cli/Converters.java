@@ -109,4 +109,13 @@ final class Converters {
       return n * unit;
     }
   }
+
+  /** The solver budget: a duration as {@link MicrosConverter} takes it, or {@code 0} / {@code off} to turn the search off. */
+  static final class SolverBudgetConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(final String value) {
+      final String v = value.trim();
+      return v.equals("0") || v.equalsIgnoreCase("off") ? 0L : new MicrosConverter().convert(v);
+    }
+  }
 }

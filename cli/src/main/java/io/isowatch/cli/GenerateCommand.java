@@ -5,6 +5,7 @@ import io.isowatch.core.gen.GenerationSummary;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.InjectedAnomaly;
 import io.isowatch.core.gen.MtHistoryGenerator;
+import io.isowatch.core.gen.RegisterHistoryGenerator;
 import io.isowatch.core.gen.SimulatedLevel;
 import java.io.FilterWriter;
 import java.io.IOException;
@@ -53,12 +54,34 @@ public final class GenerateCommand implements Callable<Integer> {
   @Mixin
   GeneratorOptions options;
 
+  @Option(names = "--workload", paramLabel = "W", defaultValue = "mt",
+      description = "mt: mini-transactions (every write reads its key first); rw-register: transactions of --ops "
+          + "operations on uniformly chosen keys, reads with probability --read-ratio, writes blind (PolySI's and "
+          + "Cobra's benchmarks; --sessions, --keys, --seed and --level apply, always with times) (default: "
+          + "${DEFAULT-VALUE}).")
+  String workload;
+
+  @Option(names = "--ops", paramLabel = "N", defaultValue = "15",
+      description = "rw-register: operations per transaction (default: ${DEFAULT-VALUE}).")
+  int ops;
+
+  @Option(names = "--read-ratio", paramLabel = "R", defaultValue = "0.5",
+      description = "rw-register: probability that an operation is a read (default: ${DEFAULT-VALUE}).")
+  double readRatio;
+
   @Override
   public Integer call() {
     final PrintWriter err = spec.commandLine().getErr();
     final GeneratorConfig config;
+    final RegisterHistoryGenerator.Config register;
     try {
       config = options.toConfig(transactions, level, !noTimes);
+      register = switch (workload) {
+        case "mt" -> null;
+        case "rw-register" -> new RegisterHistoryGenerator.Config(config.seed(), transactions, config.sessions(),
+            config.keys(), ops, readRatio, level);
+        default -> throw new IllegalArgumentException("unknown workload '" + workload + "' (expected mt or rw-register)");
+      };
     } catch (final IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -66,7 +89,9 @@ public final class GenerateCommand implements Callable<Integer> {
     final boolean toStdout = "-".equals(out);
     final GenerationSummary summary;
     try (JsonlHistoryWriter writer = new JsonlHistoryWriter(open(toStdout))) {
-      summary = MtHistoryGenerator.generate(config, writer::write);
+      summary = register != null
+          ? RegisterHistoryGenerator.generate(register, writer::write)
+          : MtHistoryGenerator.generate(config, writer::write);
     } catch (final IOException e) {
       err.println("error: cannot write " + (toStdout ? "standard output" : out) + ": " + e.getMessage());
       return 1;

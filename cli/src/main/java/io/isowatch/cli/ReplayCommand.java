@@ -284,6 +284,9 @@ public final class ReplayCommand implements Callable<Integer> {
     if (withDefaults || checkFlags.given("--max-anomalies")) {
       s.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, Integer.toString(options.maxAnomalies()));
     }
+    if (withDefaults || checkFlags.given("--solver-budget")) {
+      s.put(IsoWatchStreamsConfig.CHECK_SOLVER_BUDGET_MS_CONFIG, Long.toString(options.solverBudget().toMillis()));
+    }
     return s;
   }
 

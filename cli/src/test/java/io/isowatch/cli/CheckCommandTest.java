@@ -71,6 +71,21 @@ class CheckCommandTest extends LostUpdateFixture {
   }
 
   @Test
+  void shouldPassTheSolverBudgetWhenGivenAndTurnTheSearchOffAtZero() {
+    // Given
+    final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(EnumSet.of(Level.SER, Level.SI)));
+
+    // When
+    CliRun.run(fake.services(), "check", "--solver-budget", "250ms", history.toString());
+    CliRun.run(fake.services(), "check", "--solver-budget", "0", history.toString());
+    CliRun.run(fake.services(), "check", history.toString());
+
+    // Then
+    assertEquals(List.of(java.time.Duration.ofMillis(250), java.time.Duration.ZERO, CheckOptions.DEFAULT_SOLVER_BUDGET),
+        fake.options.stream().map(CheckOptions::solverBudget).toList());
+  }
+
+  @Test
   void shouldExit1WhenALevelIsUnknownAndNoneIsViolated() {
     // Given
     final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.unknown());

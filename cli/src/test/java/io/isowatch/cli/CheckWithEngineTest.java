@@ -67,6 +67,34 @@ class CheckWithEngineTest {
   }
 
   @Test
+  void shouldDecideBlindWritesUnlessTheSolverBudgetIsZero() throws Exception {
+    // Given: Elle's initial-state G2-item (keys start absent): SER violated whatever the order, SI holds
+    final String g2 = "T1 p1 r(x,null) w(y,1)\nT2 p2 r(y,null) w(x,1)\n";
+
+    // When
+    final CliRun searched = check(g2, "--json", "--initial-value", "null");
+    final CliRun off = check(g2, "--json", "--initial-value", "null", "--solver-budget", "0");
+
+    // Then: the search decides SI; without it SI stays UNKNOWN with the engine's reason
+    assertEquals(MAPPER.readTree("{\"SSER\":\"VIOLATED\",\"SER\":\"VIOLATED\",\"SI\":\"SATISFIED\"}"),
+        MAPPER.readTree(searched.out()).get("verdicts"));
+    assertEquals("UNKNOWN", MAPPER.readTree(off.out()).get("verdicts").get("SI").asText());
+  }
+
+  @Test
+  void shouldSayTheBudgetRanOutWhenTheSearchCannotFinish() throws Exception {
+    // Given: every version order of x and y is cyclic, which only the solver can show
+    final String cyclic = "T1 s1 w(x,1) w(y,1)\nT2 s2 w(x,2) w(y,2)\nT3 s3 r(x,1) r(y,2)\nT4 s4 r(x,2) r(y,1)\n";
+
+    // When: a budget too short for anything past the greedy order
+    final CliRun run = check(cyclic, "--solver-budget", "1us");
+
+    // Then
+    assertEquals(1, run.exit(), run.err());
+    assertTrue(run.out().contains("ran out of its time budget"), run.out());
+  }
+
+  @Test
   void shouldExit0WhenASerialHistoryWithTimesIsChecked() throws Exception {
     // When
     final CliRun run = check("T1 s1 r(x,0) w(x,1) @1..2\nT2 s2 r(x,1) w(x,2) @3..4\nT3 s1 r(x,2) @5..6\n");

@@ -56,6 +56,36 @@ class GenerateCommandTest {
   }
 
   @Test
+  void shouldWriteABlindWriteRegisterHistoryThatCheckDecidesWhenTheWorkloadIsRwRegister() throws Exception {
+    // Given
+    final Path out = dir.resolve("rw.jsonl");
+
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--workload", "rw-register", "--txns", "1000", "--sessions",
+        "10", "--keys", "100", "--ops", "8", "--read-ratio", "0.5", "--seed", "3", "--out", out.toString());
+
+    // Then: blind writes everywhere, and the search of version orders decides every level (serial database)
+    assertEquals(0, run.exit(), run.err());
+    final History h = HistoryIO.read(out, HistoryFormat.JSONL);
+    assertEquals(1000, h.size());
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults());
+    assertTrue(r.findings().stream().anyMatch(f -> f.kind() == io.isowatch.core.check.FindingKind.BLIND_WRITE));
+    assertEquals(Map.of(Level.SSER, io.isowatch.core.check.Verdict.SATISFIED, Level.SER,
+        io.isowatch.core.check.Verdict.SATISFIED, Level.SI, io.isowatch.core.check.Verdict.SATISFIED), r.verdicts(),
+        r.reasons()::toString);
+  }
+
+  @Test
+  void shouldRefuseAnUnknownWorkload() {
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--workload", "list-append", "--out", dir.resolve("x").toString());
+
+    // Then
+    assertEquals(2, run.exit());
+    assertTrue(run.err().contains("unknown workload 'list-append'"), run.err());
+  }
+
+  @Test
   void shouldWriteToStandardOutputAndReportOnStandardErrorWhenOutIsDash() throws Exception {
     // When
     final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "50", "--no-times", "--out", "-");

@@ -247,6 +247,15 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           + " exact and every anomaly is still published on isowatch.anomalies.v1.";
   public static final int CHECK_MAX_ANOMALIES_DEFAULT = CheckOptions.DEFAULT_MAX_ANOMALIES;
 
+  public static final String CHECK_SOLVER_BUDGET_MS_CONFIG = "check.solver.budget.ms";
+  public static final String CHECK_SOLVER_BUDGET_MS_DOC =
+      "Time the search of version orders left open by blind writes may take per level (SSER, SER, SI) each time a"
+          + " tenant's verdict is published after its transactions changed; past it the level stays UNKNOWN and"
+          + " its reason says so; 0 turns the search off. Not run once a cut has pruned transactions. Same meaning"
+          + " as 'isowatch check --solver-budget', whose default is 10 s; shorter here, as it runs on the stream"
+          + " thread.";
+  public static final long CHECK_SOLVER_BUDGET_MS_DEFAULT = 1_000L;
+
   public static final String TENANT_PROMISED_LEVELS_CONFIG = "tenant.promised.levels";
   public static final String TENANT_PROMISED_LEVELS_DOC =
       "The isolation levels each tenant is promised, for alerting: comma-separated TENANT:LEVEL entries,"
@@ -406,6 +415,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
               "an integer, or null"), Importance.LOW, CHECK_INITIAL_VALUE_DOC)
       .define(CHECK_MAX_ANOMALIES_CONFIG, Type.INT, CHECK_MAX_ANOMALIES_DEFAULT, ConfigDef.Range.atLeast(1),
           Importance.LOW, CHECK_MAX_ANOMALIES_DOC)
+      .define(CHECK_SOLVER_BUDGET_MS_CONFIG, Type.LONG, CHECK_SOLVER_BUDGET_MS_DEFAULT, ConfigDef.Range.atLeast(0),
+          Importance.LOW, CHECK_SOLVER_BUDGET_MS_DOC)
       .define(TENANT_PROMISED_LEVELS_CONFIG, Type.LIST, TENANT_PROMISED_LEVELS_DEFAULT,
           parsedBy(IsoWatchStreamsConfig::parsePromisedLevels,
               "TENANT:LEVEL entries (LEVEL: PL2, RC, RA, CC, PC, SI, RR, SER, SSER or NONE; TENANT * for the others)"),
@@ -508,7 +519,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   /** The check options of every tenant. */
   public CheckOptions checkOptions() {
     return new CheckOptions(levels(), initialValue(), getLong(CHECK_RT_SKEW_US_CONFIG),
-        getInt(CHECK_MAX_ANOMALIES_CONFIG));
+        getInt(CHECK_MAX_ANOMALIES_CONFIG), java.time.Duration.ofMillis(getLong(CHECK_SOLVER_BUDGET_MS_CONFIG)));
   }
 
   /** The levels to decide. */

@@ -242,6 +242,32 @@ class IsoWatchTopologyTest {
   }
 
   @Test
+  void shouldPublishTheProofOfTheSearchOfVersionOrdersWithTheVerdictWhenEveryOrderIsCyclic() {
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
+      // Given: blind writers of x and y seen in opposite orders by two readers (issue 14, item 3)
+      checker.pipe(CheckerDriver.events(TENANT, history("""
+          T1 s1 w(x,1) w(y,1) @1..2
+          T2 s2 w(x,2) w(y,2) @3..4
+          T3 s3 r(x,1) r(y,2) @5..6
+          T4 s4 r(x,2) r(y,1) @7..8
+          """)));
+
+      // When
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      checker.publishVerdicts();
+
+      // Then: the proof is on the anomalies topic once, and the verdict says SI is violated
+      final List<Anomaly> all = checker.anomalies();
+      final List<TenantVerdict> verdicts = checker.verdicts();
+      final List<Anomaly> proofs = all.stream().filter(a -> "NoAcyclicVersionOrder".equals(a.getName())).toList();
+      assertEquals(1, proofs.size(), () -> all + "\n" + verdicts);
+      final TenantVerdict verdict = verdicts.get(verdicts.size() - 1);
+      assertTrue(verdict.getLevels().stream().allMatch(l -> l.getVerdict() == Verdict.VIOLATED), verdict.toString());
+    }
+  }
+
+  @Test
   void shouldCountAFindingAndKeepRunningWhenAWriteHasNoValue() {
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
       // Given: well-formed Avro, impossible transaction.

@@ -240,6 +240,10 @@ class ReplayIT {
       if (expected.containsKey("maxAnomalies")) {
         options.addAll(List.of("--max-anomalies", expected.get("maxAnomalies")));
       }
+      if (expected.containsKey("solverBudgetMs")) {
+        final String ms = expected.get("solverBudgetMs");
+        options.addAll(List.of("--solver-budget", "0".equals(ms) ? "0" : ms + "ms"));
+      }
       final Path file = dir.resolve(name + ".jsonl");
       try (Writer w = Files.newBufferedWriter(file)) {
         HistoryIO.write(HistoryDsl.history(Files.readString(corpus().resolve(name + ".hist"))), HistoryFormat.JSONL, w);

@@ -1,5 +1,6 @@
 package io.isowatch.core.check;
 
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -14,10 +15,15 @@ import java.util.Set;
  * @param maxAnomalies cap on the anomalies listed (counts in the stats stay exact)
  * @param defaultLevel for {@link Level#MIXED}: the level of a transaction that declares none; null
  *     when every transaction must declare one
+ * @param solverBudget the time the search of version orders left open by blind writes may take
+ *     per level ({@code io.isowatch.core.solve}); zero turns the search off, so such levels stay
+ *     UNKNOWN as before issue 14
  */
 public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicros, int maxAnomalies,
-    Level defaultLevel) {
+    Level defaultLevel, Duration solverBudget) {
   public static final int DEFAULT_MAX_ANOMALIES = 100;
+  /** The default of {@link #solverBudget()} (CLI {@code --solver-budget}). */
+  public static final Duration DEFAULT_SOLVER_BUDGET = Duration.ofSeconds(10);
 
   public CheckOptions {
     levels = levels.isEmpty() ? EnumSet.noneOf(Level.class) : EnumSet.copyOf(levels);
@@ -30,11 +36,26 @@ public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicr
     if (defaultLevel != null && !Level.MIXABLE.contains(defaultLevel)) {
       throw new IllegalArgumentException("the default level must be one of " + Level.MIXABLE + ", got " + defaultLevel);
     }
+    if (solverBudget == null || solverBudget.isNegative()) {
+      throw new IllegalArgumentException("solverBudget must be >= 0");
+    }
   }
 
-  /** Options without a default level. */
+  /** Options without a default level, with the default solver budget. */
   public CheckOptions(final Set<Level> levels, final Long initialValue, final long rtSkewMicros, final int maxAnomalies) {
-    this(levels, initialValue, rtSkewMicros, maxAnomalies, null);
+    this(levels, initialValue, rtSkewMicros, maxAnomalies, (Level) null, DEFAULT_SOLVER_BUDGET);
+  }
+
+  /** Options with a default level for {@link Level#MIXED} and the default solver budget. */
+  public CheckOptions(final Set<Level> levels, final Long initialValue, final long rtSkewMicros, final int maxAnomalies,
+      final Level defaultLevel) {
+    this(levels, initialValue, rtSkewMicros, maxAnomalies, defaultLevel, DEFAULT_SOLVER_BUDGET);
+  }
+
+  /** Options without a default level, with the given solver budget. */
+  public CheckOptions(final Set<Level> levels, final Long initialValue, final long rtSkewMicros, final int maxAnomalies,
+      final Duration solverBudget) {
+    this(levels, initialValue, rtSkewMicros, maxAnomalies, null, solverBudget);
   }
 
   public static CheckOptions defaults() {
@@ -42,22 +63,26 @@ public record CheckOptions(Set<Level> levels, Long initialValue, long rtSkewMicr
   }
 
   public CheckOptions withLevels(final Set<Level> newLevels) {
-    return new CheckOptions(newLevels, initialValue, rtSkewMicros, maxAnomalies, defaultLevel);
+    return new CheckOptions(newLevels, initialValue, rtSkewMicros, maxAnomalies, defaultLevel, solverBudget);
   }
 
   public CheckOptions withInitialValue(final Long v) {
-    return new CheckOptions(levels, v, rtSkewMicros, maxAnomalies, defaultLevel);
+    return new CheckOptions(levels, v, rtSkewMicros, maxAnomalies, defaultLevel, solverBudget);
   }
 
   public CheckOptions withRtSkewMicros(final long skew) {
-    return new CheckOptions(levels, initialValue, skew, maxAnomalies, defaultLevel);
+    return new CheckOptions(levels, initialValue, skew, maxAnomalies, defaultLevel, solverBudget);
   }
 
   public CheckOptions withMaxAnomalies(final int max) {
-    return new CheckOptions(levels, initialValue, rtSkewMicros, max, defaultLevel);
+    return new CheckOptions(levels, initialValue, rtSkewMicros, max, defaultLevel, solverBudget);
   }
 
   public CheckOptions withDefaultLevel(final Level level) {
-    return new CheckOptions(levels, initialValue, rtSkewMicros, maxAnomalies, level);
+    return new CheckOptions(levels, initialValue, rtSkewMicros, maxAnomalies, level, solverBudget);
+  }
+
+  public CheckOptions withSolverBudget(final Duration budget) {
+    return new CheckOptions(levels, initialValue, rtSkewMicros, maxAnomalies, defaultLevel, budget);
   }
 }

@@ -4,6 +4,7 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.solve.BlindWriteDecision;
 import java.util.List;
 import java.util.Map;
 
@@ -244,10 +245,31 @@ public final class OnlineChecker {
     return segments.state().summary;
   }
 
-  /** The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far). */
+  /**
+   * The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far).
+   * Levels left open by blind writes are then searched ({@link BlindWriteDecision}) over the
+   * processed transactions, unless a cut pruned some (the search needs them all: those levels stay
+   * UNKNOWN; a cut that pruned nothing, as for a checkpoint, does not stop it). The search runs again only when the engine's state changed since the last call.
+   */
   public CheckResult result() {
-    return segments.engine().result(nanos / 1e9);
+    final CheckResult engine = segments.engine().result(nanos / 1e9);
+    final OnlineState s = segments.state();
+    // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
+    if (s.summary != null && s.summary.pruned > 0 || !BlindWriteDecision.applies(s.options, engine)) {
+      return engine;
+    }
+    final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
+        engine.anomalies().size(), engine.findings().size());
+    if (!key.equals(decidedKey)) {
+      decidedKey = key;
+      final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
+      decided = searched == engine ? null : searched;
+    }
+    return decided == null ? engine : decided;
   }
+
+  private List<Object> decidedKey;
+  private CheckResult decided;
 
   /** Transactions buffered, not yet processed. */
   public int buffered() {

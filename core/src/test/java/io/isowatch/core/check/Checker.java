@@ -16,7 +16,8 @@ import java.util.Set;
  * histories (MTC, Algorithm 1 with Section IV-C) and on read-modify-write and read-only
  * transactions of any size; where the version order is not determined (blind writes, repeated
  * values) it reports UNKNOWN with typed findings rather than guessing, unless a violation is
- * certain whatever the order.
+ * certain whatever the order; then, like {@code isowatch check}, the levels left open by blind
+ * writes go to the search of version orders ({@link io.isowatch.core.solve.BlindWriteDecision}).
  *
  * <p>The result depends only on the history, not on how its sessions are interleaved in the
  * source: transactions are indexed canonically (see {@link IndexedHistory}).
@@ -77,7 +78,9 @@ public final class Checker {
       }
     }
     final CheckStats stats = stats(history, h, res, dg, counts, truncated, started);
-    return new CheckResult(verdicts, reasons, anomalies, findings.toList(), stats);
+    // The search of version orders left open by blind writes is one shared step after either engine.
+    return io.isowatch.core.solve.BlindWriteDecision.decide(
+        history, options, new CheckResult(verdicts, reasons, anomalies, findings.toList(), stats));
   }
 
   private boolean graphHasCycle(final Level level, final DependencyGraph dg, final CycleSearch search) {

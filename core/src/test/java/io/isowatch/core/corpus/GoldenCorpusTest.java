@@ -44,7 +44,8 @@ class GoldenCorpusTest {
   private static final int ORACLE_LIMIT = 8;
 
   private static final Set<String> KNOWN_KEYS =
-      Set.of("SSER", "SER", "SI", "anomalies", "findings", "initialValue", "rtSkewUs", "maxAnomalies");
+      Set.of("SSER", "SER", "SI", "anomalies", "findings", "initialValue", "rtSkewUs", "maxAnomalies",
+          "solverBudgetMs");
 
   private static final List<String> TABLE_ONE = List.of(
       "ThinAirRead", "AbortedRead", "FutureRead", "NotMyLastWrite", "NotMyOwnWrite", "IntermediateRead",
@@ -172,6 +173,9 @@ class GoldenCorpusTest {
     }
     if (expected.containsKey("rtSkewUs")) {
       o = o.withRtSkewMicros(Long.parseLong(expected.get("rtSkewUs")));
+    }
+    if (expected.containsKey("solverBudgetMs")) {
+      o = o.withSolverBudget(java.time.Duration.ofMillis(Long.parseLong(expected.get("solverBudgetMs"))));
     }
     if (expected.containsKey("maxAnomalies")) {
       o = o.withMaxAnomalies(Integer.parseInt(expected.get("maxAnomalies")));

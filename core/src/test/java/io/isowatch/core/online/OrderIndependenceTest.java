@@ -142,9 +142,12 @@ class OrderIndependenceTest {
       // When
       final Stream stream = stream(arrival.order(), options, OnlineOptions.streaming(10));
 
-      // Then: the published anomalies are exactly the listed ones, as multisets
+      // Then: the published anomalies are exactly the listed ones, as multisets; a proof of the
+      // search of version orders is part of the result only (docs/streaming.md, "Blind writes")
       published += stream.published().size();
-      final List<String> listed = stream.result().anomalies().stream().map(Anomaly::toString).sorted().toList();
+      final List<String> listed = stream.result().anomalies().stream()
+          .filter(a -> !io.isowatch.core.solve.BlindWriteDecision.NAME.equals(a.name()))
+          .map(Anomaly::toString).sorted().toList();
       final List<String> sent = stream.published().stream().map(Anomaly::toString).sorted().toList();
       if (!listed.equals(sent)) {
         failures.add("published " + sent + "\nlisted " + listed + "\n" + g.describe());

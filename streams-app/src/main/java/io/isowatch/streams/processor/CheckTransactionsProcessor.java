@@ -136,9 +136,7 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
         ? new EnginePruner(slots, prunes, new TenantCheckpointer(checkpoints, inputs, published, metrics),
             checkpointPolicy)
         : null;
-    feed = new EngineFeed(context, slots, engines, inputs, published,
-        anomalies, verdicts, prunes, pruner,
-        metrics);
+    feed = new EngineFeed(context, slots, engines, inputs, published, anomalies, verdicts, prunes, pruner, metrics);
     replayEnd = new ReplayEndFlush(ReplayEnd.from(context.appConfigs()), slots, engines, feed, verdicts, quarantine);
 
     quarantine.gaugeStored();

@@ -2,6 +2,7 @@ package io.isowatch.streams.processor;
 
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
@@ -67,10 +68,15 @@ final class VerdictPublisher {
     final TenantEngine engine = slot.engine();
     final CheckResult result = engine.result();
     TenantProgress p = slot.progress();
-    if (!Collections.disjoint(result.verdicts().keySet(), Level.WEAK)) {
-      // The weak levels' counterexamples exist only in results: publish those the verdict lists
-      // first, so that every anomaly a verdict lists is on the anomalies topic (replay needs them).
-      final TenantProgress after = anomalies.publishListed(tenant, result.anomalies(), p, wallClockMs);
+    // Two kinds of anomaly exist only in results, not as engine events: the weak levels'
+    // counterexamples and the proof of the search of version orders (docs/streaming.md, "Blind
+    // writes"). Those the verdict lists are published first, once per uniqueId like every anomaly,
+    // so that every anomaly a verdict lists is on the anomalies topic (replay needs them).
+    final List<io.isowatch.core.check.Anomaly> resultOnly = !Collections.disjoint(result.verdicts().keySet(), Level.WEAK)
+        ? result.anomalies()
+        : result.anomalies().stream().filter(a -> BlindWriteDecision.NAME.equals(a.name())).toList();
+    if (!resultOnly.isEmpty()) {
+      final TenantProgress after = anomalies.publishListed(tenant, resultOnly, p, wallClockMs);
       if (after != p) {
         slots.save(slot, after);
         p = after;

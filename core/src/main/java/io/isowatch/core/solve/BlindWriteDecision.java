@@ -1,0 +1,236 @@
+package io.isowatch.core.solve;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.CheckStats;
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Issue 14, item 3: decides the classic levels the engine left UNKNOWN because blind writes leave
+ * version orders open, by {@link VersionOrderSearch}. It runs only then: when no level is
+ * UNKNOWN, or no write was blind (mini-transactions), the engine's result is returned as is.
+ *
+ * <p>Levels are searched strongest first: a SATISFIED level settles the weaker ones (a graph
+ * acyclic for SSER is acyclic for SER and SI), a VIOLATED one the stronger ones. A VIOLATED level
+ * gets one anomaly whose cycles are such that every version order contains at least one of them
+ * (no order is claimed to be the real one); an UNKNOWN one keeps the engine's reason unless the
+ * search ran out of its budget, which the reason then says.
+ */
+public final class BlindWriteDecision {
+  /** The anomaly name of a violation proved by the search (see docs/anomalies.md). */
+  public static final String NAME = "NoAcyclicVersionOrder";
+  /** Cycles written out in an explanation; the others are counted. */
+  static final int SHOWN_CYCLES = 5;
+
+  private BlindWriteDecision() {}
+
+  /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
+  public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
+    if (!applies(options, result)) {
+      return result;
+    }
+    final List<Level> open = new ArrayList<>();
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      if (result.verdicts().get(level) == Verdict.UNKNOWN) {
+        open.add(level);
+      }
+    }
+    if (open.isEmpty()) {
+      return result;
+    }
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    final List<Anomaly> found = new ArrayList<>();
+    for (final Level level : open) {
+      if (verdicts.get(level) != Verdict.UNKNOWN) {
+        continue; // settled by a stronger level's SATISFIED
+      }
+      final VersionOrderSearch.Outcome o = VersionOrderSearch.search(
+          history, level, options.initialValue(), options.rtSkewMicros(), options.solverBudget());
+      if (o.verdict() == Verdict.SATISFIED) {
+        for (final Level weaker : weakerOrEqual(level)) {
+          if (verdicts.get(weaker) == Verdict.UNKNOWN) {
+            verdicts.put(weaker, Verdict.SATISFIED);
+            reasons.remove(weaker);
+          }
+        }
+      } else if (o.verdict() == Verdict.VIOLATED) {
+        final Set<Level> proved = EnumSet.noneOf(Level.class);
+        for (final Level stronger : strongerOrEqual(level)) {
+          if (verdicts.containsKey(stronger)) {
+            if (verdicts.get(stronger) == Verdict.UNKNOWN) {
+              verdicts.put(stronger, Verdict.VIOLATED);
+              reasons.remove(stronger);
+            }
+            proved.add(stronger);
+          }
+        }
+        // A proof at a weaker level also proves the stronger ones: it replaces their proofs.
+        found.clear();
+        found.add(anomaly(level, proved, o));
+      } else if (o.reason() != null && o.reason().contains("budget")) {
+        reasons.put(level, o.reason());
+      }
+    }
+    // The other requested levels a decided one settles: SI holding implies PC, SER implies RR, and a
+    // violation of a level is one of every level that implies it.
+    for (final Level level : List.copyOf(verdicts.keySet())) {
+      if (verdicts.get(level) != Verdict.UNKNOWN) {
+        continue;
+      }
+      for (final Level decided : List.of(Level.SSER, Level.SER, Level.SI)) {
+        if (open.contains(decided) && verdicts.get(decided) == Verdict.SATISFIED && decided.implies(level)) {
+          verdicts.put(level, Verdict.SATISFIED);
+          reasons.remove(level);
+          break;
+        }
+        if (open.contains(decided) && verdicts.get(decided) == Verdict.VIOLATED && level.implies(decided)) {
+          verdicts.put(level, Verdict.VIOLATED);
+          reasons.remove(level);
+          break;
+        }
+      }
+    }
+    if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
+      return result;
+    }
+    final List<Anomaly> anomalies = new ArrayList<>(result.anomalies());
+    final Map<String, Long> counts = new LinkedHashMap<>(result.stats().anomaliesByName());
+    for (final Anomaly a : found) {
+      if (anomalies.size() < options.maxAnomalies()) {
+        anomalies.add(a);
+      }
+      counts.merge(a.displayName(), 1L, Long::sum);
+    }
+    final CheckStats s = result.stats();
+    final CheckStats stats = new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(),
+        s.unknownIgnored(), s.sessions(), s.keys(), s.operations(), s.longRmwTransactions(),
+        s.largeReadOnlyTransactions(), s.edges(), counts, s.anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size(),
+        s.seconds(), s.retired());
+    return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
+  }
+
+  /**
+   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind, no
+   * value was written twice, nothing was pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers
+   * test it before assembling the history (the mini-transaction fast path).
+   */
+  public static boolean applies(final CheckOptions options, final CheckResult result) {
+    if (options.solverBudget().isZero() || result.hasInvalidInput()
+        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
+        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE
+            || f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON || f.kind() == FindingKind.HORIZON_PRUNED)) {
+      return false;
+    }
+    return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
+  }
+
+  private static List<Level> weakerOrEqual(final Level level) {
+    return switch (level) {
+      case SSER -> List.of(Level.SSER, Level.SER, Level.SI);
+      case SER -> List.of(Level.SER, Level.SI);
+      default -> List.of(level);
+    };
+  }
+
+  private static List<Level> strongerOrEqual(final Level level) {
+    return switch (level) {
+      case SI -> List.of(Level.SI, Level.SER, Level.SSER);
+      case SER -> List.of(Level.SER, Level.SSER);
+      default -> List.of(level);
+    };
+  }
+
+  /** The counterexample: the cycles every version order closes one of, the first one as the anomaly's cycle. */
+  static Anomaly anomaly(final Level level, final Set<Level> proved, final VersionOrderSearch.Outcome o) {
+    final Map<String, Transaction> byId = new HashMap<>();
+    for (final Transaction t : o.txns()) {
+      byId.put(t.id(), t);
+    }
+    final List<VersionOrderSearch.Step> first = o.cycles().get(0);
+    final List<Edge> cycle = first.stream().map(VersionOrderSearch.Step::edge).toList();
+    final List<Transaction> txns = new ArrayList<>();
+    for (final Edge e : cycle) {
+      txns.add(byId.get(e.from()));
+    }
+    final StringBuilder text = new StringBuilder();
+    final boolean chosen = o.cycles().stream().flatMap(List::stream).anyMatch(VersionOrderSearch.Step::chosen);
+    if (!chosen) {
+      text.append("Every version order of the blind writes has a cycle at ").append(level)
+          .append(": this one's edges hold in every order that has no other cycle (a writer that read a version "
+              + "follows it directly, and the chain of writers that starts at the initial version comes first): ")
+          .append(render(first)).append('.');
+    } else {
+      text.append("No version order of the blind writes avoids a cycle at ").append(level).append(": the search of ")
+          .append(o.variables()).append(" open pair(s) of write chains proved (SAT, unsatisfiable) that every order ")
+          .append("contains at least one of ").append(o.coreSize() == 1 ? "this cycle" : "these "
+              + o.coreSize() + " cycles").append(o.minimal() ? "" : " (not minimized)").append(". ");
+      final int shown = Math.min(SHOWN_CYCLES, o.cycles().size());
+      for (int i = 0; i < shown; i++) {
+        text.append(o.coreSize() == 1 ? "" : "(" + (i + 1) + ") ").append(render(o.cycles().get(i))).append(". ");
+      }
+      if (shown < o.coreSize()) {
+        text.append("(").append(o.coreSize() - shown).append(" more cycles are not shown.) ");
+      }
+      text.append("A step marked [if ...] holds only in the version orders that make that choice; the cycles are "
+          + "not a claim about which order the database used, only that no order avoids them all.");
+    }
+    return new Anomaly(adyaClass(first, level), NAME, proved, txns, cycle, text.toString().trim());
+  }
+
+  private static String render(final List<VersionOrderSearch.Step> steps) {
+    final StringBuilder b = new StringBuilder();
+    for (final VersionOrderSearch.Step s : steps) {
+      final Edge e = s.edge();
+      if (b.length() == 0) {
+        b.append(e.from());
+      }
+      b.append(" -").append(e.kind());
+      if (e.key() != null) {
+        b.append('(').append(e.key()).append(e.value() == null ? "" : "=" + e.value()).append(')');
+      }
+      b.append("-> ").append(e.to());
+      if (s.chosen()) {
+        b.append(e.kind() == EdgeKind.WW
+            ? " [if " + e.from() + "'s version of " + e.key() + " precedes " + e.to() + "'s]"
+            : " [if the version " + e.from() + " read of " + e.key() + " precedes " + e.to() + "'s]");
+      }
+    }
+    return b.toString();
+  }
+
+  /** Adya's class of one cycle: by its anti-dependencies, with Elle's suffixes for SO and RT steps. */
+  private static String adyaClass(final List<VersionOrderSearch.Step> steps, final Level level) {
+    int rw = 0;
+    boolean so = false;
+    boolean rt = false;
+    boolean wr = false;
+    for (final VersionOrderSearch.Step s : steps) {
+      switch (s.edge().kind()) {
+        case RW -> rw++;
+        case SO -> so = true;
+        case RT -> rt = true;
+        case WR -> wr = true;
+        default -> { }
+      }
+    }
+    final String base = rw == 0 ? (wr ? "G1c" : "G0") : rw == 1 ? "G-single" : "G2-item";
+    return base + (rt ? "-realtime" : so ? "-process" : "");
+  }
+}

@@ -1,0 +1,434 @@
+package io.isowatch.core.solve;
+
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.History;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import org.sat4j.core.VecInt;
+import org.sat4j.minisat.SolverFactory;
+import org.sat4j.specs.ContradictionException;
+import org.sat4j.specs.ISolver;
+import org.sat4j.specs.TimeoutException;
+
+/**
+ * Decides SER, SI or SSER on a history whose version orders are open, by searching the orders of
+ * its {@link VersionOrderProblem polygraph}: a lazy cycle-cut loop over Sat4j (as Cobra, PolySI
+ * and Viper do, with acyclicity checked outside the solver).
+ *
+ * <ol>
+ *   <li>The certain edges alone: a cycle there is a violation in every order.
+ *   <li>A greedy order: each key's chains in a topological order of the certain edges (ties by
+ *       end time). Acyclic: SATISFIED, with that order as the witness.
+ *   <li>Otherwise one Boolean per pair of chains of a key; each cycle found in a candidate graph
+ *       becomes a clause (not all of its choices at once), the solver proposes the next candidate,
+ *       until a candidate is acyclic (SATISFIED) or the clauses are unsatisfiable (VIOLATED: every
+ *       version order closes one of the cycles found) or the budget runs out (UNKNOWN).
+ * </ol>
+ */
+public final class VersionOrderSearch {
+  /** Above this many pair variables only the greedy order is tried. */
+  static final long MAX_VARIABLES = 4_000_000L;
+  private static final int CYCLES_PER_ROUND = 256;
+  private static final int MINIMIZE_AT_MOST = 200;
+
+  /**
+   * One edge of a counterexample cycle.
+   *
+   * @param edge the edge between transactions (time nodes folded into one RT edge)
+   * @param chosen whether it holds only in some version orders (a step of the order, not a fact)
+   */
+  public record Step(Edge edge, boolean chosen) {}
+
+  /**
+   * What the search found.
+   *
+   * @param verdict SATISFIED, VIOLATED, or UNKNOWN when the search does not apply or ran out of time
+   * @param reason why UNKNOWN (null otherwise)
+   * @param cycles for VIOLATED: cycles such that every version order contains at least one of them
+   *     (one cycle of certain edges when the violation needs no choice)
+   * @param minimal whether {@code cycles} is a minimal such set
+   * @param variables pair variables, {@code clauses} cycles blocked, {@code rounds} candidates tried
+   */
+  public record Outcome(Verdict verdict, String reason, List<List<Step>> cycles, boolean minimal, long variables,
+      int clauses, int rounds, List<io.isowatch.core.history.Transaction> txns, int coreSize) {
+    public Outcome(final Verdict verdict, final String reason, final List<List<Step>> cycles, final boolean minimal,
+        final long variables, final int clauses, final int rounds, final List<io.isowatch.core.history.Transaction> txns) {
+      this(verdict, reason, cycles, minimal, variables, clauses, rounds, txns, cycles.size());
+    }
+  }
+
+  private final VersionOrderProblem p;
+  private final boolean si;
+  private final long deadline;
+  /** Clauses that are forced choices (by their index), whose cycles are built on demand. */
+  private final java.util.Map<Integer, Pruning.Forced> forced = new java.util.HashMap<>();
+
+  private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline) {
+    this.p = p;
+    this.si = level == Level.SI;
+    this.deadline = deadline;
+  }
+
+  /** Searches the version orders of {@code history} for {@code level} (SER, SI or SSER) within {@code budget}. */
+  public static Outcome search(final History history, final Level level, final Long initialValue,
+      final long rtSkewMicros, final Duration budget) {
+    final long deadline = System.nanoTime() + budget.toNanos();
+    if (!Level.CLASSIC.contains(level)) {
+      throw new IllegalArgumentException("the version-order search decides SSER, SER and SI, not " + level);
+    }
+    final VersionOrderProblem.Built built =
+        VersionOrderProblem.build(history, initialValue, rtSkewMicros, level == Level.SSER);
+    if (built.problem() == null) {
+      return unknown(built.notApplicable(), 0, 0, 0, List.of());
+    }
+    final VersionOrderProblem p = built.problem();
+    if (level == Level.SSER && !p.timesComplete) {
+      return unknown(io.isowatch.core.check.UnknownReasons.MISSING_TIMES, p.variables, 0, 0, p.txns);
+    }
+    return new VersionOrderSearch(p, level, deadline).run();
+  }
+
+  private static Outcome unknown(final String reason, final long vars, final int clauses, final int rounds,
+      final List<io.isowatch.core.history.Transaction> txns) {
+    return new Outcome(Verdict.UNKNOWN, reason, List.of(), false, vars, clauses, rounds, txns);
+  }
+
+  private Outcome run() {
+    final List<GraphCycles.Cycle> certain = GraphCycles.find(p.known, p.nodes, si, 1, false);
+    if (!certain.isEmpty()) {
+      return new Outcome(Verdict.VIOLATED, null, List.of(steps(p.known, certain.get(0).edges())), true,
+          p.variables, 0, 0, p.txns);
+    }
+    p.listInOrder(greedyPositions());
+    final int base = p.known.size;
+    final List<int[]> clauses = new ArrayList<>();
+    final List<List<Step>> clauseCycles = new ArrayList<>();
+    final Set<List<Integer>> seen = new HashSet<>();
+    int rounds = 1;
+    // The greedy order first: linear, and on histories of correct databases usually acyclic.
+    candidate(null);
+    if (block(clauses, clauseCycles, seen)) {
+      p.known.truncate(base);
+      return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, 0, rounds, p.txns);
+    }
+    p.known.truncate(base);
+    if (p.variables > MAX_VARIABLES) {
+      return unknown(p.variables + " pairs of blind-write chains are open, more than the " + MAX_VARIABLES
+          + " the search takes on, and the greedy version order has a cycle; no violation is certain", p.variables,
+          clauses.size(), rounds, p.txns);
+    }
+    final List<Pruning.Forced> forced = new Pruning(p, si).forced(deadline);
+    final java.util.Map<Integer, Integer> forcedAt = new java.util.HashMap<>();
+    for (final Pruning.Forced f : forced) {
+      clauses.add(new int[] {f.literal()});
+      clauseCycles.add(null); // built when a core needs it
+      this.forced.put(clauses.size() - 1, f);
+      final Integer opposite = forcedAt.get(-f.literal());
+      if (opposite != null) {
+        // Both orders of one pair close a cycle: those two cycles are a minimal core.
+        return new Outcome(Verdict.VIOLATED, null, List.of(forcedCycle(this.forced.get(opposite)), forcedCycle(f)), true,
+            p.variables, clauses.size(), rounds, p.txns);
+      }
+      forcedAt.put(f.literal(), clauses.size() - 1);
+    }
+    boolean acyclic;
+    final ISolver solver = SolverFactory.newDefault();
+    solver.newVar((int) p.variables);
+    int added = 0;
+    try {
+      while (true) {
+        for (; added < clauses.size(); added++) {
+          solver.addClause(new VecInt(clauses.get(added)));
+        }
+        final long left = (deadline - System.nanoTime()) / 1_000_000L;
+        if (left <= 0) {
+          return budgetSpent(clauses.size(), rounds);
+        }
+        solver.setTimeoutMs(left);
+        if (!solver.isSatisfiable()) {
+          return violated(clauses, clauseCycles, rounds);
+        }
+        rounds++;
+        final boolean[] model = new boolean[(int) p.variables + 1];
+        for (int v = 1; v <= p.variables; v++) {
+          model[v] = solver.model(v);
+        }
+        candidate(model);
+        acyclic = block(clauses, clauseCycles, seen);
+        p.known.truncate(base);
+        if (acyclic) {
+          return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, clauses.size(), rounds, p.txns);
+        }
+      }
+    } catch (final ContradictionException e) {
+      return violated(clauses, clauseCycles, rounds);
+    } catch (final TimeoutException e) {
+      return budgetSpent(clauses.size(), rounds);
+    } finally {
+      p.known.truncate(base);
+    }
+  }
+
+  private Outcome budgetSpent(final int clauses, final int rounds) {
+    return unknown("the search of version orders left open by blind writes ran out of its time budget (" + rounds
+        + " candidate orders, " + clauses + " cycles blocked, " + p.variables + " open pairs; raise --solver-budget); "
+        + "no violation is certain", p.variables, clauses, rounds, p.txns);
+  }
+
+  /**
+   * Appends the candidate's choice edges to the known ones; {@code model} null means the listed
+   * (greedy) order. Returns false when the candidate is too large to build (more variables than
+   * the cap): then only the greedy order's consecutive edges were added.
+   */
+  private boolean candidate(final boolean[] model) {
+    for (int k = 0; k < p.openChains.size(); k++) {
+      final int[] chains = p.openChains.get(k);
+      final int h = chains.length;
+      if (h < 2) {
+        continue;
+      }
+      if (model == null) {
+        for (int j = 1; j < h; j++) {
+          p.addOrderEdges(p.known, chains[j - 1], chains[j], p.literal(k, j - 1, j));
+        }
+        continue;
+      }
+      // How many chains each one precedes; a transitive choice has scores h-1, ..., 0.
+      final int[] score = new int[h];
+      for (int a = 0; a < h; a++) {
+        for (int b = a + 1; b < h; b++) {
+          if (holds(model, p.literal(k, a, b))) {
+            score[a]++;
+          } else {
+            score[b]++;
+          }
+        }
+      }
+      final Integer[] byScore = new Integer[h];
+      for (int j = 0; j < h; j++) {
+        byScore[j] = j;
+      }
+      Arrays.sort(byScore, (a, b) -> Integer.compare(score[b], score[a]));
+      boolean transitive = true;
+      for (int j = 0; j < h && transitive; j++) {
+        transitive = score[byScore[j]] == h - 1 - j;
+      }
+      if (transitive) {
+        for (int j = 1; j < h; j++) {
+          final int a = byScore[j - 1];
+          final int b = byScore[j];
+          p.addOrderEdges(p.known, chains[a], chains[b], p.literal(k, a, b));
+        }
+      } else {
+        for (int a = 0; a < h; a++) {
+          for (int b = a + 1; b < h; b++) {
+            final int lit = p.literal(k, a, b);
+            if (holds(model, lit)) {
+              p.addOrderEdges(p.known, chains[a], chains[b], lit);
+            } else {
+              p.addOrderEdges(p.known, chains[b], chains[a], -lit);
+            }
+          }
+        }
+      }
+    }
+    return p.variables <= MAX_VARIABLES;
+  }
+
+  private static boolean holds(final boolean[] model, final int lit) {
+    return lit > 0 ? model[lit] : !model[-lit];
+  }
+
+  /** Finds cycles of the current candidate, adds one clause per new cycle; true when there is none. */
+  private boolean block(final List<int[]> clauses, final List<List<Step>> cycles, final Set<List<Integer>> seen) {
+    final List<GraphCycles.Cycle> found = GraphCycles.find(p.known, p.nodes, si, CYCLES_PER_ROUND, true);
+    for (final GraphCycles.Cycle c : found) {
+      final IntList lits = new IntList(8);
+      final Set<Integer> distinct = new HashSet<>();
+      for (final int e : c.edges()) {
+        final int lit = p.known.literal[e];
+        if (lit != 0 && distinct.add(-lit)) {
+          lits.add(-lit);
+        }
+      }
+      final int[] clause = lits.toArray();
+      Arrays.sort(clause);
+      if (seen.add(Arrays.stream(clause).boxed().toList())) {
+        clauses.add(clause);
+        cycles.add(steps(p.known, c.edges()));
+      }
+    }
+    return found.isEmpty();
+  }
+
+  private Outcome violated(final List<int[]> clauses, final List<List<Step>> cycles, final int rounds) {
+    final List<Integer> core = minimalCore(clauses);
+    final List<Integer> all = core == null ? range(clauses.size()) : core;
+    final List<List<Step>> shown = new ArrayList<>();
+    // Cycles of forced choices are built by a search each: only those an explanation shows.
+    for (final int i : all.subList(0, Math.min(all.size(), BlindWriteDecision.SHOWN_CYCLES))) {
+      shown.add(cycles.get(i) != null ? cycles.get(i) : forcedCycle(forced.get(i)));
+    }
+    return new Outcome(Verdict.VIOLATED, null, shown, core != null, p.variables, clauses.size(), rounds, p.txns,
+        all.size());
+  }
+
+  /** The cycle that rules out the negation of a forced choice: a certain path, closed by that choice's edge. */
+  private List<Step> forcedCycle(final Pruning.Forced f) {
+    final int[] path = Pruning.path(p, si, f.from(), f.to());
+    final List<Step> steps = new ArrayList<>(steps(p.known, path == null ? new int[0] : path));
+    final int c = f.closingChain();
+    final int k = p.chainKey.get(c);
+    final String key = p.keys.get(k);
+    final Long value = p.chainValue.get(c);
+    final EdgeKind kind = f.to() == p.chainLast.get(c) ? EdgeKind.WW : EdgeKind.RW;
+    steps.add(new Step(new Edge(p.txns.get(f.to()).id(), p.txns.get(f.from()).id(), kind, key, value), true));
+    return steps;
+  }
+
+  private static List<Integer> range(final int n) {
+    final List<Integer> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+
+  /** Deletion-based minimal unsatisfiable subset of the clauses, or null when too large or out of time. */
+  private List<Integer> minimalCore(final List<int[]> clauses) {
+    if (clauses.size() > MINIMIZE_AT_MOST) {
+      return null;
+    }
+    final List<Integer> core = range(clauses.size());
+    for (int i = core.size() - 1; i >= 0; i--) {
+      if (System.nanoTime() > deadline) {
+        return null;
+      }
+      final List<Integer> without = new ArrayList<>(core);
+      without.remove(i);
+      final Boolean sat = satisfiable(clauses, without);
+      if (sat == null) {
+        return null;
+      }
+      if (!sat) {
+        core.remove(i);
+      }
+    }
+    return core;
+  }
+
+  private Boolean satisfiable(final List<int[]> clauses, final List<Integer> subset) {
+    final ISolver s = SolverFactory.newDefault();
+    s.newVar((int) p.variables);
+    try {
+      for (final int i : subset) {
+        s.addClause(new VecInt(clauses.get(i)));
+      }
+      s.setTimeoutMs(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
+      return s.isSatisfiable();
+    } catch (final ContradictionException e) {
+      return false;
+    } catch (final TimeoutException e) {
+      return null;
+    }
+  }
+
+  /** Kahn's topological order of the certain edges, ties (and cycles, should SI allow them) broken by end time. */
+  private int[] greedyPositions() {
+    final EdgeList g = p.known;
+    final int n = p.nodes;
+    final int[] indeg = new int[n];
+    final int[] outStart = new int[n + 1];
+    for (int e = 0; e < g.size; e++) {
+      indeg[g.to[e]]++;
+      outStart[g.from[e] + 1]++;
+    }
+    for (int v = 0; v < n; v++) {
+      outStart[v + 1] += outStart[v];
+    }
+    final int[] out = new int[g.size];
+    final int[] fill = Arrays.copyOf(outStart, n);
+    for (int e = 0; e < g.size; e++) {
+      out[fill[g.from[e]]++] = g.to[e];
+    }
+    final long[] prio = new long[n];
+    Arrays.fill(prio, Long.MIN_VALUE);
+    System.arraycopy(p.priority, 0, prio, 0, p.realNodes());
+    final PriorityQueue<Integer> ready = new PriorityQueue<>((a, b) -> prio[a] != prio[b]
+        ? Long.compare(prio[a], prio[b]) : Integer.compare(a, b));
+    for (int v = 0; v < n; v++) {
+      if (indeg[v] == 0) {
+        ready.add(v);
+      }
+    }
+    final int[] position = new int[n];
+    final boolean[] done = new boolean[n];
+    int placed = 0;
+    int scan = 0;
+    final Integer[] byPrio = new Integer[n];
+    for (int v = 0; v < n; v++) {
+      byPrio[v] = v;
+    }
+    Arrays.sort(byPrio, (a, b) -> prio[a] != prio[b] ? Long.compare(prio[a], prio[b]) : Integer.compare(a, b));
+    while (placed < n) {
+      if (ready.isEmpty()) {
+        while (done[byPrio[scan]]) {
+          scan++;
+        }
+        ready.add(byPrio[scan]);
+        indeg[byPrio[scan]] = 0;
+      }
+      final int v = ready.poll();
+      if (done[v]) {
+        continue;
+      }
+      done[v] = true;
+      position[v] = placed++;
+      for (int j = outStart[v]; j < outStart[v + 1]; j++) {
+        final int w = out[j];
+        if (!done[w] && --indeg[w] == 0) {
+          ready.add(w);
+        }
+      }
+    }
+    return position;
+  }
+
+  /** The cycle's edges between transactions; a run through time nodes becomes one RT edge. */
+  private List<Step> steps(final EdgeList g, final int[] edges) {
+    final List<Step> out = new ArrayList<>();
+    final int real = p.realNodes();
+    // A cycle may start inside a run of time nodes: that run was entered by the cycle's last step into it.
+    int pendingFrom = -1;
+    for (final int e : edges) {
+      if (g.from[e] < real && g.to[e] >= real) {
+        pendingFrom = g.from[e];
+      }
+    }
+    for (final int e : edges) {
+      final int f = g.from[e];
+      final int t = g.to[e];
+      if (t >= real) {
+        if (f < real) {
+          pendingFrom = f;
+        }
+        continue;
+      }
+      final int source = f >= real ? pendingFrom : f;
+      final EdgeKind kind = g.kindOf(e);
+      final String key = g.key[e] < 0 ? null : p.keys.get(g.key[e]);
+      final Long value = g.value[e] == EdgeList.NO_VALUE || key == null ? null : g.value[e];
+      out.add(new Step(new Edge(p.txns.get(source).id(), p.txns.get(t).id(), kind, key, value), g.literal[e] != 0));
+    }
+    return out;
+  }
+}

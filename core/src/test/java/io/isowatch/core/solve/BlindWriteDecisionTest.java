@@ -1,0 +1,146 @@
+package io.isowatch.core.solve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.online.OnlineChecker;
+import io.isowatch.core.testkit.HistoryDsl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Issue 14, item 3: {@code isowatch check} decides the levels blind writes leave open. */
+class BlindWriteDecisionTest {
+  private static final CheckOptions ABSENT = CheckOptions.defaults().withInitialValue(null);
+
+  @Test
+  void shouldSatisfySiAndViolateSerWhenElleInitialStateG2ItemIsChecked() {
+    // Given: Elle's initial-state G2-item, keys start absent (ISSUE14.md)
+    final History h = HistoryDsl.history("""
+        T1 p1 r(x,null) w(y,1)
+        T2 p2 r(y,null) w(x,1)
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, ABSENT);
+
+    // Then
+    assertEquals(Map.of(Level.SSER, Verdict.VIOLATED, Level.SER, Verdict.VIOLATED, Level.SI, Verdict.SATISFIED),
+        r.verdicts());
+    assertEquals(List.of("WriteSkew"), r.anomalies().stream().map(Anomaly::displayName).toList());
+    assertTrue(r.reasons().isEmpty(), () -> "no level is left UNKNOWN: " + r.reasons());
+  }
+
+  @Test
+  void shouldExplainThatNoOrderAvoidsACycleWhenEveryVersionOrderIsCyclic() {
+    // Given: two blind writers of x and y, two readers seeing them in opposite orders
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1) w(y,1)
+        T2 s2 w(x,2) w(y,2)
+        T3 s3 r(x,1) r(y,2)
+        T4 s4 r(x,2) r(y,1)
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults());
+
+    // Then
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SI));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SER));
+    assertEquals(1, r.anomalies().size());
+    final Anomaly a = r.anomalies().get(0);
+    assertEquals(BlindWriteDecision.NAME, a.name());
+    assertEquals("G-single", a.type());
+    assertEquals(List.of(Level.SSER, Level.SER, Level.SI), List.copyOf(a.violates()));
+    assertTrue(a.explanation().startsWith("No version order of the blind writes avoids a cycle at SI"), a.explanation());
+    assertTrue(a.explanation().contains("these 2 cycles"), a.explanation());
+    assertTrue(a.explanation().contains("not a claim about which order the database used"), a.explanation());
+    assertEquals(a.cycle().get(0).from(), a.cycle().get(a.cycle().size() - 1).to(), "the cycle is closed");
+  }
+
+  @Test
+  void shouldUseTheSolverWhenTheGreedyOrderIsCyclic() {
+    // Given
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1) w(y,1)
+        T2 s2 w(x,2) w(y,2)
+        T3 s3 r(x,1) r(y,2)
+        T4 s4 r(x,2) r(y,1)
+        """);
+
+    // When
+    final VersionOrderSearch.Outcome o =
+        VersionOrderSearch.search(h, Level.SER, 0L, 0L, CheckOptions.DEFAULT_SOLVER_BUDGET);
+
+    // Then: two keys with one open pair each; the solver refuted every choice, the core is minimal
+    assertEquals(Verdict.VIOLATED, o.verdict());
+    assertEquals(2, o.variables());
+    assertTrue(o.minimal());
+    assertEquals(2, o.cycles().size());
+    assertTrue(o.cycles().stream().allMatch(c -> c.stream().anyMatch(VersionOrderSearch.Step::chosen)));
+  }
+
+  @Test
+  void shouldStayUnknownAndSaySoWhenTheBudgetRunsOut() {
+    // Given: a history the greedy order does not settle, and a budget already spent when the solver starts
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1) w(y,1)
+        T2 s2 w(x,2) w(y,2)
+        T3 s3 r(x,1) r(y,2)
+        T4 s4 r(x,2) r(y,1)
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults().withSolverBudget(Duration.ofNanos(1)));
+
+    // Then: SSER is UNKNOWN without times anyway; SER and SI only for the budget
+    assertEquals(Verdict.UNKNOWN, r.verdicts().get(Level.SSER));
+    for (final Level level : List.of(Level.SER, Level.SI)) {
+      assertEquals(Verdict.UNKNOWN, r.verdicts().get(level), level::name);
+      assertTrue(r.reasons().get(level).contains("ran out of its time budget"), r.reasons().get(level));
+    }
+  }
+
+  @Test
+  void shouldReturnTheEngineResultUntouchedWhenEveryWriteReadsItsKeyFirst() {
+    // Given: mini-transactions, the order of every key determined
+    final History h = HistoryDsl.history("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(x,1) w(x,2)
+        """);
+    final CheckResult engine = OnlineChecker.check(h, CheckOptions.defaults().withSolverBudget(Duration.ZERO));
+
+    // When
+    final CheckResult decided = BlindWriteDecision.decide(h, CheckOptions.defaults(), engine);
+
+    // Then: the fast path, no search
+    assertSame(engine, decided);
+  }
+
+  @Test
+  void shouldDecideSserWithRealTimeWhenEveryTransactionHasTimes() {
+    // Given: two blind writes of x, serial in real time; a later reader sees the first one (stale)
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1) @10..20
+        T2 s2 w(x,2) @30..40
+        T3 s3 r(x,1) @50..60
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults());
+
+    // Then: SER holds (order x=2, x=1); SSER does not: real time puts T2 after T1 ... and T3 after both
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SER));
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI));
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SSER));
+    assertEquals("G-single-realtime", r.anomalies().get(0).type());
+  }
+}
