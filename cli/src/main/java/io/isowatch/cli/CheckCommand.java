@@ -109,7 +109,9 @@ public final class CheckCommand implements Callable<Integer> {
     }
     final CheckResult result = horizon.enabled()
         ? StreamedCheck.run(file, format, services, options, OnlineOptions.streaming(graceMicros).withHorizon(horizon)
-            .withAbsence(absenceMicros == null ? graceMicros : absenceMicros), durationText(graceMicros))
+            .withAbsence(absenceMicros == null ? graceMicros : absenceMicros)
+            // As the whole-history check: a time far ahead of the other sessions' is not trusted.
+            .withFutureBound(OnlineOptions.DEFAULT_FUTURE_MICROS), durationText(graceMicros))
         : services.engine().check(HistoryInput.read(file, format, services), options);
     Fatal.hint("");
     if (result.hasInvalidInput()) {

@@ -134,6 +134,15 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           + " real-time order leads to it (docs/streaming.md, 'No false positive from time'). -1: never.";
   public static final long CHECK_FUTURE_MS_DEFAULT = 3_600_000L;
 
+  public static final String CHECK_FUTURE_ARRIVAL_CONFIG = "check.future.arrival";
+  public static final String CHECK_FUTURE_ARRIVAL_DOC =
+      "Whether check.future.ms also judges a transaction's time by its record's timestamp. Either way a"
+          + " time more than check.future.ms ahead of every other session's latest time is a FUTURE_EVENT_TIME"
+          + " finding, checked as ending at the latest trusted time with its start unknown, and does not move"
+          + " the watermark (docs/streaming.md, 'No false positive from time'). false where the timestamps are"
+          + " not the history's clock (replay --file sets it).";
+  public static final boolean CHECK_FUTURE_ARRIVAL_DEFAULT = true;
+
   public static final String CHECK_IDLE_FLUSH_MS_CONFIG = "check.idle.flush.ms";
   public static final String CHECK_IDLE_FLUSH_MS_DOC =
       "Stream time (record timestamps) without a new transaction of a tenant after which its buffered"
@@ -379,6 +388,8 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           Importance.MEDIUM, CHECK_ABSENCE_BOUND_MS_DOC)
       .define(CHECK_FUTURE_MS_CONFIG, Type.LONG, CHECK_FUTURE_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
           Importance.MEDIUM, CHECK_FUTURE_MS_DOC)
+      .define(CHECK_FUTURE_ARRIVAL_CONFIG, Type.BOOLEAN, CHECK_FUTURE_ARRIVAL_DEFAULT, Importance.LOW,
+          CHECK_FUTURE_ARRIVAL_DOC)
       .define(CHECK_IDLE_FLUSH_MS_CONFIG, Type.LONG, CHECK_IDLE_FLUSH_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
           Importance.MEDIUM, CHECK_IDLE_FLUSH_MS_DOC)
       .define(CHECK_HORIZON_TRANSACTIONS_CONFIG, Type.LONG, CHECK_HORIZON_TRANSACTIONS_DEFAULT,
@@ -527,14 +538,16 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   /**
    * Each tenant's engine options: grace, horizon, the absence bound ({@code check.absence.bound.ms},
-   * the grace when -1) and the future bound ({@code check.future.ms}, none when -1).
+   * the grace when -1) and the future bound ({@code check.future.ms}, none when -1; by arrival too
+   * unless {@code check.future.arrival} is false).
    */
   public OnlineOptions onlineOptions() {
     final long absenceMs = getLong(CHECK_ABSENCE_BOUND_MS_CONFIG);
     final long futureMs = getLong(CHECK_FUTURE_MS_CONFIG);
     return OnlineOptions.streaming(graceMicros()).withHorizon(horizon())
         .withAbsence(absenceMs < 0 ? graceMicros() : Math.multiplyExact(absenceMs, 1_000L))
-        .withFutureBound(futureMs < 0 ? OnlineOptions.UNBOUNDED : Math.multiplyExact(futureMs, 1_000L));
+        .withFutureBound(futureMs < 0 ? OnlineOptions.UNBOUNDED : Math.multiplyExact(futureMs, 1_000L))
+        .withFutureByArrival(getBoolean(CHECK_FUTURE_ARRIVAL_CONFIG));
   }
 
   /** What each tenant's engine retains (docs/segmentation.md). */

@@ -163,6 +163,50 @@ class TimeSafetyTopologyTest {
     assertEquals(truth, withBound);
   }
 
+  @Test
+  void shouldJudgeTimesByTheOtherSessionsOnlyWhenTheRecordsAreNotTheHistorysClock() {
+    // Given: as replay --file publishes a file: check.future.arrival=false, every record stamped by the
+    // replay's clock, here two hours before the history's first time (each time would lie far ahead of
+    // its record); one transaction in the middle is ten years ahead of the other sessions
+    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
+        .withKeys(20).withSessions(6).withSeed(10));
+    final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
+    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
+    byEnd.sort(Comparator.comparingLong(Transaction::end));
+    final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
+    for (final TransactionEvent e : events) {
+      e.setStartMicros(e.getStartMicros() + 2 * 3_600_000_000L);
+      e.setEndMicros(e.getEndMicros() + 2 * 3_600_000_000L);
+    }
+    final TransactionEvent broken = events.get(events.size() / 2);
+    broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
+    broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
+    final Instant replayClock = Instant.EPOCH.plusMillis(1);
+
+    // When
+    final TenantVerdict v;
+    try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir, Map.of(
+        IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "50",
+        IsoWatchStreamsConfig.CHECK_FUTURE_ARRIVAL_CONFIG, "false"))) {
+      events.forEach(e -> checker.pipe(e, replayClock));
+      checker.flushIdleTenants();
+      checker.publishVerdicts();
+      assertEquals(List.of(), checker.anomalies());
+      v = last(checker.verdicts());
+    }
+
+    // Then: only the broken clock is a FUTURE_EVENT_TIME finding, nothing is late, and the verdicts are
+    // the valid history's
+    assertEquals(1L, v.getCounts().getFindingsByKind().get("FUTURE_EVENT_TIME"), v.toString());
+    assertEquals(null, v.getCounts().getFindingsByKind().get("LATE_TRANSACTION"), v.toString());
+    final Map<String, Verdict> truth = new TreeMap<>();
+    expected.verdicts().forEach((level, x) -> truth.put(level.name(), Verdict.valueOf(x.name())));
+    final Map<String, Verdict> got = new TreeMap<>();
+    v.getLevels().forEach(l -> got.put(l.getLevel().name(), l.getVerdict()));
+    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
+    assertEquals(truth, got);
+  }
+
   /** The levels of the tenant's last verdict after the events, an idle flush and the verdict punctuator. */
   private static Map<String, Verdict> verdictsOf(final List<TransactionEvent> events, final List<Instant> stamps,
       final Map<String, String> config, final Path state) {

@@ -91,12 +91,14 @@ public final class FileReplay {
    * What makes the replay decide exactly what {@code isowatch check} decides on the whole file,
    * unless the caller set it: a grace covering the file's span, no horizon (check's default is
    * unsegmented; the streaming checker's default horizon bounds an endless stream, not a file), and
-   * no FUTURE_EVENT_TIME (the records' timestamps are the replay's clock, not the history's: a
-   * file's times are taken as they are, as check takes them).
+   * times judged against the other sessions' only, as check judges them, never against the
+   * records' timestamps (the replay's clock, not the history's): a time more than the future bound
+   * ahead of every other session's latest is a FUTURE_EVENT_TIME finding and does not move the
+   * watermark (docs/streaming.md, "No false positive from time").
    */
   static void likeCheck(final Map<String, Object> props, final History history) {
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
-    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_MS_CONFIG, "-1");
+    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_ARRIVAL_CONFIG, "false");
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
   }
 

@@ -32,6 +32,21 @@ class FileReplayTest {
   }
 
   @Test
+  void shouldJudgeTimesByTheOtherSessionsOnlyAsCheckDoes() {
+    // Given: the records of a replay carry the replay's clock, not the history's
+    final Map<String, Object> props = new HashMap<>();
+
+    // When
+    FileReplay.likeCheck(props, FILE);
+
+    // Then: no judgement by the records' timestamps, but the future bound stays (docs/streaming.md,
+    // "No false positive from time"): a time far ahead of the other sessions is still a finding
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(props);
+    assertFalse(config.onlineOptions().futureByArrival());
+    assertEquals(IsoWatchStreamsConfig.CHECK_FUTURE_MS_DEFAULT * 1_000L, config.onlineOptions().futureMicros());
+  }
+
+  @Test
   void shouldKeepTheCallersHorizonWhenOneIsGiven() {
     // Given
     final Map<String, Object> props = new HashMap<>(Map.of(

@@ -138,6 +138,46 @@ class ReplayIT {
     assertEquals(6, JSON.readTree(cli("check", "--json", shared.toString()).out()).get("anomalies").size());
   }
 
+  @Test
+  void shouldChangeNoVerdictWhenOneEventOfTheReplayedFileLiesTenYearsAhead() throws Exception {
+    // Given: a valid generated history with one transaction in the middle ten years ahead of the
+    // other sessions (the replay's records carry the replay's clock, not the history's)
+    final History valid = io.isowatch.core.gen.MtHistoryGenerator.generateHistory(
+        io.isowatch.core.gen.GeneratorConfig.defaults().withTransactions(600).withKeys(20).withSessions(6).withSeed(10));
+    final List<io.isowatch.core.history.Transaction> txns = new ArrayList<>(valid.transactions());
+    final io.isowatch.core.history.Transaction broken = txns.get(txns.size() / 2);
+    final long tenYears = 10L * 365 * 24 * 3600 * 1_000_000L;
+    txns.set(txns.size() / 2, new io.isowatch.core.history.Transaction(broken.id(), broken.session(), broken.seq(),
+        broken.status(), broken.start() + tenYears, broken.end() + tenYears, broken.ops(), broken.tenant(),
+        broken.level(), broken.line()));
+    final Path file = dir.resolve("ten-years-ahead.jsonl");
+    try (Writer w = Files.newBufferedWriter(file)) {
+      HistoryIO.write(new History(txns), HistoryFormat.JSONL, w);
+    }
+
+    // When
+    final Cli check = cli("check", "--json", file.toString());
+    final Cli replay = cli("replay", "--file", file.toString(), "--json", "--quiet");
+
+    // Then: both SATISFIED, no anomaly, one FUTURE_EVENT_TIME finding naming it, nothing late
+    assertEquals(0, check.exit(), check.out() + check.err());
+    assertEquals(0, replay.exit(), replay.out() + replay.err());
+    final JsonNode replayed = JSON.readTree(replay.out());
+    assertEquals(JSON.readTree(check.out()).get("verdicts"), replayed.get("verdicts"));
+    assertEquals(0, replayed.get("anomalies").size(), replay.out());
+    final List<String> future = new ArrayList<>();
+    final List<String> late = new ArrayList<>();
+    replayed.get("findings").forEach(f -> {
+      if ("FUTURE_EVENT_TIME".equals(f.get("kind").asText())) {
+        future.add(f.get("txns").toString());
+      } else if ("LATE_TRANSACTION".equals(f.get("kind").asText())) {
+        late.add(f.get("txns").toString());
+      }
+    });
+    assertEquals(List.of("[\"" + broken.id() + "\"]"), future, replayed.get("findings").toString());
+    assertEquals(List.of(), late);
+  }
+
   /** Every level, weakest first: the streaming checker decides them all since issue 12. */
   private static final String EVERY_LEVEL = "PL2,RC,RA,CC,PC,SI,RR,SER,SSER";
 

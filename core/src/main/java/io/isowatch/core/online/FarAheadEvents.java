@@ -28,6 +28,69 @@ final class FarAheadEvents {
 
   private FarAheadEvents() {}
 
+  /**
+   * The rule itself, shared by the whole-history search ({@link #find}) and the stream's {@link
+   * Sequencer} ({@link Latest}): a time is far ahead when it exceeds the other sessions' latest time
+   * by more than {@code futureMicros}. Without a time, or without another session's time to compare
+   * with, nothing is far ahead.
+   */
+  static boolean farAhead(final long time, final long othersLatest, final long futureMicros) {
+    return time != TxnIndex.NO_END && othersLatest != Long.MIN_VALUE
+        && othersLatest <= Long.MAX_VALUE - futureMicros && time > othersLatest + futureMicros;
+  }
+
+  /**
+   * The latest time of each session seen so far, for a stream (docs/streaming.md, "No false positive
+   * from time"), which cannot look ahead as {@link #find} does: a transaction is judged on arrival
+   * against {@link #othersLatest} of its session. A flagged time still counts as its session's
+   * latest, so that a session legitimately ahead while the others pause vouches for them when they
+   * resume (were it left out, the resuming sessions would be far ahead of it, and so on for ever).
+   * Session latest times only grow, so the two largest, with the session of the largest, answer
+   * for every session.
+   */
+  static final class Latest {
+    /** The session of {@link #first}; {@link #RESTORED} for a checkpoint's watermark, -1 for none. */
+    private int firstSession = -1;
+    private long first = Long.MIN_VALUE;
+    private long second = Long.MIN_VALUE;
+    private long[] latest = new long[0];
+
+    /** Not a session: the latest end time of a restored checkpoint, the reference of every session. */
+    static final int RESTORED = -2;
+
+    /** The latest time of the sessions other than {@code session} ({@code Long.MIN_VALUE}: none seen). */
+    long othersLatest(final int session) {
+      return session == firstSession ? second : first;
+    }
+
+    /** Notes a time of {@code session} ({@link #RESTORED}: the checkpointed latest end). */
+    void saw(final int session, final long time) {
+      if (time == TxnIndex.NO_END) {
+        return;
+      }
+      if (session >= 0) {
+        if (session >= latest.length) {
+          final int old = latest.length;
+          latest = java.util.Arrays.copyOf(latest, Math.max(session + 1, 2 * old));
+          java.util.Arrays.fill(latest, old, latest.length, Long.MIN_VALUE);
+        }
+        if (time <= latest[session]) {
+          return;
+        }
+        latest[session] = time;
+      }
+      if (session == firstSession) {
+        first = Math.max(first, time);
+      } else if (time > first) {
+        second = first;
+        first = time;
+        firstSession = session;
+      } else if (time > second) {
+        second = time;
+      }
+    }
+  }
+
   static Found find(final List<Transaction> txns, final long futureMicros) {
     final int n = txns.size();
     final boolean[] flagged = new boolean[n];
@@ -70,10 +133,9 @@ final class FarAheadEvents {
       if (first < 0 || second == Long.MIN_VALUE || second > Long.MAX_VALUE - futureMicros) {
         break;
       }
-      final long bound = second + futureMicros;
       boolean any = false;
       for (int i = 0; i < n; i++) {
-        if (!flagged[i] && session[i] == first && time[i] != TxnIndex.NO_END && time[i] > bound) {
+        if (!flagged[i] && session[i] == first && farAhead(time[i], second, futureMicros)) {
           flagged[i] = true;
           reference[i] = second;
           count++;

@@ -20,10 +20,15 @@ package io.isowatch.core.online;
  * @param futureMicros how far an event's time may lie ahead of its arrival ({@link
  *     OnlineChecker#acceptAt}) before it is a
  *     FUTURE_EVENT_TIME finding, checked by its arrival and kept out of the watermark and of real
- *     time; {@link #UNBOUNDED} never flags one
+ *     time; and how far ahead of every other session's latest time (the rule of the whole-history
+ *     check, judged on arrival by the Sequencer, with or without an arrival time) before it is one,
+ *     checked as ending at the latest trusted time; {@link #UNBOUNDED} never flags one
+ * @param futureByArrival whether {@link OnlineChecker#acceptAt} also judges a time by its arrival;
+ *     off where the arrival is not the history's clock ({@code replay --file}, whose records are
+ *     stamped by the replay): the other sessions' latest times stay the reference
  */
 public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon horizon, long absenceMicros,
-    long futureMicros) {
+    long futureMicros, boolean futureByArrival) {
   /** Grace that never releases anything before a flush. */
   public static final long UNBOUNDED = Long.MAX_VALUE;
   /**
@@ -44,6 +49,12 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
     absenceMicros = Math.max(absenceMicros, graceMicros);
   }
 
+  /** Options judging times by their arrival too (when a future bound is set). */
+  public OnlineOptions(final long graceMicros, final boolean publishEvents, final Horizon horizon,
+      final long absenceMicros, final long futureMicros) {
+    this(graceMicros, publishEvents, horizon, absenceMicros, futureMicros, true);
+  }
+
   /** Options with the absence bound equal to the grace and no future-time check. */
   public OnlineOptions(final long graceMicros, final boolean publishEvents, final Horizon horizon) {
     this(graceMicros, publishEvents, horizon, graceMicros, UNBOUNDED);
@@ -56,17 +67,25 @@ public record OnlineOptions(long graceMicros, boolean publishEvents, Horizon hor
 
   /** The same options with this horizon. */
   public OnlineOptions withHorizon(final Horizon h) {
-    return new OnlineOptions(graceMicros, publishEvents, h, absenceMicros, futureMicros);
+    return new OnlineOptions(graceMicros, publishEvents, h, absenceMicros, futureMicros, futureByArrival);
   }
 
   /** The same options with this lateness bound for proofs by absence (raised to the grace if below). */
   public OnlineOptions withAbsence(final long micros) {
-    return new OnlineOptions(graceMicros, publishEvents, horizon, micros, futureMicros);
+    return new OnlineOptions(graceMicros, publishEvents, horizon, micros, futureMicros, futureByArrival);
   }
 
   /** The same options flagging event times more than {@code micros} ahead of their arrival. */
   public OnlineOptions withFutureBound(final long micros) {
-    return new OnlineOptions(graceMicros, publishEvents, horizon, absenceMicros, micros);
+    return new OnlineOptions(graceMicros, publishEvents, horizon, absenceMicros, micros, futureByArrival);
+  }
+
+  /**
+   * The same options judging times by their arrival ({@link OnlineChecker#acceptAt}) or not; the
+   * other sessions' latest times are the reference either way.
+   */
+  public OnlineOptions withFutureByArrival(final boolean byArrival) {
+    return new OnlineOptions(graceMicros, publishEvents, horizon, absenceMicros, futureMicros, byArrival);
   }
 
   /** A stream with this grace period, publishing events. */

@@ -14,12 +14,17 @@ import java.util.Objects;
  * releases buffered transactions to the {@link CheckingEngine} in π order once the watermark (the
  * latest end time seen minus the grace period) has passed them. A transaction that arrives after
  * one that follows it in π was released is processed at once, as LATE_TRANSACTION; one whose time
- * lies too far ahead of its arrival is ordered by its arrival, as FUTURE_EVENT_TIME.
+ * lies too far ahead of its arrival is ordered by its arrival, as FUTURE_EVENT_TIME; one whose time
+ * lies too far ahead of every other session's latest time ({@link FarAheadEvents}, judged as it is
+ * taken) is checked as ending at the latest trusted time, as FUTURE_EVENT_TIME too. Neither moves
+ * the watermark.
  */
 final class Sequencer {
   private CheckingEngine engine;
   /** The latest end time seen (trusted clocks only), or {@code Long.MIN_VALUE}. */
   private long maxEnd = Long.MIN_VALUE;
+  /** Each session's latest time, the reference of the far-ahead rule ({@link FarAheadEvents}). */
+  private final FarAheadEvents.Latest sessionsLatest = new FarAheadEvents.Latest();
   /** The slot released last in π, or -1: later arrivals before it in π are late. */
   private int lastReleased = -1;
 
@@ -49,6 +54,8 @@ final class Sequencer {
   /** Continues the watermark of a checkpointed engine. */
   void restoreMaxEnd(final long checkpointed) {
     maxEnd = checkpointed;
+    // The sessions' latest times are not checkpointed: the restored watermark is every session's reference.
+    sessionsLatest.saw(FarAheadEvents.Latest.RESTORED, checkpointed);
   }
 
   /**
@@ -57,12 +64,13 @@ final class Sequencer {
    * they are not indexed for idempotence); with {@code timed}, its time moves the watermark. Returns false
    * when it was a retry or a reused id (nothing was released then).
    */
-  boolean admit(final Transaction t, final long rankGiven, final boolean timed) {
+  boolean admit(final Transaction given, final long rankGiven, final boolean timed) {
     final OnlineState s = engine.state;
+    Transaction t = given;
     final boolean idsUnique = rankGiven != Long.MIN_VALUE;
     final int seen = idsUnique ? -1 : s.txns.slotOf(t.id());
     if (seen >= 0) {
-      if (sameContent(s.txns.txn(seen), t)) {
+      if (sameContent(s.txns.txn(seen), t) || (timed && retryFarAhead(s.txns.txn(seen), t))) {
         s.counters.countDuplicate();
       } else {
         s.counters.countInput();
@@ -72,6 +80,15 @@ final class Sequencer {
       return false;
     }
     final int session = s.sessions.idOf(t.session());
+    boolean moves = timed;
+    if (timed && rankGiven == Long.MIN_VALUE && s.online.futureBounded()) {
+      final long othersLatest = sessionsLatest.othersLatest(session);
+      sessionsLatest.saw(session, TxnIndex.timeKey(t));
+      if (FarAheadEvents.farAhead(TxnIndex.timeKey(t), othersLatest, s.online.futureMicros())) {
+        t = aheadOfOthers(t, othersLatest);
+        moves = false;
+      }
+    }
     final long rank = rankGiven != Long.MIN_VALUE ? rankGiven
         : t.hasSeq() ? t.seq() : s.sessions.nextArrivalRank(session);
     final int slot = s.txns.add(t, rank, session, !idsUnique);
@@ -86,7 +103,7 @@ final class Sequencer {
       s.buffer.add(slot);
     }
     final long time = TxnIndex.timeKey(t);
-    if (timed && time != TxnIndex.NO_END && time > maxEnd) {
+    if (moves && time != TxnIndex.NO_END && time > maxEnd) {
       maxEnd = time;
     }
     final long watermark = watermark();
@@ -97,6 +114,39 @@ final class Sequencer {
   }
 
   /**
+   * Whether {@code t} is an agent's retry of {@code taken}, which was taken as far ahead of the
+   * other sessions (its times were replaced): the same content times aside, and still far ahead.
+   */
+  private boolean retryFarAhead(final Transaction taken, final Transaction t) {
+    final OnlineState s = engine.state;
+    return s.online.futureBounded() && taken.start() == Transaction.NO_TIME
+        && sameContent(taken, new Transaction(t.id(), t.session(), t.seq(), t.status(), taken.start(), taken.end(),
+            t.ops(), t.tenant(), t.level(), t.line()))
+        && FarAheadEvents.farAhead(TxnIndex.timeKey(t),
+            sessionsLatest.othersLatest(s.sessions.idOf(t.session())), s.online.futureMicros());
+  }
+
+  /**
+   * A transaction far ahead of every other session's latest time (docs/streaming.md, "No false
+   * positive from time"; the rule of {@link FarAheadEvents}, judged on arrival): a FUTURE_EVENT_TIME
+   * finding, and the same transaction checked as the whole-history check checks it, ending at the
+   * latest trusted time seen ({@link #maxEnd}, never before the other session's time that judged it)
+   * with its start unknown; the caller keeps it out of the watermark.
+   */
+  private Transaction aheadOfOthers(final Transaction t, final long othersLatest) {
+    final OnlineState s = engine.state;
+    final long end = Math.max(maxEnd, othersLatest);
+    engine.out.finding(FindingKind.FUTURE_EVENT_TIME, null, t, "transaction " + t.id() + " reports times (start "
+        + t.start() + " µs, end " + t.end() + " µs) more than " + s.online.futureMicros()
+        + " µs ahead of every other session's latest time (" + othersLatest + " µs); its clock is not trusted:"
+        + " it does not move the watermark, it is checked as ending at the latest trusted time seen (" + end
+        + " µs) and its start is treated as unknown, so no real-time order leads to it");
+    s.futureEventTime(t.id());
+    return new Transaction(t.id(), t.session(), t.seq(), t.status(), Transaction.NO_TIME, end, t.ops(), t.tenant(),
+        t.level(), t.line());
+  }
+
+  /**
    * Whether {@code t}'s time lies more than {@link OnlineOptions#futureMicros()} ahead of its
    * arrival at {@code arrivalMicros}: then its clock is not trusted ({@link #admitByArrival}).
    */
@@ -104,7 +154,8 @@ final class Sequencer {
     final OnlineOptions online = engine.state.online;
     final long time = TxnIndex.timeKey(t);
     final long future = online.futureMicros();
-    return online.futureBounded() && time != TxnIndex.NO_END && arrivalMicros <= Long.MAX_VALUE - future
+    return online.futureBounded() && online.futureByArrival() && time != TxnIndex.NO_END
+        && arrivalMicros <= Long.MAX_VALUE - future
         && time > arrivalMicros + future;
   }
 
