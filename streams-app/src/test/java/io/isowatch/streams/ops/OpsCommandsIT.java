@@ -178,7 +178,8 @@ class OpsCommandsIT {
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "0");
     props.put(IsoWatchStreamsConfig.HTTP_HOST_CONFIG, "127.0.0.1");
     props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "200");
-    props.put(IsoWatchStreamsConfig.TENANT_PROMISED_LEVELS_CONFIG, "lossy:SER,*:SI");
+    // RC is promised but not decided (check.levels is SSER,SER,SI): exported as unchecked.
+    props.put(IsoWatchStreamsConfig.TENANT_PROMISED_LEVELS_CONFIG, "lossy:SER,lossy:RC,*:SI");
     try (KafkaProducer<String, TransactionEvent> p = new KafkaProducer<>(
         Map.of("bootstrap.servers", KAFKA.bootstrapServers()), new StringSerializer(),
         serdes.valueSerde(TransactionEvent.class).serializer())) {
@@ -210,12 +211,13 @@ class OpsCommandsIT {
       // Then: every family the rules and the dashboard use is served ...
       // (A labelled family is served from its first sample: this short run need have no finding, no
       // restore, no retraction, no quarantine and no cut, so no prune, checkpoint or filter of
-      // retired versions.)
+      // retired versions; and no anomaly outside a promise, which would be "allowed".)
       final Set<String> eventDriven = Set.of(MetricNames.INPUT_FINDINGS_TOTAL, MetricNames.TENANT_RESTORES_TOTAL,
           MetricNames.PRUNED_TRANSACTIONS_TOTAL, MetricNames.PRUNE_SECONDS, MetricNames.CHECKPOINT_BYTES,
           MetricNames.CHECKPOINTS_TOTAL, MetricNames.CHECKPOINT_SECONDS, MetricNames.INPUTS_DELETED_TOTAL,
           MetricNames.FINDINGS, MetricNames.ANOMALIES_RETRACTED_TOTAL, MetricNames.RETIRED_FALSE_POSITIVE_RATIO,
-          MetricNames.RETIRED_RUNS, MetricNames.RETIRED_RUN_BYTES, MetricNames.TENANT_QUARANTINED);
+          MetricNames.RETIRED_RUNS, MetricNames.RETIRED_RUN_BYTES, MetricNames.TENANT_QUARANTINED,
+          MetricNames.PROMISE_ALLOWED_ANOMALIES_TOTAL);
       for (final String family : MetricNames.ALL) {
         if (!eventDriven.contains(family)) {
           assertTrue(scrape[0].contains("# TYPE " + family + " "), family + " missing in\n" + scrape[0]);
@@ -224,6 +226,8 @@ class OpsCommandsIT {
       // ... the promised levels as configured, the lost update under its level, the dead letter.
       assertTrue(scrape[0].contains("isowatch_promised_level{tenant=\"lossy\",level=\"SER\",} 1.0"), scrape[0]);
       assertFalse(scrape[0].contains("isowatch_promised_level{tenant=\"lossy\",level=\"SI\""), scrape[0]);
+      assertTrue(scrape[0].contains("isowatch_promise_unchecked_level{tenant=\"lossy\",level=\"RC\",} 1.0"), scrape[0]);
+      assertTrue(scrape[0].contains("isowatch_promise_broken_anomalies_total{tenant=\"lossy\","), scrape[0]);
       assertTrue(scrape[0].contains("isowatch_anomalies_total{tenant=\"lossy\",type=\"G-single\",name=\"LostUpdate\","
           + "level=\"SER\",} 1.0"), scrape[0]);
       assertTrue(scrape[0].contains("isowatch_dlq_records_total{error="), scrape[0]);
