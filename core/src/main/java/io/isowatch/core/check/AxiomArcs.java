@@ -11,7 +11,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -72,11 +71,9 @@ final class AxiomArcs {
         }
       } else {
         final int reader = t;
-        causalPast().writersBefore(t, r.key(), w -> {
-          if (w != r.writer()) {
-            arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, () -> causalPath(w, reader))));
-          }
-        });
+        for (final int w : causalPast().latestWritersBefore(t, r.writer(), r.key())) {
+          arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, () -> causalPath(w, reader))));
+        }
       }
       for (final Seen s : via) {
         arcs.add(new Arc(s.from(), r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, s.path())));
@@ -284,9 +281,16 @@ final class AxiomArcs {
       }
     }
 
-    /** Calls {@code out} with, per session, the last writer of {@code key} that precedes {@code t}. */
-    void writersBefore(final int t, final String key, final IntConsumer out) {
+    /**
+     * The writers of {@code key} that precede {@code t} and whose arc to {@code t1} (t's writer of
+     * the key) no other arc implies: per session the last such writer, unless it precedes t1 in
+     * SO ∪ WR (a path of base arcs implies it) or another one of them follows it (its arc to t1
+     * implies this one). On a valid history most reads so yield no arc at all.
+     */
+    int[] latestWritersBefore(final int t, final int t1, final String key) {
       final int row = t * width;
+      final int[] found = new int[width];
+      int k = 0;
       for (int s = 0; s < width; s++) {
         final int upTo = clock[row + s];
         if (upTo < 0) {
@@ -301,9 +305,28 @@ final class AxiomArcs {
           at = -at - 2;
         }
         if (at >= 0) {
-          out.accept(sessions.members.get(s)[ps[at]]);
+          final int w = sessions.members.get(s)[ps[at]];
+          if (w != t1 && !precedes(w, t1)) {
+            found[k++] = w;
+          }
         }
       }
+      int kept = 0;
+      for (int i = 0; i < k; i++) {
+        boolean implied = false;
+        for (int j = 0; j < k && !implied; j++) {
+          implied = j != i && precedes(found[i], found[j]);
+        }
+        if (!implied) {
+          found[kept++] = found[i];
+        }
+      }
+      return Arrays.copyOf(found, kept);
+    }
+
+    /** Whether node {@code a} precedes node {@code b} in (SO ∪ WR)+ (node 0 precedes none here). */
+    private boolean precedes(final int a, final int b) {
+      return b != WeakGraph.INIT && a != WeakGraph.INIT && clock[b * width + sessions.session[a]] >= sessions.position[a];
     }
   }
 }
