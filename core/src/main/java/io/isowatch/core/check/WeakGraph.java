@@ -5,8 +5,10 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -222,7 +224,8 @@ final class WeakGraph {
    */
   private List<WeakLevelCheck.Entry> counted(final List<WeakLevelCheck.Entry> all) {
     final List<WeakLevelCheck.Entry> out = new ArrayList<>();
-    final Set<Transaction> in = new HashSet<>();
+    // By identity: a Transaction record's hash walks all its ops, and the engine gives each once.
+    final Set<Transaction> in = Collections.newSetFromMap(new IdentityHashMap<>());
     final ArrayDeque<WeakLevelCheck.Entry> work = new ArrayDeque<>();
     for (final WeakLevelCheck.Entry e : all) {
       if (e.txn().status() == TxnStatus.COMMITTED) {
@@ -230,8 +233,12 @@ final class WeakGraph {
         in.add(e.txn());
       }
     }
-    final Map<Transaction, WeakLevelCheck.Entry> byTxn = new HashMap<>();
-    all.forEach(e -> byTxn.put(e.txn(), e));
+    final Map<Transaction, WeakLevelCheck.Entry> byTxn = new IdentityHashMap<>();
+    for (final WeakLevelCheck.Entry e : all) {
+      if (e.txn().status() == TxnStatus.UNKNOWN) {
+        byTxn.put(e.txn(), e);
+      }
+    }
     while (!work.isEmpty()) {
       final WeakLevelCheck.Entry e = work.poll();
       out.add(e);
