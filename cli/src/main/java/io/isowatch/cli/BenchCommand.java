@@ -53,7 +53,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "online", converter = EngineConverter.class,
       description = "Engine to time: online, the one engine of check, the agent and the topology, replaying the "
-          + "history in its canonical order; batch was removed and is a usage error (default: ${DEFAULT-VALUE}).")
+          + "history in its canonical order; streaming, the same engine fed one transaction at a time as the topology "
+          + "feeds it (grace 100 ms, verdict changes published after each); batch was removed and is a usage error "
+          + "(default: ${DEFAULT-VALUE}).")
   BenchEngine engine;
 
   @Option(names = "--json", description = "Print one JSON document instead of the table.")

@@ -63,6 +63,37 @@ class BenchCommandTest {
   }
 
   @Test
+  void shouldTimeTheStreamingEngineWithTheSameVerdictsAsTheWholeHistoryCheck() throws Exception {
+    // Given: a history with a fractured read, which violates RA and CC and leaves RC satisfied
+    final String[] args = {"--txns", "3000", "--sessions", "20", "--levels", "RC,RA,CC", "--repeat", "1",
+        "--warmup", "0", "--inject", "FracturedRead:1", "--json"};
+
+    // When: the same history through the streaming engine and through the whole-history check
+    final CliRun streaming = CliRun.of(new BenchCommand(), concat(new String[] {"--engine", "streaming"}, args));
+    final CliRun online = CliRun.of(new BenchCommand(), concat(new String[] {"--engine", "online"}, args));
+
+    // Then: both ran, under their names, and agree level by level
+    assertEquals(0, streaming.exit(), streaming.err());
+    assertEquals(0, online.exit(), online.err());
+    final JsonNode s = new ObjectMapper().readTree(streaming.out());
+    final JsonNode o = new ObjectMapper().readTree(online.out());
+    assertEquals("streaming", s.get("engine").asText());
+    assertEquals("online", o.get("engine").asText());
+    assertEquals("SATISFIED", s.at("/levels/0/verdict").asText(), s.at("/levels/0").toString());
+    assertEquals("VIOLATED", s.at("/levels/1/verdict").asText(), s.at("/levels/1").toString());
+    assertEquals("VIOLATED", s.at("/levels/2/verdict").asText(), s.at("/levels/2").toString());
+    for (int i = 0; i < 3; i++) {
+      assertEquals(o.at("/levels/" + i + "/verdict").asText(), s.at("/levels/" + i + "/verdict").asText());
+    }
+  }
+
+  private static String[] concat(final String[] a, final String[] b) {
+    final String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  @Test
   void shouldExitTwoSayingTheBatchEngineWasRemovedWhenAskedForIt() {
     // When
     final CliRun run = CliRun.of(new BenchCommand(), "--engine", "batch", "--txns", "10");
@@ -139,7 +170,7 @@ class BenchCommandTest {
   /** Invalid option values, each with what the error must say. */
   static Stream<Arguments> invalidOptions() {
     return Stream.of(
-        Arguments.of("unknown engine 'fast' (expected online)", List.of("--engine", "fast")),
+        Arguments.of("unknown engine 'fast' (expected online or streaming)", List.of("--engine", "fast")),
         Arguments.of("unknown level 'XX'", List.of("--levels", "SER,XX")),
         Arguments.of("repeat >= 1", List.of("--txns", "10", "--repeat", "0")));
   }

@@ -3,12 +3,14 @@ package io.isowatch.core.check;
 import io.isowatch.core.check.WeakGraph.Arc;
 import io.isowatch.core.check.WeakGraph.Read;
 import io.isowatch.core.check.WeakGraph.Why;
+import io.isowatch.core.history.Op;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -16,17 +18,27 @@ import java.util.function.Supplier;
  * {@code x} from t1 by t, and each other writer t2 of x that t saw as the axiom counts seeing, t2
  * commits before t1 (an arc of kind RW from t to t2 in the reported cycle, "t read a version of x
  * older than t2's"). None of them depends on the commit order, so saturation decides the levels.
+ *
+ * <p>Costs (docs/benchmarks.md, "Weak levels"): RC and RA are linear in the operations; CC is
+ * O((n + arcs + reads · log) · sessions) time and n · sessions ints of memory, by vector clocks
+ * over the sessions, as AWDIT (PLDI 2025) does. The path that explains a derived arc is built
+ * only when a counterexample is explained.
  */
 final class AxiomArcs {
   private final WeakGraph g;
   private final List<Arc> base;
+  /** For RA: computed once, on first use. */
+  private SessionWriters sessionWriters;
   /** For CC: computed once, on first use. */
-  private List<Map<String, Map<Integer, Arc>>> causal;
+  private CausalPast causal;
 
   AxiomArcs(final WeakGraph g, final List<Arc> base) {
     this.g = g;
     this.base = base;
   }
+
+  /** A writer {@code from} the reader saw, and (built on demand) the path by which it saw it. */
+  private record Seen(int from, Supplier<List<Arc>> path) {}
 
   /** The base arcs and the arcs {@code level}'s axiom derives from every read. */
   List<Arc> withDerived(final Level level) {
@@ -42,57 +54,39 @@ final class AxiomArcs {
     final List<Read> rs = g.reads[t];
     for (int i = 0; i < rs.size(); i++) {
       final Read r = rs.get(i);
-      final List<Supplier<List<Arc>>> via = new ArrayList<>();
+      final List<Seen> via = new ArrayList<>(2);
       if (level == Level.RC) {
         for (int j = 0; j < i; j++) {
-          addIfWrites(via, rs.get(j).writer(), r, List.of(wr(rs.get(j))));
+          addIfWrites(via, rs.get(j), r);
         }
       } else if (level == Level.RA) {
         for (final Read other : rs) {
-          addIfWrites(via, other.writer(), r, List.of(wr(other)));
+          addIfWrites(via, other, r);
         }
-        for (int p = g.soPred[t]; p > 0; p = g.soPred[p]) {
-          if (g.writes(p, r.key())) {
-            addIfWrites(via, p, r, soPath(p, t));
-            break;
-          }
+        // The nearest writer of the key before t in its session: earlier ones precede it in SO.
+        final int p = sessionWriters().before(t, i);
+        if (p > 0 && p != r.writer()) {
+          final int reader = t;
+          via.add(new Seen(p, () -> soPath(p, reader)));
         }
       } else {
-        final List<Map<String, Map<Integer, Arc>>> seen = causalWriters();
         final int reader = t;
-        for (final int w : seen.get(t).getOrDefault(r.key(), Map.of()).keySet()) {
-          if (w != r.writer()) {
-            arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(),
-                new Why(r, () -> causalPath(seen, w, reader, r.key()))));
-          }
+        for (final int w : causalPast().latestWritersBefore(t, r.writer(), r.key())) {
+          arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, () -> causalPath(w, reader))));
         }
       }
-      for (final Supplier<List<Arc>> path : via) {
-        final int t2 = path.get().get(0).from();
-        if (t2 != r.writer()) {
-          arcs.add(new Arc(t2, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, path)));
-        }
+      for (final Seen s : via) {
+        arcs.add(new Arc(s.from(), r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, s.path())));
       }
     }
   }
 
-  private void addIfWrites(final List<Supplier<List<Arc>>> via, final int t2, final Read r, final List<Arc> path) {
+  private void addIfWrites(final List<Seen> via, final Read other, final Read r) {
+    final int t2 = other.writer();
     if (t2 > 0 && t2 != r.writer() && g.writes(t2, r.key())) {
-      via.add(() -> path);
+      final List<Arc> path = List.of(wr(other));
+      via.add(new Seen(t2, () -> path));
     }
-  }
-
-  /** The path by which writer {@code w} of {@code key} precedes {@code t} in (SO ∪ WR)+. */
-  private static List<Arc> causalPath(final List<Map<String, Map<Integer, Arc>>> seen, final int w, final int t,
-      final String key) {
-    final List<Arc> path = new ArrayList<>();
-    int v = t;
-    while (v != w) {
-      final Arc a = seen.get(v).get(key).get(w);
-      path.add(0, a);
-      v = a.from();
-    }
-    return path;
   }
 
   private static Arc wr(final Read r) {
@@ -102,57 +96,237 @@ final class AxiomArcs {
   private List<Arc> soPath(final int from, final int to) {
     final List<Arc> path = new ArrayList<>();
     for (int t = to; t != from; t = g.soPred[t]) {
-      path.add(0, new Arc(g.soPred[t], t, EdgeKind.SO, null, null, null));
+      path.add(new Arc(g.soPred[t], t, EdgeKind.SO, null, null, null));
     }
+    Collections.reverse(path);
     return path;
   }
 
   /**
-   * For each node t and key x, the writers of x that precede t in (SO ∪ WR)+, each with the last
-   * arc of a path from it to t; a writer is dropped when a later writer of x on the same path
-   * precedes t (it precedes that one in every commit order, so its arc is implied). SO ∪ WR is
-   * acyclic here.
+   * A shortest path from {@code w} to {@code t} in SO ∪ WR (w precedes t there): a breadth-first
+   * search backwards from t, run only to explain a counterexample.
    */
-  private List<Map<String, Map<Integer, Arc>>> causalWriters() {
-    if (causal != null) {
-      return causal;
-    }
-    final int n = g.n;
-    final List<List<Arc>> in = new ArrayList<>(n + 1);
-    for (int i = 0; i <= n; i++) {
-      in.add(new ArrayList<>());
+  private List<Arc> causalPath(final int w, final int t) {
+    final List<List<Arc>> in = new ArrayList<>(g.n + 1);
+    for (int i = 0; i <= g.n; i++) {
+      in.add(new ArrayList<>(2));
     }
     for (final Arc a : base) {
       in.get(a.to()).add(a);
     }
-    final List<Map<String, Map<Integer, Arc>>> out = new ArrayList<>(n + 1);
-    for (int i = 0; i <= n; i++) {
-      out.add(null);
+    final Arc[] next = new Arc[g.n + 1];
+    final boolean[] seen = new boolean[g.n + 1];
+    final ArrayDeque<Integer> queue = new ArrayDeque<>();
+    queue.add(t);
+    seen[t] = true;
+    while (!queue.isEmpty() && !seen[w]) {
+      final int v = queue.poll();
+      for (final Arc a : in.get(v)) {
+        if (!seen[a.from()]) {
+          seen[a.from()] = true;
+          next[a.from()] = a;
+          queue.add(a.from());
+        }
+      }
     }
-    for (final int t : ArcCycles.topological(base, n)) {
-      final Map<String, Map<Integer, Arc>> mine = new HashMap<>();
-      final Set<Integer> preds = new HashSet<>();
-      for (final Arc a : in.get(t)) {
-        if (!preds.add(a.from())) {
-          continue;
-        }
-        final int p = a.from();
-        final Set<String> pw = g.writtenKeys(p);
-        for (final String k : pw) {
-          mine.computeIfAbsent(k, x -> new HashMap<>(2)).putIfAbsent(p, a);
-        }
-        out.get(p).forEach((k, writers) -> {
-          if (!pw.contains(k)) {
-            final Map<Integer, Arc> m = mine.computeIfAbsent(k, x -> new HashMap<>(2));
-            for (final int w : writers.keySet()) {
-              m.putIfAbsent(w, a);
+    final List<Arc> path = new ArrayList<>();
+    for (int v = w; v != t; v = next[v].to()) {
+      path.add(next[v]);
+    }
+    return path;
+  }
+
+  private SessionWriters sessionWriters() {
+    if (sessionWriters == null) {
+      sessionWriters = new SessionWriters(g);
+    }
+    return sessionWriters;
+  }
+
+  private CausalPast causalPast() {
+    if (causal == null) {
+      causal = new CausalPast(g, base);
+    }
+    return causal;
+  }
+
+  /** For each read of each node, the nearest node before it in its session that writes the key read (0: none). */
+  private static final class SessionWriters {
+    private final int[][] before;
+
+    SessionWriters(final WeakGraph g) {
+      before = new int[g.n + 1][];
+      final Sessions s = new Sessions(g);
+      for (final int[] members : s.members) {
+        final Map<String, Integer> last = new HashMap<>();
+        for (final int t : members) {
+          final List<Read> rs = g.reads[t];
+          final int[] mine = new int[rs.size()];
+          for (int i = 0; i < rs.size(); i++) {
+            mine[i] = last.getOrDefault(rs.get(i).key(), 0);
+          }
+          before[t] = mine;
+          for (final Op op : g.txn(t).ops()) {
+            if (op.isWrite()) {
+              last.put(op.key(), t);
             }
           }
-        });
+        }
       }
-      out.set(t, mine);
     }
-    causal = out;
-    return out;
+
+    int before(final int t, final int read) {
+      return before[t][read];
+    }
+  }
+
+  /** The sessions of the nodes (chains of {@code soPred}), each in session order, and each node's place. */
+  private static final class Sessions {
+    final List<int[]> members = new ArrayList<>();
+    final int[] session;
+    final int[] position;
+
+    Sessions(final WeakGraph g) {
+      final int[] soSucc = new int[g.n + 1];
+      for (int t = 1; t <= g.n; t++) {
+        if (g.soPred[t] > 0) {
+          soSucc[g.soPred[t]] = t;
+        }
+      }
+      session = new int[g.n + 1];
+      position = new int[g.n + 1];
+      for (int head = 1; head <= g.n; head++) {
+        if (g.soPred[head] != 0) {
+          continue;
+        }
+        int len = 0;
+        for (int t = head; t > 0; t = soSucc[t]) {
+          len++;
+        }
+        final int[] chain = new int[len];
+        int k = 0;
+        for (int t = head; t > 0; t = soSucc[t]) {
+          session[t] = members.size();
+          position[t] = k;
+          chain[k++] = t;
+        }
+        members.add(chain);
+      }
+    }
+  }
+
+  /**
+   * CC's premise: which writers of a key precede a node in (SO ∪ WR)+. A vector clock per node
+   * holds, per session, the last position of that session preceding it; the writers of x that
+   * precede t are then, per session, those of x at or before that position. Of these, only the
+   * last one per session yields an arc: the others precede it in SO, so their arcs are implied
+   * (t2' SO t2'' → t1 in every commit order), and the union stays acyclic exactly when the full
+   * set of the axiom's arcs does. SO ∪ WR is acyclic here.
+   */
+  private static final class CausalPast {
+    private final Sessions sessions;
+    private final int width;
+    /** clock[t * width + s]: the last position in session s preceding node t, or -1. */
+    private final int[] clock;
+    /** Per session, per key, the positions of its writers in session order. */
+    private final List<Map<String, int[]>> writers = new ArrayList<>();
+
+    CausalPast(final WeakGraph g, final List<Arc> base) {
+      sessions = new Sessions(g);
+      width = sessions.members.size();
+      clock = new int[Math.multiplyExact(g.n + 1, width)];
+      Arrays.fill(clock, -1);
+      final int[] inStart = new int[g.n + 2];
+      for (final Arc a : base) {
+        if (a.from() != WeakGraph.INIT) {
+          inStart[a.to() + 1]++;
+        }
+      }
+      for (int i = 0; i <= g.n; i++) {
+        inStart[i + 1] += inStart[i];
+      }
+      final int[] fill = Arrays.copyOf(inStart, g.n + 1);
+      final int[] inFrom = new int[inStart[g.n + 1]];
+      for (final Arc a : base) {
+        if (a.from() != WeakGraph.INIT) {
+          inFrom[fill[a.to()]++] = a.from();
+        }
+      }
+      for (final int t : ArcCycles.topological(base, g.n)) {
+        final int row = t * width;
+        for (int k = inStart[t]; k < inStart[t + 1]; k++) {
+          final int p = inFrom[k];
+          final int prow = p * width;
+          for (int s = 0; s < width; s++) {
+            if (clock[prow + s] > clock[row + s]) {
+              clock[row + s] = clock[prow + s];
+            }
+          }
+          final int ps = sessions.session[p];
+          if (sessions.position[p] > clock[row + ps]) {
+            clock[row + ps] = sessions.position[p];
+          }
+        }
+      }
+      for (final int[] chain : sessions.members) {
+        final Map<String, List<Integer>> lists = new HashMap<>();
+        for (int k = 0; k < chain.length; k++) {
+          for (final String key : g.writtenKeys(chain[k])) {
+            lists.computeIfAbsent(key, x -> new ArrayList<>(4)).add(k);
+          }
+        }
+        final Map<String, int[]> byKey = new HashMap<>(lists.size() * 2);
+        lists.forEach((key, ps) -> byKey.put(key, ps.stream().mapToInt(Integer::intValue).toArray()));
+        writers.add(byKey);
+      }
+    }
+
+    /**
+     * The writers of {@code key} that precede {@code t} and whose arc to {@code t1} (t's writer of
+     * the key) no other arc implies: per session the last such writer, unless it precedes t1 in
+     * SO ∪ WR (a path of base arcs implies it) or another one of them follows it (its arc to t1
+     * implies this one). On a valid history most reads so yield no arc at all.
+     */
+    int[] latestWritersBefore(final int t, final int t1, final String key) {
+      final int row = t * width;
+      final int[] found = new int[width];
+      int k = 0;
+      for (int s = 0; s < width; s++) {
+        final int upTo = clock[row + s];
+        if (upTo < 0) {
+          continue;
+        }
+        final int[] ps = writers.get(s).get(key);
+        if (ps == null) {
+          continue;
+        }
+        int at = Arrays.binarySearch(ps, upTo);
+        if (at < 0) {
+          at = -at - 2;
+        }
+        if (at >= 0) {
+          final int w = sessions.members.get(s)[ps[at]];
+          if (w != t1 && !precedes(w, t1)) {
+            found[k++] = w;
+          }
+        }
+      }
+      int kept = 0;
+      for (int i = 0; i < k; i++) {
+        boolean implied = false;
+        for (int j = 0; j < k && !implied; j++) {
+          implied = j != i && precedes(found[i], found[j]);
+        }
+        if (!implied) {
+          found[kept++] = found[i];
+        }
+      }
+      return Arrays.copyOf(found, kept);
+    }
+
+    /** Whether node {@code a} precedes node {@code b} in (SO ∪ WR)+ (node 0 precedes none here). */
+    private boolean precedes(final int a, final int b) {
+      return b != WeakGraph.INIT && a != WeakGraph.INIT && clock[b * width + sessions.session[a]] >= sessions.position[a];
+    }
   }
 }

@@ -5,10 +5,10 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,18 +63,12 @@ final class WeakGraph {
     this.horizon = horizon;
     this.complete = complete;
     for (final WeakLevelCheck.Entry e : all) {
-      final Map<String, Integer> lastAt = new HashMap<>();
       final List<Op> ops = e.txn().ops();
-      for (int j = 0; j < ops.size(); j++) {
-        if (ops.get(j).isWrite()) {
-          lastAt.put(ops.get(j).key(), j);
-        }
-      }
       for (int j = 0; j < ops.size(); j++) {
         final Op op = ops.get(j);
         if (op.isWrite()) {
           allWrites.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(op.value(), v -> new ArrayList<>(1))
-              .add(new Written(e.txn(), lastAt.get(op.key()) == j));
+              .add(new Written(e.txn(), !writtenIn(ops, j + 1, ops.size(), op.key())));
         }
       }
     }
@@ -166,15 +160,13 @@ final class WeakGraph {
 
   private void indexWrites() {
     for (int i = 1; i <= n; i++) {
-      final Transaction t = txn(i);
-      final Map<String, Long> last = new LinkedHashMap<>();
-      for (final Op op : t.ops()) {
-        if (op.isWrite()) {
-          last.put(op.key(), op.value());
+      final List<Op> ops = txn(i).ops();
+      for (int j = 0; j < ops.size(); j++) {
+        final Op op = ops.get(j);
+        if (op.isWrite() && !writtenIn(ops, j + 1, ops.size(), op.key())) {
+          finalWriter.computeIfAbsent(op.key(), x -> new HashMap<>()).put(op.value(), i);
         }
       }
-      final int node = i;
-      last.forEach((k, v) -> finalWriter.computeIfAbsent(k, x -> new HashMap<>()).put(v, node));
     }
   }
 
@@ -194,15 +186,13 @@ final class WeakGraph {
   private void resolveReads() {
     for (int i = 1; i <= n; i++) {
       final List<Read> list = new ArrayList<>(4);
-      final Set<String> written = new LinkedHashSet<>();
       final List<Op> ops = txn(i).ops();
       for (int j = 0; j < ops.size(); j++) {
         final Op op = ops.get(j);
         if (op.isWrite()) {
-          written.add(op.key());
           continue;
         }
-        if (written.contains(op.key())) {
+        if (writtenIn(ops, 0, j, op.key())) {
           continue; // Int: the engine checks reads of own writes
         }
         final int w = writerOf(i, j, op.key(), op.value());
@@ -222,7 +212,8 @@ final class WeakGraph {
    */
   private List<WeakLevelCheck.Entry> counted(final List<WeakLevelCheck.Entry> all) {
     final List<WeakLevelCheck.Entry> out = new ArrayList<>();
-    final Set<Transaction> in = new HashSet<>();
+    // By identity: a Transaction record's hash walks all its ops, and the engine gives each once.
+    final Set<Transaction> in = Collections.newSetFromMap(new IdentityHashMap<>());
     final ArrayDeque<WeakLevelCheck.Entry> work = new ArrayDeque<>();
     for (final WeakLevelCheck.Entry e : all) {
       if (e.txn().status() == TxnStatus.COMMITTED) {
@@ -230,8 +221,12 @@ final class WeakGraph {
         in.add(e.txn());
       }
     }
-    final Map<Transaction, WeakLevelCheck.Entry> byTxn = new HashMap<>();
-    all.forEach(e -> byTxn.put(e.txn(), e));
+    final Map<Transaction, WeakLevelCheck.Entry> byTxn = new IdentityHashMap<>();
+    for (final WeakLevelCheck.Entry e : all) {
+      if (e.txn().status() == TxnStatus.UNKNOWN) {
+        byTxn.put(e.txn(), e);
+      }
+    }
     while (!work.isEmpty()) {
       final WeakLevelCheck.Entry e = work.poll();
       out.add(e);
@@ -282,6 +277,20 @@ final class WeakGraph {
       return node;
     }
     return -1;
+  }
+
+  /**
+   * Whether one of {@code ops[from, to)} writes {@code key}. A scan, not a set per transaction: MT
+   * transactions have at most four ops, and this runs for every op of every transaction.
+   */
+  private static boolean writtenIn(final List<Op> ops, final int from, final int to, final String key) {
+    for (int j = from; j < to; j++) {
+      final Op op = ops.get(j);
+      if (op.isWrite() && op.key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void readViolation(final int reader, final int op, final String key, final Long value,
