@@ -75,6 +75,9 @@ import org.slf4j.LoggerFactory;
  * ...
  * final StreamingPath.Checked c = PATH.run("pg-ser", target, config);
  * }</pre>
+ *
+ * <p>Both paths decide the default levels (SSER, SER, SI), or those given to {@link
+ * #StreamingPath(String)}: {@code check.levels} of the checker and {@code --levels} of {@code check}.
  */
 public final class StreamingPath implements BeforeAllCallback, AfterAllCallback {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingPath.class);
@@ -85,6 +88,8 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
   private static final int MAX_ANOMALIES = 100_000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The levels both paths decide ({@code check.levels}, {@code --levels}); null: their defaults. */
+  private final String levels;
   private final EmbeddedKafka kafka = new EmbeddedKafka();
   private final EmbeddedRegistry registry = new EmbeddedRegistry();
   private final Map<String, List<Anomaly>> anomaliesByTenant = new HashMap<>();
@@ -96,6 +101,16 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
   private int partitions;
   private long lastTickMs;
   private long ticks;
+
+  /** Both paths decide their default levels. */
+  public StreamingPath() {
+    this(null);
+  }
+
+  /** Both paths decide {@code levels}, comma-separated as {@code check.levels} takes them (e.g. RC,SI). */
+  public StreamingPath(final String levels) {
+    this.levels = levels;
+  }
 
   /** What a run recorded and what both paths concluded (they are equal). */
   public record Checked(AgentRuns.Outcome outcome, PathResult result, Path file) {
@@ -197,7 +212,7 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
   /**
    * Checks the recorded {@code file} with {@code isowatch check --json} and waits for the
    * streaming checker's final result for {@code tenant}, whose {@code transactions} are all on the
-   * topic already; asserts that both agree and returns the result.
+   * topic already; asserts that both agree and returns the result (the streamed one).
    */
   public PathResult verify(final String tenant, final Path file, final long transactions) throws Exception {
     startChecker();
@@ -208,13 +223,18 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
         streamed.anomalies().size(), String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
     assertTrue(checked.equals(streamed), () -> "the streaming checker disagrees with isowatch check on " + file
         + " (check vs stream): " + checked.differences(streamed));
-    return checked;
+    // Equal to checked: what the checker published on the verdicts and anomalies topics.
+    return streamed;
   }
 
   /** {@code isowatch check FILE --json}, in process; its exit status must match its verdicts. */
-  private static PathResult checkFile(final String tenant, final Path file) throws Exception {
-    final CliRun run = CliRun.run(Services.real(), "check", file.toString(), "--json", "--max-anomalies",
-        "" + MAX_ANOMALIES);
+  private PathResult checkFile(final String tenant, final Path file) throws Exception {
+    final List<String> args = new ArrayList<>(List.of("check", file.toString(), "--json", "--max-anomalies",
+        "" + MAX_ANOMALIES));
+    if (levels != null) {
+      args.addAll(List.of("--levels", levels));
+    }
+    final CliRun run = CliRun.run(Services.real(), args.toArray(String[]::new));
     final PathResult r = PathResult.fromCheckJson(tenant, JSON.readTree(run.out()));
     assertEquals(r.allSatisfied() ? 0 : 1, run.exit(), "isowatch check exit status; stderr: " + run.err());
     return r;
@@ -295,6 +315,9 @@ public final class StreamingPath implements BeforeAllCallback, AfterAllCallback 
     p.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
     p.put(IsoWatchStreamsConfig.CHECK_MAX_ANOMALIES_CONFIG, "" + MAX_ANOMALIES);
     p.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
+    if (levels != null) {
+      p.put(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, levels);
+    }
     return p;
   }
 
