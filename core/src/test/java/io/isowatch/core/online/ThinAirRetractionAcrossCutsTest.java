@@ -127,6 +127,11 @@ class ThinAirRetractionAcrossCutsTest {
   private static final CheckOptions EVERY_LEVEL =
       OPTIONS.withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
   private static final String LATE_WRITER = "W s4 r(x,0) w(x,5) @5..15";
+  /** Two transactions after the ones a test adds, so that the horizon of 2 allows a cut past them. */
+  private static final String LATER_TRANSACTIONS = """
+      H s2 r(q,0) w(q,1) @1200..1300
+      I s3 r(p,0) w(p,1) @1400..1500
+      """;
 
   @Test
   void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterACut() {
@@ -168,16 +173,11 @@ class ThinAirRetractionAcrossCutsTest {
     final String stream = BEFORE + """
         F s5 r(y,3) w(y,4) @1000..1100
         G s6 r(y,3) w(y,5) @1000..1100
-        H s2 r(q,0) w(q,1) @1200..1300
-        I s3 r(p,0) w(p,1) @1400..1500
-        """;
-    final OnlineChecker c = prunedAfter(stream);
-
-    // When
-    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+        """ + LATER_TRANSACTIONS;
+    // When: W arrives after the cut (the ThinAirRead is retracted, see lateWriterAfterCut)
+    final OnlineChecker c = lateWriterAfterCut(stream);
 
     // Then: the levels the lost update violates stay VIOLATED, the others come back
-    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
     final io.isowatch.core.check.CheckResult whole = withLateWriter(stream);
     assertEquals(List.of("LostUpdate"), whole.anomalies().stream().map(Anomaly::displayName).toList());
     assertEquals(Verdict.SATISFIED, whole.verdicts().get(Level.CC), "the oracle gives CC back: " + whole.verdicts());
@@ -191,16 +191,11 @@ class ThinAirRetractionAcrossCutsTest {
     final String stream = BEFORE + """
         K s7 w(a,1) r(b,1) @1000..1100
         L s8 w(b,1) r(a,1) @1000..1100
-        H s2 r(q,0) w(q,1) @1200..1300
-        I s3 r(p,0) w(p,1) @1400..1500
-        """;
-    final OnlineChecker c = prunedAfter(stream);
-
-    // When
-    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+        """ + LATER_TRANSACTIONS;
+    // When: W arrives after the cut (the ThinAirRead is retracted, see lateWriterAfterCut)
+    final OnlineChecker c = lateWriterAfterCut(stream);
 
     // Then: the cycle's violations stand, as in the whole-history check
-    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
     final io.isowatch.core.check.CheckResult whole = withLateWriter(stream);
     assertEquals(Verdict.VIOLATED, whole.verdicts().get(Level.PL2), "the oracle: " + whole.verdicts());
     assertEquals(whole.verdicts(), c.result().verdicts());
@@ -246,6 +241,13 @@ class ThinAirRetractionAcrossCutsTest {
     final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
     acceptAll(c, txns(stream));
     assertTrue(c.prune(), "the horizon allows a cut");
+    return c;
+  }
+
+  /** {@link #prunedAfter} {@code stream}, then the late writer W, whose arrival retracts R's ThinAirRead. */
+  private static OnlineChecker lateWriterAfterCut(final String stream) {
+    final OnlineChecker c = prunedAfter(stream);
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(c.accept(late(LATE_WRITER))));
     return c;
   }
 
