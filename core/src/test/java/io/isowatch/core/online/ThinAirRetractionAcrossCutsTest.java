@@ -136,11 +136,8 @@ class ThinAirRetractionAcrossCutsTest {
   @Test
   void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterACut() {
     // Given: every level checked; R's ThinAirRead, which violates every level, published; a cut prunes R
-    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(c, txns(BEFORE));
-    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
-    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
-        "the ThinAirRead violates every level: " + c.result().verdicts());
+    final OnlineChecker c = prunedAfter(BEFORE);
+    assertEveryLevelViolated(c, "the ThinAirRead violates every level");
 
     // When: its committed writer arrives beyond every bound
     final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
@@ -155,8 +152,7 @@ class ThinAirRetractionAcrossCutsTest {
     // Given: the same, checkpointed after the cut, and a new engine restored from the checkpoint
     final OnlineChecker a = prunedAfter(BEFORE);
     final OnlineChecker b = OnlineChecker.restore(EVERY_LEVEL, ONLINE, a.checkpoint());
-    assertTrue(b.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
-        "the restored engine still holds the ThinAirRead: " + b.result().verdicts());
+    assertEveryLevelViolated(b, "the restored engine still holds the ThinAirRead");
 
     // When
     final List<OnlineEvent> afterW = b.accept(late(LATE_WRITER));
@@ -240,7 +236,7 @@ class ThinAirRetractionAcrossCutsTest {
   private static OnlineChecker prunedAfter(final String stream) {
     final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
     acceptAll(c, txns(stream));
-    assertTrue(c.prune(), "the horizon allows a cut");
+    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
     return c;
   }
 
@@ -249,6 +245,11 @@ class ThinAirRetractionAcrossCutsTest {
     final OnlineChecker c = prunedAfter(stream);
     assertEquals(List.of("ThinAirRead [R] by W"), retracted(c.accept(late(LATE_WRITER))));
     return c;
+  }
+
+  private static void assertEveryLevelViolated(final OnlineChecker c, final String why) {
+    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        why + ": " + c.result().verdicts());
   }
 
   private static List<OnlineEvent> acceptAll(final OnlineChecker c, final List<Transaction> t) {
