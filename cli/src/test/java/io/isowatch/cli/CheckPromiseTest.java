@@ -29,13 +29,7 @@ class CheckPromiseTest {
   @TempDir Path tmp;
 
   private CliRun check(final String dsl, final String... options) throws Exception {
-    final Path file = Files.writeString(tmp.resolve("h-" + Integer.toHexString(dsl.hashCode())), dsl);
-    final Services services = Services.real().withReader((in, format) -> CliRun.dsl(in));
-    final String[] args = new String[options.length + 2];
-    args[0] = "check";
-    System.arraycopy(options, 0, args, 1, options.length);
-    args[args.length - 1] = file.toString();
-    return CliRun.run(services, args);
+    return CliRun.checkDsl(tmp, dsl, options);
   }
 
   @Test

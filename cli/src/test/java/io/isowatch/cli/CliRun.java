@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,21 @@ public record CliRun(int exit, String out, String err) {
     cl.setErr(new PrintWriter(err, true));
     final int exit = cl.execute(args);
     return new CliRun(exit, out.toString(), err.toString());
+  }
+
+  /**
+   * Runs {@code isowatch check OPTIONS FILE} on the real checker, where FILE is {@code dsl} written
+   * into {@code dir} and read back in the test history language, so the test does not depend on
+   * the file formats.
+   */
+  static CliRun checkDsl(final Path dir, final String dsl, final String... options) throws IOException {
+    final Path file = Files.writeString(dir.resolve("h-" + Integer.toHexString(dsl.hashCode())), dsl);
+    final Services services = Services.real().withReader((in, format) -> dsl(in));
+    final String[] args = new String[options.length + 2];
+    args[0] = "check";
+    System.arraycopy(options, 0, args, 1, options.length);
+    args[args.length - 1] = file.toString();
+    return run(services, args);
   }
 
   /** Reads a stream written in the test history language. */

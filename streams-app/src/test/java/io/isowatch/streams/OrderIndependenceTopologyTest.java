@@ -1,6 +1,9 @@
 package io.isowatch.streams;
 
+import static io.isowatch.streams.testkit.PublishedAnomalies.expectedRecords;
+import static io.isowatch.streams.testkit.PublishedAnomalies.fed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
@@ -17,11 +20,10 @@ import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.LevelVerdict;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.schemas.avro.AnomalyRecords;
-import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.streams.processor.VerdictRecords;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
+import io.isowatch.streams.testkit.PublishedAnomalies;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -145,11 +147,6 @@ class OrderIndependenceTopologyTest {
             IsoWatchStreamsConfig.CHECK_RT_SKEW_US_CONFIG, Long.toString(o.rtSkewMicros()))));
   }
 
-  /** The history exactly as the topology receives it (seq numbers assigned, tenant set). */
-  private static History fed(final String tenant, final History h) {
-    return new History(CheckerDriver.events(tenant, h).stream().map(TransactionEvents::toCore).toList());
-  }
-
   /**
    * An arrival order within the grace: each transaction arrives at its end plus a random delay
    * below the grace (those without an end anywhere), so none arrives after the watermark passed
@@ -171,16 +168,11 @@ class OrderIndependenceTopologyTest {
     return keyed.stream().map(Map.Entry::getValue).toList();
   }
 
-  private static List<Anomaly> expectedRecords(final String tenant, final CheckResult result) {
-    return result.anomalies().stream().map(a -> AnomalyRecords.toAvro(tenant, a, 0L, null)).toList();
-  }
-
   /** Anomalies by id, without the detection time and latency (those are the checker's clock). */
   private static Map<String, Anomaly> comparable(final List<Anomaly> anomalies) {
-    final Map<String, Anomaly> out = new TreeMap<>();
-    for (final Anomaly a : anomalies) {
-      final Anomaly copy = Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build();
-      assertEquals(null, out.put(a.getUniqueId(), copy), "published twice: " + a.getUniqueId());
+    final Map<String, Anomaly> out = PublishedAnomalies.comparable(anomalies);
+    for (final String id : out.keySet()) {
+      assertFalse(id.startsWith(PublishedAnomalies.PUBLISHED_TWICE), id);
     }
     return out;
   }

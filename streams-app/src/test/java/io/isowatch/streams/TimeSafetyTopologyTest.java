@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
-import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
@@ -101,17 +100,10 @@ class TimeSafetyTopologyTest {
     // Given: a valid generated history (every level SATISFIED) in end-time order, each record
     // stamped a millisecond after its transaction's end; one transaction in the middle has its
     // clock ten years ahead (its record is stamped by the right clock)
-    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
-        .withKeys(20).withSessions(6).withSeed(10));
-    final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
-    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
-    byEnd.sort(Comparator.comparingLong(Transaction::end));
-    final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
-    final List<Instant> stamps = events.stream().map(e -> Instant.EPOCH.plus(e.getEndMicros() + 1_000,
-        java.time.temporal.ChronoUnit.MICROS)).toList();
-    final TransactionEvent broken = events.get(events.size() / 2);
-    broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
-    broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
+    final History valid = validHistory();
+    final List<TransactionEvent> events = eventsByEnd(valid);
+    final List<Instant> stamps = stampedAfterEnd(events);
+    shift(events.get(events.size() / 2), TEN_YEARS_MICROS);
 
     // When: checked with the default future bound (1 hour), and with it off
     final Map<String, Verdict> withBound = verdictsOf(events, stamps, Map.of(), stateDir.resolve("bound"));
@@ -120,9 +112,7 @@ class TimeSafetyTopologyTest {
 
     // Then: the verdicts are those of the valid history; without the bound the broken clock makes
     // a false violation (which is why the test can fail)
-    final Map<String, Verdict> truth = new TreeMap<>();
-    expected.verdicts().forEach((level, v) -> truth.put(level.name(), Verdict.valueOf(v.name())));
-    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
+    final Map<String, Verdict> truth = everyLevelSatisfied(valid);
     assertEquals(truth, withBound);
     assertNotEquals(truth, withoutBound);
   }
@@ -133,23 +123,13 @@ class TimeSafetyTopologyTest {
     // wall clock, CheckerDriver.START), each record stamped a millisecond after its transaction's end;
     // one transaction in the middle comes from a producer whose clock runs ten years ahead: its times
     // and its record's timestamp (CreateTime, set by that producer) are ten years ahead alike
-    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
-        .withKeys(20).withSessions(6).withSeed(10));
-    final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
-    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
-    byEnd.sort(Comparator.comparingLong(Transaction::end));
+    final History valid = validHistory();
+    final List<TransactionEvent> events = eventsByEnd(valid);
     final long startMicros = CheckerDriver.START.toEpochMilli() * 1_000L;
-    final long base = startMicros - 3_600_000_000L - byEnd.get(byEnd.size() - 1).end();
-    final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
-    for (final TransactionEvent e : events) {
-      e.setStartMicros(e.getStartMicros() + base);
-      e.setEndMicros(e.getEndMicros() + base);
-    }
-    final TransactionEvent broken = events.get(events.size() / 2);
-    broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
-    broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
-    final List<Instant> stamps = events.stream().map(e -> Instant.EPOCH.plus(e.getEndMicros() + 1_000,
-        java.time.temporal.ChronoUnit.MICROS)).toList();
+    final long base = startMicros - 3_600_000_000L - events.get(events.size() - 1).getEndMicros();
+    events.forEach(e -> shift(e, base));
+    shift(events.get(events.size() / 2), TEN_YEARS_MICROS);
+    final List<Instant> stamps = stampedAfterEnd(events);
 
     // When: checked with the default future bound (1 hour)
     final Map<String, Verdict> withBound = verdictsOf(events, stamps, Map.of(), stateDir.resolve("bound"));
@@ -157,9 +137,7 @@ class TimeSafetyTopologyTest {
     // Then: the record's timestamp does not vouch for the broken clock (the arrival is never later than
     // the checker's clock): one FUTURE_EVENT_TIME finding, no anomaly, no transaction late (verdictsOf;
     // had the event moved the watermark, every later one would be), and the valid history's verdicts
-    final Map<String, Verdict> truth = new TreeMap<>();
-    expected.verdicts().forEach((level, v) -> truth.put(level.name(), Verdict.valueOf(v.name())));
-    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
+    final Map<String, Verdict> truth = everyLevelSatisfied(valid);
     assertEquals(truth, withBound);
   }
 
@@ -168,19 +146,10 @@ class TimeSafetyTopologyTest {
     // Given: as replay --file publishes a file: check.future.arrival=false, every record stamped by the
     // replay's clock, here two hours before the history's first time (each time would lie far ahead of
     // its record); one transaction in the middle is ten years ahead of the other sessions
-    final History valid = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
-        .withKeys(20).withSessions(6).withSeed(10));
-    final CheckResult expected = OnlineChecker.check(valid, CheckOptions.defaults());
-    final List<Transaction> byEnd = new ArrayList<>(valid.transactions());
-    byEnd.sort(Comparator.comparingLong(Transaction::end));
-    final List<TransactionEvent> events = CheckerDriver.events(TENANT, new History(byEnd));
-    for (final TransactionEvent e : events) {
-      e.setStartMicros(e.getStartMicros() + 2 * 3_600_000_000L);
-      e.setEndMicros(e.getEndMicros() + 2 * 3_600_000_000L);
-    }
-    final TransactionEvent broken = events.get(events.size() / 2);
-    broken.setStartMicros(broken.getStartMicros() + TEN_YEARS_MICROS);
-    broken.setEndMicros(broken.getEndMicros() + TEN_YEARS_MICROS);
+    final History valid = validHistory();
+    final List<TransactionEvent> events = eventsByEnd(valid);
+    events.forEach(e -> shift(e, 2 * 3_600_000_000L));
+    shift(events.get(events.size() / 2), TEN_YEARS_MICROS);
     final Instant replayClock = Instant.EPOCH.plusMillis(1);
 
     // When
@@ -199,12 +168,44 @@ class TimeSafetyTopologyTest {
     // the valid history's
     assertEquals(1L, v.getCounts().getFindingsByKind().get("FUTURE_EVENT_TIME"), v.toString());
     assertEquals(null, v.getCounts().getFindingsByKind().get("LATE_TRANSACTION"), v.toString());
-    final Map<String, Verdict> truth = new TreeMap<>();
-    expected.verdicts().forEach((level, x) -> truth.put(level.name(), Verdict.valueOf(x.name())));
+    final Map<String, Verdict> truth = everyLevelSatisfied(valid);
     final Map<String, Verdict> got = new TreeMap<>();
     v.getLevels().forEach(l -> got.put(l.getLevel().name(), l.getVerdict()));
-    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
     assertEquals(truth, got);
+  }
+
+  /** A valid generated history of 600 transactions (every level SATISFIED). */
+  private static History validHistory() {
+    return MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withTransactions(600)
+        .withKeys(20).withSessions(6).withSeed(10));
+  }
+
+  /** The events of {@code history} in end-time order. */
+  private static List<TransactionEvent> eventsByEnd(final History history) {
+    final List<Transaction> byEnd = new ArrayList<>(history.transactions());
+    byEnd.sort(Comparator.comparingLong(Transaction::end));
+    return CheckerDriver.events(TENANT, new History(byEnd));
+  }
+
+  /** Each event's record timestamp: a millisecond after its transaction's end. */
+  private static List<Instant> stampedAfterEnd(final List<TransactionEvent> events) {
+    return events.stream().map(e -> Instant.EPOCH.plus(e.getEndMicros() + 1_000,
+        java.time.temporal.ChronoUnit.MICROS)).toList();
+  }
+
+  /** Moves an event's times by {@code micros}, as a producer clock that far off would. */
+  private static void shift(final TransactionEvent e, final long micros) {
+    e.setStartMicros(e.getStartMicros() + micros);
+    e.setEndMicros(e.getEndMicros() + micros);
+  }
+
+  /** The whole-history verdicts of {@code valid} by level name, checked to be all SATISFIED. */
+  private static Map<String, Verdict> everyLevelSatisfied(final History valid) {
+    final Map<String, Verdict> truth = new TreeMap<>();
+    OnlineChecker.check(valid, CheckOptions.defaults()).verdicts()
+        .forEach((level, v) -> truth.put(level.name(), Verdict.valueOf(v.name())));
+    assertEquals(Map.of("SSER", Verdict.SATISFIED, "SER", Verdict.SATISFIED, "SI", Verdict.SATISFIED), truth);
+    return truth;
   }
 
   /** The levels of the tenant's last verdict after the events, an idle flush and the verdict punctuator. */

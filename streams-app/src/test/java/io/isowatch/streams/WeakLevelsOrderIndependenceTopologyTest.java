@@ -1,5 +1,8 @@
 package io.isowatch.streams;
 
+import static io.isowatch.streams.testkit.PublishedAnomalies.comparable;
+import static io.isowatch.streams.testkit.PublishedAnomalies.expectedRecords;
+import static io.isowatch.streams.testkit.PublishedAnomalies.fed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +10,6 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
-import io.isowatch.core.history.History;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.core.oracle.WeakHistories;
 import io.isowatch.core.oracle.WeakLevel;
@@ -15,8 +17,6 @@ import io.isowatch.core.oracle.WeakLevelOracle;
 import io.isowatch.schemas.Anomaly;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
-import io.isowatch.schemas.avro.AnomalyRecords;
-import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.streams.processor.VerdictRecords;
 import io.isowatch.streams.testkit.CheckerDriver;
 import io.isowatch.streams.testkit.EmbeddedRegistry;
@@ -149,11 +149,6 @@ class WeakLevelsOrderIndependenceTopologyTest {
     return new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, EVERY_LEVEL)).checkOptions();
   }
 
-  /** The history exactly as the topology receives it (seq numbers assigned, tenant set). */
-  private static History fed(final String tenant, final History h) {
-    return new History(CheckerDriver.events(tenant, h).stream().map(TransactionEvents::toCore).toList());
-  }
-
   /** The events in a random order (they have no times: any order is within the grace), a fifth twice. */
   private static List<TransactionEvent> shuffledWithDuplicates(final List<TransactionEvent> events, final Random rnd) {
     final List<TransactionEvent> out = new ArrayList<>(events);
@@ -171,19 +166,4 @@ class WeakLevelsOrderIndependenceTopologyTest {
         .map(c -> c.getFrom() + "-" + c.getKind() + "(" + c.getKey() + ")->" + c.getTo()).toList()).sorted().toList();
   }
 
-  private static List<Anomaly> expectedRecords(final String tenant, final CheckResult result) {
-    return result.anomalies().stream().map(a -> AnomalyRecords.toAvro(tenant, a, 0L, null)).toList();
-  }
-
-  /** Anomalies by uniqueId, without the detection time and latency (the checker's clock). */
-  private static Map<String, Anomaly> comparable(final List<Anomaly> anomalies) {
-    final Map<String, Anomaly> out = new TreeMap<>();
-    for (final Anomaly a : anomalies) {
-      final Anomaly copy = Anomaly.newBuilder(a).setDetectedAtMicros(0L).setDetectionLatencyMicros(null).build();
-      if (out.put(a.getUniqueId(), copy) != null) {
-        out.put("published twice: " + a.getUniqueId(), copy);
-      }
-    }
-    return out;
-  }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Queue;
 
 /**
  * The precedences known so far between nodes 0..n (node 0 the initial transaction), each recorded
@@ -84,17 +85,8 @@ final class KnownOrder {
     }
     final ArrayDeque<Integer> ready = new ArrayDeque<>();
     final int[] order = new int[nodes];
-    int k = 0;
     ready.add(INIT);
-    while (!ready.isEmpty()) {
-      final int v = ready.poll();
-      order[k++] = v;
-      for (final MixedStep s : out.get(v)) {
-        if (--indeg[s.to()] == 0) {
-          ready.add(s.to());
-        }
-      }
-    }
+    final int k = drain(ready, indeg, order);
     for (int i = k - 1; i >= 0; i--) {
       final int u = order[i];
       for (final MixedStep s : out.get(u)) {
@@ -219,21 +211,31 @@ final class KnownOrder {
     }
     final PriorityQueue<Integer> ready = new PriorityQueue<>();
     final int[] order = new int[n];
-    int k = 0;
     for (final MixedStep s : out.get(INIT)) {
       if (--indeg[s.to()] == 0) {
         ready.add(s.to());
       }
     }
+    drain(ready, indeg, order);
+    return order;
+  }
+
+  /**
+   * Kahn's algorithm from the nodes {@code ready}: takes them in the queue's order (the caller's
+   * choice of tie-break), writes each to {@code order} from index 0 on, and adds a successor once its
+   * last predecessor is taken ({@code indeg} counts down). Returns how many nodes were written.
+   */
+  private int drain(final Queue<Integer> ready, final int[] indeg, final int[] order) {
+    int next = 0;
     while (!ready.isEmpty()) {
       final int v = ready.poll();
-      order[k++] = v;
+      order[next++] = v;
       for (final MixedStep s : out.get(v)) {
         if (--indeg[s.to()] == 0) {
           ready.add(s.to());
         }
       }
     }
-    return order;
+    return next;
   }
 }

@@ -16,13 +16,6 @@ import io.isowatch.core.oracle.BruteForceOracle;
 import io.isowatch.core.oracle.MiniTransactions;
 import io.isowatch.core.oracle.OracleVerdict;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,6 +36,7 @@ class GoldenCorpusTest {
   /** The oracle enumerates; beyond this many transactions it is not asked. */
   private static final int ORACLE_LIMIT = 8;
 
+  private static final String CORPUS = "/corpus";
   private static final Set<String> KNOWN_KEYS =
       Set.of("SSER", "SER", "SI", "anomalies", "findings", "initialValue", "rtSkewUs", "maxAnomalies",
           "solverBudgetMs");
@@ -53,16 +47,7 @@ class GoldenCorpusTest {
       "CausalityViolation", "LongFork", "LostUpdate", "WriteSkew");
 
   static Stream<String> cases() {
-    try (Stream<Path> files = Files.list(corpusDir())) {
-      return files.map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".hist"))
-          .map(n -> n.substring(0, n.length() - ".hist".length()))
-          .sorted()
-          .toList()
-          .stream();
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return CorpusFiles.caseNames(CORPUS).stream();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -185,17 +170,9 @@ class GoldenCorpusTest {
 
   /** Parses {@code <name>.expected}; unknown keys and missing verdicts fail the test. */
   private static Map<String, String> expected(final String name) {
-    final Map<String, String> kv = new LinkedHashMap<>();
-    for (final String raw : read(name + ".expected").split("\n")) {
-      final String line = raw.replaceFirst("#.*", "").trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      final int eq = line.indexOf('=');
-      assertTrue(eq > 0, () -> name + ".expected: not key=value: " + line);
-      final String key = line.substring(0, eq).trim();
+    final Map<String, String> kv = CorpusFiles.keyValues(name, read(name + ".expected"));
+    for (final String key : kv.keySet()) {
       assertTrue(KNOWN_KEYS.contains(key), () -> name + ".expected: unknown key " + key);
-      kv.put(key, line.substring(eq + 1).trim());
     }
     for (final String required : List.of("SSER", "SER", "SI", "anomalies")) {
       assertTrue(kv.containsKey(required), () -> name + ".expected: missing " + required);
@@ -204,18 +181,6 @@ class GoldenCorpusTest {
   }
 
   private static String read(final String file) {
-    try {
-      return Files.readString(corpusDir().resolve(file), StandardCharsets.UTF_8);
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Path corpusDir() {
-    try {
-      return Path.of(GoldenCorpusTest.class.getResource("/corpus").toURI());
-    } catch (final URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return CorpusFiles.read(CORPUS, file);
   }
 }

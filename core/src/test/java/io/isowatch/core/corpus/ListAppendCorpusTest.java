@@ -15,13 +15,6 @@ import io.isowatch.core.history.TxnStatus;
 import io.isowatch.core.online.WholeHistoryCheck;
 import io.isowatch.core.oracle.ListAppendOracle;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,16 +32,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * definitions.
  */
 class ListAppendCorpusTest {
+  private static final String CORPUS = "/corpus/list-append";
   private static final Set<String> KNOWN_KEYS =
       Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings");
 
   static Stream<String> cases() {
-    try (Stream<Path> files = Files.list(dir())) {
-      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".hist"))
-          .map(n -> n.substring(0, n.length() - ".hist".length())).sorted().toList().stream();
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return CorpusFiles.caseNames(CORPUS).stream();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -114,17 +103,9 @@ class ListAppendCorpusTest {
   }
 
   private static Map<String, String> expected(final String name) {
-    final Map<String, String> kv = new LinkedHashMap<>();
-    for (final String raw : read(name + ".expected").split("\n")) {
-      final String line = raw.startsWith("#") ? "" : raw.trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      final int eq = line.indexOf('=');
-      assertTrue(eq > 0, () -> name + ".expected: not key=value: " + line);
-      final String key = line.substring(0, eq).trim();
+    final Map<String, String> kv = CorpusFiles.keyValues(name, read(name + ".expected"));
+    for (final String key : kv.keySet()) {
       assertTrue(KNOWN_KEYS.contains(key), () -> name + ".expected: unknown key " + key);
-      kv.put(key, line.substring(eq + 1).trim());
     }
     for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "anomalies")) {
       assertTrue(kv.containsKey(required), () -> name + ".expected: missing " + required);
@@ -133,18 +114,6 @@ class ListAppendCorpusTest {
   }
 
   private static String read(final String file) {
-    try {
-      return Files.readString(dir().resolve(file), StandardCharsets.UTF_8);
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Path dir() {
-    try {
-      return Path.of(ListAppendCorpusTest.class.getResource("/corpus/list-append").toURI());
-    } catch (final URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return CorpusFiles.read(CORPUS, file);
   }
 }

@@ -3,19 +3,11 @@ package io.isowatch.core.corpus;
 import io.isowatch.core.history.History;
 import io.isowatch.core.oracle.WeakLevel;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The weak-level golden corpus, {@code corpus-weak/<name>.hist} with {@code <name>.expected} (see
@@ -24,6 +16,7 @@ import java.util.stream.Stream;
  * the oracle, and meant for the engine's tests too.
  */
 public final class WeakCorpus {
+  private static final String CORPUS = "/corpus-weak";
   /** The keys an expected file may hold besides the level names. */
   private static final Set<String> OTHER_KEYS = Set.of("initialValue", "anomaly");
 
@@ -42,16 +35,7 @@ public final class WeakCorpus {
 
   /** Every case, sorted by name. */
   public static List<Case> cases() {
-    try (Stream<Path> files = Files.list(dir())) {
-      return files.map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".hist"))
-          .map(n -> n.substring(0, n.length() - ".hist".length()))
-          .sorted()
-          .map(WeakCorpus::load)
-          .toList();
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return CorpusFiles.caseNames(CORPUS).stream().map(WeakCorpus::load).toList();
   }
 
   /** Loads one case; an unknown key, a missing level or a verdict other than SATISFIED/VIOLATED is an error. */
@@ -61,18 +45,7 @@ public final class WeakCorpus {
 
   /** Parses a case from the texts of its two files; errors as for {@link #load}. */
   static Case parse(final String name, final String hist, final String expected) {
-    final Map<String, String> kv = new LinkedHashMap<>();
-    for (final String raw : expected.split("\n")) {
-      final String line = raw.replaceFirst("#.*", "").trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      final int eq = line.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException(name + ".expected: not key=value: " + line);
-      }
-      kv.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
-    }
+    final Map<String, String> kv = CorpusFiles.keyValues(name, expected);
     final Map<WeakLevel, Boolean> holds = new EnumMap<>(WeakLevel.class);
     for (final Map.Entry<String, String> e : kv.entrySet()) {
       if (OTHER_KEYS.contains(e.getKey())) {
@@ -95,18 +68,6 @@ public final class WeakCorpus {
   }
 
   private static String read(final String file) {
-    try {
-      return Files.readString(dir().resolve(file), StandardCharsets.UTF_8);
-    } catch (final IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Path dir() {
-    try {
-      return Path.of(WeakCorpus.class.getResource("/corpus-weak").toURI());
-    } catch (final URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return CorpusFiles.read(CORPUS, file);
   }
 }

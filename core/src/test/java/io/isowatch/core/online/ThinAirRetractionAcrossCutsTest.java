@@ -127,15 +127,17 @@ class ThinAirRetractionAcrossCutsTest {
   private static final CheckOptions EVERY_LEVEL =
       OPTIONS.withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
   private static final String LATE_WRITER = "W s4 r(x,0) w(x,5) @5..15";
+  /** Two transactions after the ones a test adds, so that the horizon of 2 allows a cut past them. */
+  private static final String LATER_TRANSACTIONS = """
+      H s2 r(q,0) w(q,1) @1200..1300
+      I s3 r(p,0) w(p,1) @1400..1500
+      """;
 
   @Test
   void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterACut() {
     // Given: every level checked; R's ThinAirRead, which violates every level, published; a cut prunes R
-    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(c, txns(BEFORE));
-    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
-    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
-        "the ThinAirRead violates every level: " + c.result().verdicts());
+    final OnlineChecker c = prunedAfter(BEFORE);
+    assertEveryLevelViolated(c, "the ThinAirRead violates every level");
 
     // When: its committed writer arrives beyond every bound
     final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
@@ -148,12 +150,9 @@ class ThinAirRetractionAcrossCutsTest {
   @Test
   void shouldGiveBackEveryLevelTheWholeHistoryCheckDecidesWhenAThinAirReadIsRetractedAfterARestore() {
     // Given: the same, checkpointed after the cut, and a new engine restored from the checkpoint
-    final OnlineChecker a = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(a, txns(BEFORE));
-    assertTrue(a.prune());
+    final OnlineChecker a = prunedAfter(BEFORE);
     final OnlineChecker b = OnlineChecker.restore(EVERY_LEVEL, ONLINE, a.checkpoint());
-    assertTrue(b.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
-        "the restored engine still holds the ThinAirRead: " + b.result().verdicts());
+    assertEveryLevelViolated(b, "the restored engine still holds the ThinAirRead");
 
     // When
     final List<OnlineEvent> afterW = b.accept(late(LATE_WRITER));
@@ -170,21 +169,12 @@ class ThinAirRetractionAcrossCutsTest {
     final String stream = BEFORE + """
         F s5 r(y,3) w(y,4) @1000..1100
         G s6 r(y,3) w(y,5) @1000..1100
-        H s2 r(q,0) w(q,1) @1200..1300
-        I s3 r(p,0) w(p,1) @1400..1500
-        """;
-    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(c, txns(stream));
-    assertTrue(c.prune());
-
-    // When
-    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+        """ + LATER_TRANSACTIONS;
+    // When: W arrives after the cut (the ThinAirRead is retracted, see lateWriterAfterCut)
+    final OnlineChecker c = lateWriterAfterCut(stream);
 
     // Then: the levels the lost update violates stay VIOLATED, the others come back
-    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
-    final List<Transaction> all = new ArrayList<>(txns(stream));
-    all.add(late(LATE_WRITER));
-    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    final io.isowatch.core.check.CheckResult whole = withLateWriter(stream);
     assertEquals(List.of("LostUpdate"), whole.anomalies().stream().map(Anomaly::displayName).toList());
     assertEquals(Verdict.SATISFIED, whole.verdicts().get(Level.CC), "the oracle gives CC back: " + whole.verdicts());
     assertEquals(whole.verdicts(), c.result().verdicts());
@@ -197,21 +187,12 @@ class ThinAirRetractionAcrossCutsTest {
     final String stream = BEFORE + """
         K s7 w(a,1) r(b,1) @1000..1100
         L s8 w(b,1) r(a,1) @1000..1100
-        H s2 r(q,0) w(q,1) @1200..1300
-        I s3 r(p,0) w(p,1) @1400..1500
-        """;
-    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(c, txns(stream));
-    assertTrue(c.prune());
-
-    // When
-    final List<OnlineEvent> afterW = c.accept(late(LATE_WRITER));
+        """ + LATER_TRANSACTIONS;
+    // When: W arrives after the cut (the ThinAirRead is retracted, see lateWriterAfterCut)
+    final OnlineChecker c = lateWriterAfterCut(stream);
 
     // Then: the cycle's violations stand, as in the whole-history check
-    assertEquals(List.of("ThinAirRead [R] by W"), retracted(afterW));
-    final List<Transaction> all = new ArrayList<>(txns(stream));
-    all.add(late(LATE_WRITER));
-    final io.isowatch.core.check.CheckResult whole = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    final io.isowatch.core.check.CheckResult whole = withLateWriter(stream);
     assertEquals(Verdict.VIOLATED, whole.verdicts().get(Level.PL2), "the oracle: " + whole.verdicts());
     assertEquals(whole.verdicts(), c.result().verdicts());
   }
@@ -220,9 +201,7 @@ class ThinAirRetractionAcrossCutsTest {
   void shouldRetractButNotCheckTheReadOfAPrunedReaderAgainstItsLateWriter() {
     // Given: R pruned by a cut; its writer W started after R ended, so under SSER R read from the
     // future (check of the whole history: G1c-realtime), which only R's times, pruned, could show
-    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
-    acceptAll(c, txns(BEFORE));
-    assertTrue(c.prune());
+    final OnlineChecker c = prunedAfter(BEFORE);
 
     // When
     final List<OnlineEvent> afterW = c.accept(late("W s4 r(x,0) w(x,5) @50..60"));
@@ -241,11 +220,36 @@ class ThinAirRetractionAcrossCutsTest {
 
   /** The whole-history check of the stream with the late writer: no ThinAirRead, so what it decides is the truth. */
   private static io.isowatch.core.check.CheckResult wholeHistory() {
-    final List<Transaction> all = new ArrayList<>(txns(BEFORE));
-    all.add(late(LATE_WRITER));
-    final io.isowatch.core.check.CheckResult r = WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+    final io.isowatch.core.check.CheckResult r = withLateWriter(BEFORE);
     assertEquals(List.<Anomaly>of(), r.anomalies(), "the whole history has no anomaly");
     return r;
+  }
+
+  /** The whole-history check of {@code stream} followed by the late writer W. */
+  private static io.isowatch.core.check.CheckResult withLateWriter(final String stream) {
+    final List<Transaction> all = new ArrayList<>(txns(stream));
+    all.add(late(LATE_WRITER));
+    return WholeHistoryCheck.check(new History(all), EVERY_LEVEL);
+  }
+
+  /** An engine checking every level that has accepted {@code stream} and then made a cut. */
+  private static OnlineChecker prunedAfter(final String stream) {
+    final OnlineChecker c = new OnlineChecker(EVERY_LEVEL, ONLINE);
+    acceptAll(c, txns(stream));
+    assertTrue(c.prune(), "the horizon of 2 transactions allows a cut");
+    return c;
+  }
+
+  /** {@link #prunedAfter} {@code stream}, then the late writer W, whose arrival retracts R's ThinAirRead. */
+  private static OnlineChecker lateWriterAfterCut(final String stream) {
+    final OnlineChecker c = prunedAfter(stream);
+    assertEquals(List.of("ThinAirRead [R] by W"), retracted(c.accept(late(LATE_WRITER))));
+    return c;
+  }
+
+  private static void assertEveryLevelViolated(final OnlineChecker c, final String why) {
+    assertTrue(c.result().verdicts().values().stream().allMatch(v -> v == Verdict.VIOLATED),
+        why + ": " + c.result().verdicts());
   }
 
   private static List<OnlineEvent> acceptAll(final OnlineChecker c, final List<Transaction> t) {
