@@ -44,6 +44,18 @@ public record CheckStats(
     anomaliesByName = Map.copyOf(anomaliesByName);
   }
 
+  /** The same stats with the check's wall-clock seconds replaced. */
+  public CheckStats withSeconds(final double newSeconds) {
+    return new CheckStats(transactions, committed, aborted, unknownPromoted, unknownIgnored, sessions, keys, operations,
+        longRmwTransactions, largeReadOnlyTransactions, edges, anomaliesByName, anomaliesTruncated, newSeconds, retired);
+  }
+
+  /** The same stats with the anomaly counts and the truncation flag replaced. */
+  public CheckStats withAnomalies(final Map<String, Long> byName, final boolean truncated) {
+    return new CheckStats(transactions, committed, aborted, unknownPromoted, unknownIgnored, sessions, keys, operations,
+        longRmwTransactions, largeReadOnlyTransactions, edges, byName, truncated, seconds, retired);
+  }
+
   /** Stats of a check that pruned nothing. */
   public CheckStats(final long transactions, final long committed, final long aborted, final long unknownPromoted,
       final long unknownIgnored, final long sessions, final long keys, final long operations,

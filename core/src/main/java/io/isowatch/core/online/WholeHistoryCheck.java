@@ -80,11 +80,7 @@ public final class WholeHistoryCheck {
 
   /** The result with the seconds of the whole check, the search included. */
   private static CheckResult withSeconds(final CheckResult r, final double seconds) {
-    final io.isowatch.core.check.CheckStats s = r.stats();
-    return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), new io.isowatch.core.check.CheckStats(
-        s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(), s.unknownIgnored(), s.sessions(), s.keys(),
-        s.operations(), s.longRmwTransactions(), s.largeReadOnlyTransactions(), s.edges(), s.anomaliesByName(),
-        s.anomaliesTruncated(), seconds, s.retired()));
+    return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), r.stats().withSeconds(seconds));
   }
 
   /**

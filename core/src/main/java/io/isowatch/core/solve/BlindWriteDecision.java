@@ -118,11 +118,8 @@ public final class BlindWriteDecision {
       }
       counts.merge(a.displayName(), 1L, Long::sum);
     }
-    final CheckStats s = result.stats();
-    final CheckStats stats = new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(),
-        s.unknownIgnored(), s.sessions(), s.keys(), s.operations(), s.longRmwTransactions(),
-        s.largeReadOnlyTransactions(), s.edges(), counts, s.anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size(),
-        s.seconds(), s.retired());
+    final CheckStats stats = result.stats().withAnomalies(counts,
+        result.stats().anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size());
     return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
   }
 
