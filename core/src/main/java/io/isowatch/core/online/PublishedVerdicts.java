@@ -31,7 +31,8 @@ final class PublishedVerdicts {
     // Level by level, no map built: this runs after every accepted transaction.
     final ResultBuilder results = engine.results;
     final boolean everyLevel = results.everyLevelViolated();
-    // The weak levels' check is not incremental yet: between two transactions it may lag (see WeakVerdicts).
+    // The weak levels are incremental; where their check falls back to the whole history, it may lag
+    // between two transactions (see WeakVerdicts).
     results.allowLag(true);
     for (final Level level : strongestFirst) {
       final Verdict v = results.verdict(level, everyLevel);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The verdicts of the levels added by issue 12 (docs/levels.md, "How IsoWatch decides each
@@ -22,9 +23,14 @@ import java.util.Set;
  *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
  * </ul>
  *
- * <p>The weak check is derived from what the state retains, so it needs no state of its own in a
- * cut or a checkpoint; it is recomputed when the state changed since the last call (linear in the
- * retained transactions, not incremental yet).
+ * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once (on
+ * the next query), so a violation is published with the transaction that completes it. It is
+ * derived from what the state retains, so it needs no state of its own in a cut or a checkpoint:
+ * a cut or a restore replays the retained transactions into a new state, and so into a new one.
+ * The whole-history {@link WeakLevelCheck} runs only to name the counterexample of a violated
+ * level, and in place of the incremental check where that one gives up (a value written twice, an
+ * indeterminate transaction, a key read twice before it is written: {@link
+ * IncrementalWeakCheck#gaveUp()}); then it is recomputed when the state changed since the last call.
  */
 final class WeakVerdicts {
   private final OnlineState s;
@@ -39,6 +45,10 @@ final class WeakVerdicts {
   private final Set<Level> requested;
   /** The weak levels requested, and CC when PC is (PC is decided from it). */
   private final Set<Level> decided;
+  /** The decided levels kept incrementally, or null when none is decided. */
+  private final IncrementalWeakCheck incremental;
+  /** Released transactions given to {@link #incremental} so far. */
+  private int fed;
 
   WeakVerdicts(final OnlineState s, final ResultBuilder results) {
     this.s = s;
@@ -53,6 +63,31 @@ final class WeakVerdicts {
     if (s.options.levels().contains(Level.PC)) {
       decided.add(Level.CC);
     }
+    this.incremental = decided.isEmpty() ? null : new IncrementalWeakCheck(decided, s.options.initialValue());
+  }
+
+  /** The incremental check, fed every transaction released so far; null when it gave up (or decides nothing). */
+  private IncrementalWeakCheck incremental() {
+    if (incremental == null) {
+      return null;
+    }
+    while (fed < s.txns.released() && incremental.gaveUp() == null) {
+      final int slot = s.txns.releasedAt(fed++);
+      incremental.release(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot));
+    }
+    return incremental.gaveUp() == null ? incremental : null;
+  }
+
+  /** Whether a cut pruned transactions: a read of a value no retained transaction wrote is then not judged. */
+  private boolean horizon() {
+    final HorizonSummary h = s.summary;
+    return h != null && h.cuts > 0;
+  }
+
+  /** The weak check's reason for an UNKNOWN level (its {@link WeakLevelCheck.Result#unknownReason()}). */
+  private String unknownReason() {
+    final IncrementalWeakCheck inc = incremental();
+    return inc != null ? inc.unknownReason(horizon(), complete) : check().unknownReason();
   }
 
   void allowLag(final boolean allowed) {
@@ -90,11 +125,11 @@ final class WeakVerdicts {
       }
       default -> {
         final HorizonSummary h = s.summary;
-        if (h != null && h.staleUndecided.contains(level) && check().unknownReason() == null) {
+        if (h != null && h.staleUndecided.contains(level) && unknownReason() == null) {
           yield h.staleReads + " read(s) returned a value no retained transaction wrote, probably a version older than the "
               + "retained horizon (STALE_READ_BEYOND_HORIZON); no violation of " + level + " is certain";
         }
-        yield check().unknownReason();
+        yield unknownReason();
       }
     };
   }
@@ -109,6 +144,10 @@ final class WeakVerdicts {
       proven.addAll(a.violates());
     }
     final List<Anomaly> out = new ArrayList<>();
+    final IncrementalWeakCheck inc = incremental();
+    if (inc != null && requested.stream().noneMatch(l -> inc.verdict(l, horizon(), complete) == Verdict.VIOLATED)) {
+      return out; // nothing to explain: the whole check would find no counterexample either
+    }
     for (final Level l : Level.weakestFirst(requested)) {
       final Anomaly w = check().witnesses().get(l);
       if (w != null && !proven.contains(l)) {
@@ -147,7 +186,8 @@ final class WeakVerdicts {
     if (level == Level.RR && s.anomalies.lostUpdateCount() > 0) {
       return Verdict.VIOLATED;
     }
-    final Verdict v = check().verdicts().get(level);
+    final IncrementalWeakCheck inc = incremental();
+    final Verdict v = inc != null ? inc.verdict(level, horizon(), complete) : check().verdicts().get(level);
     final HorizonSummary h = s.summary;
     if (v == Verdict.SATISFIED && h != null && h.staleUndecided.contains(level)) {
       return Verdict.UNKNOWN;
@@ -169,7 +209,10 @@ final class WeakVerdicts {
       return Set.of();
     }
     final HorizonSummary h = s.summary;
-    final WeakLevelCheck.Result without = withoutThinAir();
+    final IncrementalWeakCheck inc = incremental();
+    final WeakLevelCheck.Result whole = inc == null ? withoutThinAir() : null;
+    final Predicate<Level> without = inc != null ? inc::violatedWithoutThinAir
+        : l -> whole.verdicts().get(l) == Verdict.VIOLATED;
     final Set<Level> out = EnumSet.noneOf(Level.class);
     for (final Level level : requested) {
       if (verdict(level) == Verdict.VIOLATED && !violatedOtherwise(level, thinAir, without)) {
@@ -184,13 +227,13 @@ final class WeakVerdicts {
   }
 
   /** Whether something other than a ThinAirRead violates the weak {@code level} (see {@link #violatedOnlyByThinAir}). */
-  private boolean violatedOtherwise(final Level level, final long thinAir, final WeakLevelCheck.Result without) {
+  private boolean violatedOtherwise(final Level level, final long thinAir, final Predicate<Level> without) {
     final long nonRepeatable = s.anomalies.counts().getOrDefault(ReadAnomaly.Kind.NonRepeatableReads.name(), 0L);
     final HorizonSummary h = s.summary;
     return s.anomalies.readCount() > thinAir + nonRepeatable
         || (nonRepeatable > 0 && level != Level.PL2 && level != Level.RC)
         || (level == Level.RR && s.anomalies.lostUpdateCount() > 0)
-        || without.verdicts().get(level) == Verdict.VIOLATED
+        || without.test(level)
         || (h != null && h.violated.contains(level));
   }
 
@@ -223,8 +266,7 @@ final class WeakVerdicts {
     final long now = s.txns.released();
     final boolean fresh = cached != null && (now == stamp || (lag && now < stamp + Math.max(64, stamp / 8)));
     if (!fresh) {
-      final HorizonSummary h = s.summary;
-      cached = new WeakLevelCheck(entries(), s.options.initialValue(), h != null && h.cuts > 0, complete)
+      cached = new WeakLevelCheck(entries(), s.options.initialValue(), horizon(), complete)
           .decide(decided, s.options.levels());
       stamp = now;
     }
