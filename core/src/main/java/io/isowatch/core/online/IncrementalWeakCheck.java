@@ -35,8 +35,8 @@ import java.util.Set;
  *
  * <p>Where the history is not shaped as mini-transactions this class gives up ({@link #gaveUp()}),
  * and the caller falls back to the whole-history check: a value written twice (the writer of a
- * read is then not known), an indeterminate transaction (counted only once read, by a fixpoint), a
- * transaction that reads a key twice before writing it. The counterexample of a violated level is
+ * read is then not known), an indeterminate transaction (counted only once read, by a fixpoint),
+ * and, when RR is decided, a transaction that reads a key twice and then writes it. The counterexample of a violated level is
  * built by the whole-history check, when asked for (violations are rare).
  */
 final class IncrementalWeakCheck {
@@ -263,7 +263,9 @@ final class IncrementalWeakCheck {
           written.add(key);
         }
       } else if (!contains(written, key)) {
-        if (contains(keys, key)) {
+        if (adya != null && contains(keys, key) && writesLater(ops, j, op.key())) {
+          // RR's overwriter of a version is the first read of the key whose writer is known: which
+          // one that is may change when the reads' writers arrive out of order.
           giveUp(txn[node].id() + " reads " + op.key() + " twice before writing it (not a mini-transaction)");
           return;
         }
@@ -567,7 +569,10 @@ final class IncrementalWeakCheck {
   }
 
   private static boolean writtenLater(final List<Op> ops, final int j) {
-    final String key = ops.get(j).key();
+    return writesLater(ops, j, ops.get(j).key());
+  }
+
+  private static boolean writesLater(final List<Op> ops, final int j, final String key) {
     for (int i = j + 1; i < ops.size(); i++) {
       if (ops.get(i).isWrite() && ops.get(i).key().equals(key)) {
         return true;

@@ -49,6 +49,8 @@ final class WeakVerdicts {
   private final IncrementalWeakCheck incremental;
   /** Released transactions given to {@link #incremental} so far. */
   private int fed;
+  /** The completeness {@link #crossCheck} last compared under. */
+  private boolean crossCheckedComplete;
 
   WeakVerdicts(final OnlineState s, final ResultBuilder results) {
     this.s = s;
@@ -68,14 +70,48 @@ final class WeakVerdicts {
 
   /** The incremental check, fed every transaction released so far; null when it gave up (or decides nothing). */
   private IncrementalWeakCheck incremental() {
-    if (incremental == null) {
+    if (incremental == null || Boolean.getBoolean("isowatch.weak.whole")) {
       return null;
     }
+    final boolean fresh = fed < s.txns.released();
     while (fed < s.txns.released() && incremental.gaveUp() == null) {
       final int slot = s.txns.releasedAt(fed++);
       incremental.release(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot));
     }
-    return incremental.gaveUp() == null ? incremental : null;
+    final IncrementalWeakCheck inc = incremental.gaveUp() == null ? incremental : null;
+    if (fresh || crossCheckedComplete != complete) {
+      crossCheckedComplete = complete;
+      crossCheck(inc);
+    }
+    return inc;
+  }
+
+  /**
+   * Set by property tests (IncrementalWeakCheckPropertyTest): every answer of the incremental check
+   * is then compared with the whole-history check of the same state, and a difference throws.
+   */
+  static volatile boolean crossCheck;
+
+  /** With {@link #crossCheck}: throws unless the whole check of this state agrees with the incremental one. */
+  private void crossCheck(final IncrementalWeakCheck inc) {
+    if (!crossCheck || inc == null) {
+      return;
+    }
+    final WeakLevelCheck.Result whole = new WeakLevelCheck(entries(), s.options.initialValue(), horizon(), complete)
+        .decide(decided, s.options.levels());
+    final WeakLevelCheck.Result without = new WeakLevelCheck(entries(), s.options.initialValue(), true, complete)
+        .decide(decided, s.options.levels());
+    for (final Level l : decided) {
+      final Verdict v = inc.verdict(l, horizon(), complete);
+      if (v != whole.verdicts().get(l)
+          || inc.violatedWithoutThinAir(l) != (without.verdicts().get(l) == Verdict.VIOLATED)
+          || (v == Verdict.UNKNOWN && !whole.unknownReason().equals(inc.unknownReason(horizon(), complete)))) {
+        throw new IllegalStateException(l + ": incremental " + v + " (" + inc.unknownReason(horizon(), complete)
+            + "), without thin air " + inc.violatedWithoutThinAir(l) + "; whole " + whole.verdicts().get(l) + " ("
+            + whole.unknownReason() + "), without thin air " + without.verdicts().get(l) + "; " + entries().size()
+            + " transactions, complete " + complete + ", horizon " + horizon());
+      }
+    }
   }
 
   /** Whether a cut pruned transactions: a read of a value no retained transaction wrote is then not judged. */
