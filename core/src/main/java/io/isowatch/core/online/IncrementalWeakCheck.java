@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The verdicts of {@link WeakLevelCheck} (PL2, RC, RA, CC, RR) kept up to date one released
@@ -71,15 +72,16 @@ final class IncrementalWeakCheck {
   private int[][] writtenKeys = new int[1024][];
   private int nodes;
 
-  private final Map<String, Integer> keyIds = new HashMap<>();
+  private final StringIntMap keyIds = new StringIntMap(1 << 10);
   private final List<String> keyNames = new ArrayList<>();
-  /** Per key id: value → (writer node << 1 | 1 when it is the writer's last write of the key). */
-  private final List<Map<Long, Integer>> writes = new ArrayList<>();
+  /** (key id, value) → (writer node << 1 | 1 when it is the writer's last write of the key). */
+  private KeyValueTable writes = new KeyValueTable(1 << 12);
+  /** The same for writes of null (a key deleted), by key id. */
+  private final Map<Integer, Integer> nullWrites = new HashMap<>();
   /** Per key id: value → reads (node, read index pairs) waiting for its writer. */
   private final List<Map<Long, IntList>> pending = new ArrayList<>();
-  /** Reads of null where the initial value is not null: no write ever resolves them (node, read pairs). */
-  private final IntList neverResolved = new IntList(4);
-  private int unresolved;
+  /** The reads without a writer (node << 32 | read index), first first: an UNKNOWN's reason names the first. */
+  private final TreeSet<Long> unresolved = new TreeSet<>();
   /** A read no level allows (FutureRead, AbortedRead, IntermediateRead); thin air is judged at the query. */
   private boolean readViolated;
 
@@ -152,7 +154,7 @@ final class IncrementalWeakCheck {
   /** The verdict of {@code level} as the whole check would give it now (horizon: a cut pruned some). */
   Verdict verdict(final Level level, final boolean horizon, final boolean complete) {
     final int l = index(level);
-    final boolean judgeUnresolved = !horizon && unresolved > 0;
+    final boolean judgeUnresolved = !horizon && !unresolved.isEmpty();
     if (readViolated || (complete && judgeUnresolved) || cyclic[l]) {
       return Verdict.VIOLATED;
     }
@@ -169,8 +171,8 @@ final class IncrementalWeakCheck {
 
   /** The whole check's {@link WeakLevelCheck.Result#unknownReason()}, when some level is UNKNOWN. */
   String unknownReason(final boolean horizon, final boolean complete) {
-    if (!complete && !horizon && unresolved > 0) {
-      final long first = firstUnresolved();
+    if (!complete && !horizon && !unresolved.isEmpty()) {
+      final long first = unresolved.first();
       final int node = (int) (first >>> 32);
       final int k = (int) first;
       return "a read of " + keyNames.get(readKey[node][k]) + "=" + readValue[node][k] + " has no writer yet";
@@ -288,9 +290,11 @@ final class IncrementalWeakCheck {
       if (!op.isWrite()) {
         continue;
       }
-      final boolean last = !writtenLater(ops, j);
-      final Integer before = writes.get(keyId(op.key())).putIfAbsent(op.value(), node << 1 | (last ? 1 : 0));
-      if (before != null) {
+      final int written = node << 1 | (writtenLater(ops, j) ? 0 : 1);
+      final int key = keyId(op.key());
+      final boolean again = op.value() == null ? nullWrites.putIfAbsent(key, written) != null
+          : writes.putIfAbsent(key, op.value(), written) >= 0;
+      if (again) {
         giveUp(op.key() + "=" + op.value() + " is written more than once (NON_UNIQUE_WRITE)");
         return false;
       }
@@ -315,7 +319,8 @@ final class IncrementalWeakCheck {
     if (succ != NONE) {
       sessionArc(t, succ);
     }
-    for (final int key : writtenKeys[t]) {
+    for (int i = 0; (dags[RA] != null || clocks != null) && i < writtenKeys[t].length; i++) {
+      final int key = writtenKeys[t][i];
       RankedNodes[] bySession = sessionWriters.get(key);
       if (session[t] >= bySession.length) {
         bySession = Arrays.copyOf(bySession, Math.max(sessionMembers.size(), session[t] + 1));
@@ -392,7 +397,7 @@ final class IncrementalWeakCheck {
         continue;
       }
       for (int i = 0; i < waiting.size(); i += 2) {
-        unresolved--;
+        unresolved.remove((long) waiting.get(i) << 32 | waiting.get(i + 1));
         resolve(waiting.get(i), waiting.get(i + 1));
       }
     }
@@ -406,16 +411,15 @@ final class IncrementalWeakCheck {
     if (Objects.equals(value, initialValue)) {
       writer = INIT;
     } else if (value == null) {
-      neverResolved.add(t);
-      neverResolved.add(k);
-      unresolved++;
+      unresolved.add((long) t << 32 | k); // a read of null where the initial value is not: no write resolves it
       return;
     } else {
-      final Integer w = writes.get(key).get(value);
-      if (w == null) {
-        pending.get(key).computeIfAbsent(value, v -> new IntList(2)).add(t);
-        pending.get(key).get(value).add(k);
-        unresolved++;
+      final int w = writes.get(key, value);
+      if (w < 0) {
+        final IntList waiting = pending.get(key).computeIfAbsent(value, v -> new IntList(2));
+        waiting.add(t);
+        waiting.add(k);
+        unresolved.add((long) t << 32 | k);
         return;
       }
       final int node = w >>> 1;
@@ -456,7 +460,7 @@ final class IncrementalWeakCheck {
           }
         }
       }
-      final RankedNodes writers = sessionWriters(session[t], key);
+      final RankedNodes writers = dags[RA] == null ? null : sessionWriters(session[t], key);
       final int p = writers == null ? NONE : writers.lastBelow(rank[t]);
       if (p != NONE && p != b) {
         arc(RA, p, b);
@@ -489,29 +493,13 @@ final class IncrementalWeakCheck {
     }
   }
 
-  private long firstUnresolved() {
-    long first = Long.MAX_VALUE;
-    for (final Map<Long, IntList> byValue : pending) {
-      for (final IntList reads : byValue.values()) {
-        for (int i = 0; i < reads.size(); i += 2) {
-          first = Math.min(first, (long) reads.get(i) << 32 | reads.get(i + 1));
-        }
-      }
-    }
-    for (int i = 0; i < neverResolved.size(); i += 2) {
-      first = Math.min(first, (long) neverResolved.get(i) << 32 | neverResolved.get(i + 1));
-    }
-    return first;
-  }
-
   private int keyId(final String key) {
-    final Integer id = keyIds.get(key);
-    if (id != null) {
+    final int id = keyIds.get(key);
+    if (id >= 0) {
       return id;
     }
-    keyIds.put(key, keyNames.size());
+    keyIds.putNew(key, keyNames.size());
     keyNames.add(key);
-    writes.add(new HashMap<>(4));
     pending.add(new HashMap<>(1));
     sessionWriters.add(new RankedNodes[0]);
     return keyNames.size() - 1;
@@ -535,7 +523,7 @@ final class IncrementalWeakCheck {
     readValue = null;
     readWriter = null;
     writtenKeys = null;
-    writes.clear();
+    writes = null;
     pending.clear();
     sessionWriters.clear();
     sessionMembers.clear();
