@@ -70,7 +70,7 @@ final class WeakVerdicts {
 
   /** The incremental check, fed every transaction released so far; null when it gave up (or decides nothing). */
   private IncrementalWeakCheck incremental() {
-    if (incremental == null || Boolean.getBoolean("isowatch.weak.whole")) {
+    if (incremental == null) {
       return null;
     }
     final boolean fresh = fed < s.txns.released();

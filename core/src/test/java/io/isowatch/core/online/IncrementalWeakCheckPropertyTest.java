@@ -54,6 +54,7 @@ class IncrementalWeakCheckPropertyTest {
   void shouldEqualTheWholeHistoryCheckAfterEveryTransactionInAnyOrder() {
     final List<String> failures = new ArrayList<>();
     int kept = 0;
+    final Map<String, Integer> gaveUp = new java.util.TreeMap<>();
     final int[] violated = new int[WEAK.size()];
     final int[] satisfied = new int[WEAK.size()];
     for (int i = 0; i < COUNT; i++) {
@@ -97,7 +98,8 @@ class IncrementalWeakCheckPropertyTest {
         }
       }
       if (inc.gaveUp() != null) {
-        WHY.merge(inc.gaveUp().replaceAll("[0-9]+", "N").replaceAll("\\(.*\\)", "").replaceAll("^\\S+ reads \\S+", "X reads K").replaceAll("^\\S+=", "K="), 1, Integer::sum);
+        gaveUp.merge(inc.gaveUp().replaceAll("^\\S+ reads \\S+", "T reads x").replaceAll("^\\S+=\\S+ ", "x=v ")
+            .replaceAll("\\(.*\\)", "(T)"), 1, Integer::sum);
       }
       if (inc.gaveUp() == null) {
         kept++;
@@ -112,8 +114,7 @@ class IncrementalWeakCheckPropertyTest {
     assertEquals(List.of(), failures.subList(0, Math.min(3, failures.size())), failures.size() + " difference(s)");
     // The incremental check decides most histories itself (it gives up on values written twice and
     // indeterminate transactions, which the generators mix in), and both outcomes of every level.
-    System.out.println("GAVEUP " + WHY);
-    assertTrue(kept > COUNT / 2, "incremental on only " + kept + " histories");
+    assertTrue(kept > COUNT / 2, "incremental on only " + kept + " histories; gave up: " + gaveUp);
     for (int k = 0; k < WEAK.size(); k++) {
       assertTrue(violated[k] > COUNT / 50 && satisfied[k] > COUNT / 50,
           List.copyOf(WEAK).get(k) + ": " + satisfied[k] + " satisfied, " + violated[k] + " violated");
@@ -178,8 +179,6 @@ class IncrementalWeakCheckPropertyTest {
     assertTrue(cuts > COUNT, "only " + cuts + " cuts");
     assertTrue(compared > COUNT / 10, "only " + compared + " compared with check");
   }
-
-  private static final Map<String, Integer> WHY = new java.util.TreeMap<>();
 
   private record Generated(History history, CheckOptions options, String describe) {}
 
