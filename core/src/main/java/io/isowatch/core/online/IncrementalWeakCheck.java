@@ -37,7 +37,8 @@ import java.util.TreeSet;
  * <p>Where the history is not shaped as mini-transactions this class gives up ({@link #gaveUp()}),
  * and the caller falls back to the whole-history check: a value written twice (the writer of a
  * read is then not known), an indeterminate transaction (counted only once read, by a fixpoint),
- * and, when RR is decided, a transaction that reads a key twice and then writes it. The counterexample of a violated level is
+ * and, when RR is decided, a transaction that reads a key twice and then writes it, whose first
+ * read's writer comes after the second's. The counterexample of a violated level is
  * built by the whole-history check, when asked for (violations are rare).
  */
 final class IncrementalWeakCheck {
@@ -265,12 +266,6 @@ final class IncrementalWeakCheck {
           written.add(key);
         }
       } else if (!contains(written, key)) {
-        if (adya != null && contains(keys, key) && writesLater(ops, j, op.key())) {
-          // RR's overwriter of a version is the first read of the key whose writer is known: which
-          // one that is may change when the reads' writers arrive out of order.
-          giveUp(txn[node].id() + " reads " + op.key() + " twice before writing it (not a mini-transaction)");
-          return;
-        }
         keys.add(key);
         values.add(op.value());
       }
@@ -336,6 +331,9 @@ final class IncrementalWeakCheck {
     }
     for (int k = 0; k < readKey[t].length; k++) {
       resolve(t, k);
+      if (gaveUp != null) {
+        return;
+      }
     }
     if (clocks != null) {
       clocks.counted(t, pred, succ);
@@ -396,7 +394,7 @@ final class IncrementalWeakCheck {
       if (waiting == null) {
         continue;
       }
-      for (int i = 0; i < waiting.size(); i += 2) {
+      for (int i = 0; i < waiting.size() && gaveUp == null; i += 2) {
         unresolved.remove((long) waiting.get(i) << 32 | waiting.get(i + 1));
         resolve(waiting.get(i), waiting.get(i + 1));
       }
@@ -436,6 +434,19 @@ final class IncrementalWeakCheck {
   /** The arcs a resolved read adds: WR, RC's and RA's pairs with the other reads, RA's session writer, RR's, CC's. */
   private void read(final int t, final int k, final int b) {
     final int key = readKey[t][k];
+    boolean firstOfKey = true;
+    for (int j = 0; j < readKey[t].length; j++) {
+      if (j != k && readKey[t][j] == key && readWriter[t][j] != UNRESOLVED) {
+        if (j > k && adya != null && writes(t, key)) {
+          // RR's overwriter of a version is t's first read of the key whose writer is known; a
+          // later read was that one until now, and the arcs it gave are not taken back.
+          giveUp(txn[t].id() + " reads " + keyNames.get(key) + " twice and then writes it, and the first read's "
+              + "writer came later (not a mini-transaction)");
+          return;
+        }
+        firstOfKey &= j > k;
+      }
+    }
     if (b != INIT) {
       arc(PL2, b, t);
       arc(RR, b, t);
@@ -467,7 +478,7 @@ final class IncrementalWeakCheck {
       }
     }
     if (adya != null) {
-      adya.read(t, key, b, writes(t, key));
+      adya.read(t, key, b, firstOfKey && writes(t, key));
     }
     if (clocks != null) {
       clocks.read(t, k, b);

@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * a cut or a restore replays the retained transactions into a new state, and so into a new one.
  * The whole-history {@link WeakLevelCheck} runs only to name the counterexample of a violated
  * level, and in place of the incremental check where that one gives up (a value written twice, an
- * indeterminate transaction, a key read twice before it is written: {@link
+ * indeterminate transaction, for RR a key read twice and then written: {@link
  * IncrementalWeakCheck#gaveUp()}); then it is recomputed when the state changed since the last call.
  */
 final class WeakVerdicts {
@@ -114,10 +114,14 @@ final class WeakVerdicts {
     }
   }
 
-  /** Whether a cut pruned transactions: a read of a value no retained transaction wrote is then not judged. */
+  /**
+   * Whether a cut pruned transactions: a read of a value no retained transaction wrote is then not
+   * judged. A cut that pruned nothing (for a checkpoint) leaves every writer there: such a read is
+   * from thin air at a flush, as in {@code check}.
+   */
   private boolean horizon() {
     final HorizonSummary h = s.summary;
-    return h != null && h.cuts > 0;
+    return h != null && h.pruned > 0;
   }
 
   /** The weak check's reason for an UNKNOWN level (its {@link WeakLevelCheck.Result#unknownReason()}). */
