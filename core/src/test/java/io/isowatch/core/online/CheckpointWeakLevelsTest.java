@@ -24,6 +24,17 @@ import org.junit.jupiter.api.Test;
  * proven in a prefix a cut pruned stays proven, which format 4 (SSER, SER and SI only) lost.
  */
 class CheckpointWeakLevelsTest {
+  // Every weak answer of the engine is also compared with the whole-history check of its state.
+  @org.junit.jupiter.api.BeforeAll
+  static void crossCheckTheIncrementalWeakCheck() {
+    WeakVerdicts.crossCheck = true;
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void stopCrossChecking() {
+    WeakVerdicts.crossCheck = false;
+  }
+
   private static final int HISTORIES = 2_000;
   private static final CheckOptions EVERY_LEVEL = CheckOptions.defaults().withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
 

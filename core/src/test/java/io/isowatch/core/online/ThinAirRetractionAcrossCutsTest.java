@@ -27,6 +27,17 @@ import org.junit.jupiter.api.Test;
  * back the levels only they violated.
  */
 class ThinAirRetractionAcrossCutsTest {
+  // Every weak answer of the engine is also compared with the whole-history check of its state.
+  @org.junit.jupiter.api.BeforeAll
+  static void crossCheckTheIncrementalWeakCheck() {
+    WeakVerdicts.crossCheck = true;
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void stopCrossChecking() {
+    WeakVerdicts.crossCheck = false;
+  }
+
   private static final CheckOptions OPTIONS = CheckOptions.defaults();
   private static final OnlineOptions ONLINE = OnlineOptions.streaming(100).withHorizon(Horizon.ofTransactions(2));
   private static final Map<Level, Verdict> SATISFIED =
