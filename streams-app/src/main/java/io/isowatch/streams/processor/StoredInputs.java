@@ -68,15 +68,20 @@ final class StoredInputs {
    */
   long replay(final String tenant, final long from, final TenantEngine engine) {
     final long[] replayed = {0};
+    // The next index to replay: an input is replayed once, from the first entry that holds it.
+    // Entries overlap only where a crash without exactly-once left an entry written past the
+    // stored progress, which the inputs processed again then stored anew from that progress on.
+    final long[] next = {from};
     try (KeyValueIterator<TenantKey, byte[]> it = store.range(
         TenantKey.ofIndex(tenant, Math.max(0, from - (InputBatch.MAX_INPUTS - 1))),
         TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
       while (it.hasNext()) {
         final KeyValue<TenantKey, byte[]> entry = it.next();
         InputBatch.forEach(entry.key.index(), entry.value, (index, bytes, offset, length) -> {
-          if (index < from) {
+          if (index < next[0]) {
             return;
           }
+          next[0] = index + 1;
           final EngineInput input = EngineInput.decode(bytes, offset, length, codec);
           if (input instanceof EngineInput.Arrival a) {
             engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());

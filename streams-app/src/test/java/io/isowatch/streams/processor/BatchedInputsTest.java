@@ -122,6 +122,29 @@ class BatchedInputsTest {
     assertEquals(LongStream.range(0, InputBatch.MAX_INPUTS).boxed().toList(), new ArrayList<>(inputs().keySet()));
   }
 
+  @Test
+  void shouldReplayAnInputOnceWhenTwoEntriesHoldIt() {
+    // Given: A, then 4 inputs; an entry of inputs 2..4 written again from index 2, as inputs
+    // processed again after a crash without exactly-once store them (their progress lagged)
+    process("A a r(x,0) w(x,1) @5..8\n" + txns(1, 4));
+    final KeyValueStore<TenantKey, byte[]> store = context.getStateStore(Stores.TENANT_TRANSACTIONS);
+    final Map<Long, byte[]> stored = inputs();
+    final InputBatch again = new InputBatch(2);
+    for (long i = 2; i < 5; i++) {
+      again.add(stored.get(i));
+    }
+    store.put(TenantKey.ofIndex("acme", 2), again.bytes());
+    final StoredInputs inputs = new StoredInputs(store, new CheckerMetrics());
+    final io.isowatch.streams.engine.TenantEngine engine =
+        OnlineTenantEngine.factory(CheckOptions.defaults(), 0L).create("acme");
+
+    // When
+    final long replayed = inputs.replay("acme", 0, engine);
+
+    // Then: five inputs, each once
+    assertEquals(5, replayed);
+  }
+
   private void start() {
     processor = new CheckTransactionsProcessor(OnlineTenantEngine.factory(CheckOptions.defaults(), 0L),
         new CheckerMetrics(), Duration.ofSeconds(1), Duration.ofMillis(-1), "anomalies", "verdicts");
