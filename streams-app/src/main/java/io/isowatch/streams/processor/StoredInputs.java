@@ -65,33 +65,48 @@ final class StoredInputs {
    * Feeds the engine the tenant's inputs from index {@code from} on; returns how many. Outputs are
    * dropped on purpose: they were published when the inputs first came. An entry holding input
    * {@code from} starts at most {@link InputBatch#MAX_INPUTS} - 1 inputs before it.
+   *
+   * <p>Each index is replayed once, from the last entry that holds it, as when one entry per input
+   * was overwritten: entries overlap only where an input was stored but its progress was not (a
+   * record that failed after its store write and quarantined its tenant, or a crash without
+   * exactly-once), and the input stored again from that progress on is the one that counts.
    */
   long replay(final String tenant, final long from, final TenantEngine engine) {
-    final long[] replayed = {0};
-    // The next index to replay: an input is replayed once, from the first entry that holds it.
-    // Entries overlap only where a crash without exactly-once left an entry written past the
-    // stored progress, which the inputs processed again then stored anew from that progress on.
-    final long[] next = {from};
+    long replayed = 0;
     try (KeyValueIterator<TenantKey, byte[]> it = store.range(
         TenantKey.ofIndex(tenant, Math.max(0, from - (InputBatch.MAX_INPUTS - 1))),
         TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
+      KeyValue<TenantKey, byte[]> held = null;
       while (it.hasNext()) {
         final KeyValue<TenantKey, byte[]> entry = it.next();
-        InputBatch.forEach(entry.key.index(), entry.value, (index, bytes, offset, length) -> {
-          if (index < next[0]) {
-            return;
-          }
-          next[0] = index + 1;
-          final EngineInput input = EngineInput.decode(bytes, offset, length, codec);
-          if (input instanceof EngineInput.Arrival a) {
-            engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());
-          } else {
-            engine.flush();
-          }
-          replayed[0]++;
-        });
+        if (held != null) {
+          replayed += replayEntry(held, from, entry.key.index(), engine);
+        }
+        held = entry;
+      }
+      if (held != null) {
+        replayed += replayEntry(held, from, Long.MAX_VALUE, engine);
       }
     }
+    return replayed;
+  }
+
+  /** Replays the inputs of one entry whose index is at least {@code from} and below {@code until}. */
+  private long replayEntry(final KeyValue<TenantKey, byte[]> entry, final long from, final long until,
+      final TenantEngine engine) {
+    final long[] replayed = {0};
+    InputBatch.forEach(entry.key.index(), entry.value, (index, bytes, offset, length) -> {
+      if (index < from || index >= until) {
+        return;
+      }
+      final EngineInput input = EngineInput.decode(bytes, offset, length, codec);
+      if (input instanceof EngineInput.Arrival a) {
+        engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());
+      } else {
+        engine.flush();
+      }
+      replayed[0]++;
+    });
     return replayed[0];
   }
 

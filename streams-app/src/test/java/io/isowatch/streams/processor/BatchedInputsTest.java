@@ -123,26 +123,30 @@ class BatchedInputsTest {
   }
 
   @Test
-  void shouldReplayAnInputOnceWhenTwoEntriesHoldIt() {
-    // Given: A, then 4 inputs; an entry of inputs 2..4 written again from index 2, as inputs
-    // processed again after a crash without exactly-once store them (their progress lagged)
+  void shouldReplayEachInputOnceFromTheLastEntryThatHoldsItWhenEntriesOverlap() {
+    // Given: A, then 4 inputs in one entry; then an entry from index 2 on whose input 2 is B (a
+    // lost update with A), as an input stored again from a progress that lagged its store write
+    // (a record that failed after storing, or a crash without exactly-once)
     process("A a r(x,0) w(x,1) @5..8\n" + txns(1, 4));
     final KeyValueStore<TenantKey, byte[]> store = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     final Map<Long, byte[]> stored = inputs();
+    final TransactionEvent b = CheckerDriver.events("acme", history("B b r(x,0) w(x,2) @60..65")).get(0);
     final InputBatch again = new InputBatch(2);
-    for (long i = 2; i < 5; i++) {
-      again.add(stored.get(i));
-    }
+    again.add(EngineInput.encode(new EngineInput.Arrival(T0 * 1_000L, b), new EventCodec()));
+    again.add(stored.get(3L));
+    again.add(stored.get(4L));
     store.put(TenantKey.ofIndex("acme", 2), again.bytes());
-    final StoredInputs inputs = new StoredInputs(store, new CheckerMetrics());
     final io.isowatch.streams.engine.TenantEngine engine =
         OnlineTenantEngine.factory(CheckOptions.defaults(), 0L).create("acme");
 
     // When
-    final long replayed = inputs.replay("acme", 0, engine);
+    final long replayed = new StoredInputs(store, new CheckerMetrics()).replay("acme", 0, engine);
+    engine.flush();
 
-    // Then: five inputs, each once
+    // Then: five inputs, each once, index 2 from the later entry (B, not F2)
     assertEquals(5, replayed);
+    assertEquals(List.of("LostUpdate"), engine.result().anomalies().stream()
+        .map(io.isowatch.core.check.Anomaly::name).toList());
   }
 
   private void start() {
