@@ -9,11 +9,16 @@
 #   scripts/bench-streaming.sh --phases throughput --tenants 1 --txns 200000
 #   scripts/bench-streaming.sh --phases latency --rates 10000 --duration 30 --grace-ms 100
 #   scripts/bench-streaming.sh --checker-prop kafka.commit.interval.ms=200   # any checker key (repeatable)
+#   scripts/bench-streaming.sh --phases throughput --tenants 6 --instances 1,2 --checker-prop kafka.num.stream.threads=2
+#                                                      # 6 tenants on 1, then 2 instances of one application (issue 13 item 3)
 #   scripts/bench-streaming.sh --phases soak                                    # the 5x10^7 soak (hours; issue 6 item 4)
 #   scripts/bench-streaming.sh --phases soak --soak-txns 300000 --soak-off-txns 100000 --soak-sample-seconds 5 \
 #     --soak-anomaly-every 50000                                                # a small validation run (minutes)
 #
 # Driver options (defaults in brackets): --phases [throughput,latency] --txns [300000] --tenants [1,6]
+#   --instances [1]: checker processes of one application in each throughput phase (same machine, same
+#   settings, own state directory each); the figures are summed over them, with the cores the whole
+#   machine, the checkers and their Kafka Streams threads kept busy (what limits the phase)
 #   --rates [1000,10000] --duration seconds per rate [30] --warmup seconds left out of the latency
 #   figures [5] --grace-ms check.grace.ms of the latency phases [100] --label [run]
 #   --checker-jvm "JVM options of the checker" [-Xmx1g]; {dir} is replaced by the phase's directory,
@@ -23,6 +28,8 @@
 #   e.g. --variant 'before=/tmp/old/isowatch.jar:/tmp/old/lib/*' --variant "after=$PWD/cli/target/isowatch.jar:$PWD/cli/target/lib/*"
 #   --variant-prop LABEL:KEY=VALUE (repeatable): a checker setting of variant LABEL only (after --checker-prop),
 #   e.g. one build twice: --variant "f2=$cp" --variant "f4=$cp" --variant-prop f4:check.horizon.cut.factor=4
+#   --variant-jvm LABEL:OPTIONS (repeatable): JVM options of variant LABEL's checker only (after --checker-jvm),
+#   e.g. --variant "c1=$cp" --variant-jvm "c1:-XX:TieredStopAtLevel=1"
 #
 # Soak options (phase `soak`, not in the default phases): one tenant's MT workload (20 sessions, 1,000
 #   keys, simulated SER) produced while the checker runs, start/end times and record timestamps taken at

@@ -18,9 +18,11 @@ import org.apache.kafka.streams.state.StoreBuilder;
  */
 public final class Stores {
   /**
-   * Every transaction event accepted for a tenant, in arrival order: key {@code (tenant, arrival
-   * index)}, value the {@code TransactionEvent} as plain Avro binary. Replaying it into a new engine
-   * rebuilds the tenant's engine after a restart or a rebalance.
+   * Every transaction event accepted for a tenant, in arrival order: key {@code (tenant, index of
+   * the entry's first input)}, value a batch of up to 32 consecutive inputs (each the {@code
+   * TransactionEvent} as plain Avro binary; entries of one input, as versions before batches wrote
+   * them, are read too). Replaying it into a new engine rebuilds the tenant's engine after a
+   * restart or a rebalance.
    */
   public static final String TENANT_TRANSACTIONS = "tenant-transactions";
 
@@ -76,10 +78,15 @@ public final class Stores {
 
   private Stores() {}
 
+  /**
+   * Cached, like {@link #tenantProgress()}: the processor rewrites a tenant's open batch of inputs
+   * at every input, and the cache turns those writes into one RocksDB write and one changelog record
+   * per batch and commit (docs/streaming-design.md, "Streaming at the broker's pace").
+   */
   public static StoreBuilder<KeyValueStore<TenantKey, byte[]>> tenantTransactions() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
         org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TENANT_TRANSACTIONS),
-        TenantKey.serde(), Serdes.ByteArray()).withLoggingEnabled(SHRINKING_CHANGELOG);
+        TenantKey.serde(), Serdes.ByteArray()).withLoggingEnabled(SHRINKING_CHANGELOG).withCachingEnabled();
   }
 
   public static StoreBuilder<KeyValueStore<TenantKey, byte[]>> tenantCheckpoints() {

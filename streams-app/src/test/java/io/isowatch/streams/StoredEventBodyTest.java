@@ -149,8 +149,8 @@ class StoredEventBodyTest {
 
   /** The Avro body of the tenant's stored input {@code index} (after the kind byte and the time). */
   private static byte[] storedBody(final CheckerDriver checker, final long index) {
-    final byte[] value = checker.driver().<TenantKey, byte[]>getKeyValueStore(Stores.TENANT_TRANSACTIONS)
-        .get(TenantKey.ofIndex(TENANT, index));
+    final byte[] value = io.isowatch.streams.processor.StoredInputEntries.inputs(
+        checker.driver().<TenantKey, byte[]>getKeyValueStore(Stores.TENANT_TRANSACTIONS), TENANT).get(index);
     assertEquals(0, value[0], "an arrival");
     return Arrays.copyOfRange(value, 9, value.length);
   }

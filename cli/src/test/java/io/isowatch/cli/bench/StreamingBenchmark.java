@@ -121,8 +121,10 @@ public final class StreamingBenchmark {
     // Variants (checker builds) run back to back per phase, so that they meet similar load.
     if (options.phases.contains("throughput")) {
       for (final int tenants : options.tenants) {
-        for (final Map.Entry<String, String> v : options.variants.entrySet()) {
-          throughput(tenants, v.getKey(), v.getValue());
+        for (final int instances : options.instances) {
+          for (final Map.Entry<String, String> v : options.variants.entrySet()) {
+            throughput(tenants, instances, v.getKey(), v.getValue());
+          }
         }
       }
     }
@@ -147,9 +149,16 @@ public final class StreamingBenchmark {
 
   // ---------------------------------------------------------------------------------- throughput
 
-  private void throughput(final int tenants, final String variant, final String classPath) throws Exception {
-    final String run = variant + " tp t=" + tenants;
-    log.printf("== throughput: %d transactions, %d tenant(s)%n", options.txns, tenants);
+  /**
+   * One throughput phase: {@code tenants} tenants' histories produced first, then {@code instances}
+   * checker processes of one application (same machine, each with the checker settings given, e.g.
+   * {@code kafka.num.stream.threads}) consume them; figures are summed over the instances.
+   */
+  private void throughput(final int tenants, final int instances, final String variant, final String classPath)
+      throws Exception {
+    final String run = variant + " tp t=" + tenants + (instances > 1 ? " i=" + instances : "");
+    log.printf("== throughput: %d transactions, %d tenant(s), %d checker instance(s)%n", options.txns, tenants,
+        instances);
     resetTopics();
     final List<TransactionEvent> events = new ArrayList<>();
     final Set<String> expected = new HashSet<>();
@@ -190,7 +199,12 @@ public final class StreamingBenchmark {
     // Everything else is the checker's default (verdicts every 10 s, commit every 100 ms).
     props.put("check.grace.ms", "1");
     final long t0 = System.nanoTime();
-    try (CheckerProcess checker = startChecker(appId, props, classPath, variant, List.of())) {
+    final List<CheckerProcess> checkers = new ArrayList<>();
+    try {
+      for (int i = 0; i < instances; i++) {
+        checkers.add(startChecker(appId, instances > 1 ? appId + "-i" + i : appId, props, classPath, variant,
+            List.of(), Duration.ofSeconds(90)));
+      }
       final List<double[]> samples = new ArrayList<>();
       long committed = 0;
       final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds);
@@ -199,28 +213,33 @@ public final class StreamingBenchmark {
           throw new IllegalStateException("the checker did not finish within " + options.timeoutSeconds + " s");
         }
         committed = committedInput(appId);
-        final Map<String, Double> threads = checker.threadCpuSeconds();
-        samples.add(new double[] {(System.nanoTime() - t0) / 1e9, committed, checker.cpuSeconds(),
-            threads.entrySet().stream().filter(e -> e.getKey().contains("-StreamThread") || e.getKey().startsWith("bench-tp"))
-                .mapToDouble(Map.Entry::getValue).sum(),
-            threads.getOrDefault("CN CompilerThre", 0.0)});
+        double cpu = 0;
+        double streams = 0;
+        double jit = 0;
+        for (final CheckerProcess checker : checkers) {
+          final Map<String, Double> threads = checker.threadCpuSeconds();
+          cpu += checker.cpuSeconds();
+          streams += threads.entrySet().stream()
+              .filter(e -> e.getKey().contains("-StreamThread") || e.getKey().startsWith("bench-tp"))
+              .mapToDouble(Map.Entry::getValue).sum();
+          jit += threads.getOrDefault("CN CompilerThre", 0.0);
+        }
+        samples.add(new double[] {(System.nanoTime() - t0) / 1e9, committed, cpu, streams, jit, machineBusySeconds()});
         Thread.sleep(100);
       }
       final double total = samples.get(samples.size() - 1)[0];
       final double[] s10 = firstAtLeast(samples, 0.1 * n);
       final double[] s90 = firstAtLeast(samples, 0.9 * n);
-      final double steady = (s90[1] - s10[1]) / (s90[0] - s10[0]);
+      final double window = s90[0] - s10[0];
+      final double steady = (s90[1] - s10[1]) / window;
       final double cpuMicrosPerTxn = (s90[2] - s10[2]) / (s90[1] - s10[1]) * 1e6;
       final double streamMicrosPerTxn = (s90[3] - s10[3]) / (s90[1] - s10[1]) * 1e6;
       final double jitMicrosPerTxn = (s90[4] - s10[4]) / (s90[1] - s10[1]) * 1e6;
-      final long rss = checker.rssKib();
-      final long peakRss = checker.peakRssKib();
-      final long[] heap = checker.heapKib();
-      final Map<String, Double> threads = checker.threadCpuSeconds();
       final int[] seen = countAnomalies(expected);
       log.printf("checker: done in %.2f s from process start, steady %.0f/s, %.1f CPU-µs/txn%n", total,
           steady, cpuMicrosPerTxn);
       row(run, "events (tenants)", String.format("%,d (%d)", n, tenants));
+      row(run, "checker instances (same application, this machine)", Integer.toString(instances));
       row(run, "checker settings besides the defaults", settings(props, variant));
       row(run, "raw consume, read_committed (events/s)", fmt(raw));
       row(run, "consume + registry Avro decode (events/s)", fmt(decoded));
@@ -230,14 +249,39 @@ public final class StreamingBenchmark {
       row(run, "checker CPU per txn, 10%→90% (µs, all its threads)", String.format("%.1f", cpuMicrosPerTxn));
       row(run, "  of which Kafka Streams threads (stream thread, state updater) / JIT compilers (µs)",
           String.format("%.1f / %.1f", streamMicrosPerTxn, jitMicrosPerTxn));
+      row(run, "cores busy, 10%→90%: whole machine / checker processes / their Kafka Streams threads",
+          String.format(Locale.ROOT, "%.2f / %.2f / %.2f", (s90[5] - s10[5]) / window, (s90[2] - s10[2]) / window,
+              (s90[3] - s10[3]) / window));
       row(run, "anomalies: distinct published / expected / duplicates",
           seen[0] + " / " + expected.size() + " / " + seen[1]);
-      row(run, "checker RSS / peak RSS (MiB)", (rss / 1024) + " / " + (peakRss / 1024));
-      row(run, "checker heap used / committed (MiB)", (heap[0] / 1024) + " / " + (heap[1] / 1024));
-      row(run, "checker CPU s by thread, whole run (top 6)", threads.entrySet().stream().limit(6)
-          .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%.1f", e.getValue()))
-          .collect(java.util.stream.Collectors.joining(", ")));
+      for (int i = 0; i < checkers.size(); i++) {
+        final CheckerProcess checker = checkers.get(i);
+        final String who = instances > 1 ? "instance " + i + ": " : "";
+        final long[] heap = checker.heapKib();
+        row(run, who + "checker RSS / peak RSS (MiB)", (checker.rssKib() / 1024) + " / " + (checker.peakRssKib() / 1024));
+        row(run, who + "checker heap used / committed (MiB)", (heap[0] / 1024) + " / " + (heap[1] / 1024));
+        row(run, who + "checker CPU s by thread, whole run (top 6)", checker.threadCpuSeconds().entrySet().stream()
+            .limit(6).map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%.1f", e.getValue()))
+            .collect(java.util.stream.Collectors.joining(", ")));
+      }
+    } finally {
+      for (final CheckerProcess checker : checkers) {
+        checker.close();
+      }
     }
+  }
+
+  /**
+   * CPU seconds the whole machine has been busy (every core, every process: user, nice, system, irq,
+   * softirq, steal of /proc/stat), so that a phase can say whether the cores were the limit.
+   */
+  private static double machineBusySeconds() throws IOException {
+    final String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+    long busy = 0;
+    for (final int i : new int[] {1, 2, 3, 6, 7, 8}) {
+      busy += Long.parseLong(f[i]);
+    }
+    return busy / 100.0;
   }
 
   private static double[] firstAtLeast(final List<double[]> samples, final double committed) {
@@ -457,11 +501,22 @@ public final class StreamingBenchmark {
     return startChecker(appId, props, classPath, variant, extraJvm, Duration.ofSeconds(90));
   }
 
-  /** As above, waiting up to {@code running} for RUNNING (a restart restores its stores first). */
+  /** As below, in the directory {@code appId} of the work directory. */
   CheckerProcess startChecker(final String appId, final Map<String, String> props, final String classPath,
       final String variant, final List<String> extraJvm, final Duration running) throws Exception {
+    return startChecker(appId, appId, props, classPath, variant, extraJvm, running);
+  }
+
+  /**
+   * As above, in the directory {@code dirName} of the work directory (one per instance when several
+   * run one application), waiting up to {@code running} for RUNNING (a restart restores its stores
+   * first).
+   */
+  CheckerProcess startChecker(final String appId, final String dirName, final Map<String, String> props,
+      final String classPath, final String variant, final List<String> extraJvm, final Duration running)
+      throws Exception {
     final int port = freePort();
-    final Path dir = options.work.resolve(appId);
+    final Path dir = options.work.resolve(dirName);
     Files.createDirectories(dir);
     final Map<String, String> config = new LinkedHashMap<>();
     config.put("bootstrap.servers", options.bootstrap);
@@ -477,6 +532,7 @@ public final class StreamingBenchmark {
     final Path file = dir.resolve("checker.properties");
     Files.writeString(file, text);
     final List<String> jvm = new ArrayList<>(options.checkerJvm);
+    jvm.addAll(options.variantJvm.getOrDefault(variant, List.of()));
     jvm.addAll(extraJvm);
     jvm.replaceAll(o -> o.replace("{dir}", dir.toString()));
     final CheckerProcess checker = CheckerProcess.start(classPath, jvm, file, port,
@@ -590,9 +646,10 @@ public final class StreamingBenchmark {
 
   /** Command-line options; see {@code scripts/bench-streaming.sh --help}. */
   record Options(String bootstrap, String registry, Path work, Map<String, String> variants, Set<String> phases,
-      long txns, List<Integer> tenants, List<Integer> rates, int durationSeconds, int warmupSeconds,
+      long txns, List<Integer> tenants, List<Integer> instances, List<Integer> rates, int durationSeconds, int warmupSeconds,
       long graceMs, long timeoutSeconds, List<String> checkerJvm,
-      Map<String, String> checkerProps, Map<String, Map<String, String>> variantProps, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
+      Map<String, String> checkerProps, Map<String, Map<String, String>> variantProps,
+      Map<String, List<String>> variantJvm, long soakTxns, long soakOffTxns, long soakMaxLag, int soakSampleSeconds,
       String soakSegmentation, long soakHorizonTxns, long soakPruneMs, long soakAnomalyEvery, int soakStallSeconds,
       long soakInputRetentionMb, boolean soakRestart, String soakInjectAt, String soakInjectKinds) {
 
@@ -601,6 +658,7 @@ public final class StreamingBenchmark {
       final Map<String, String> props = new LinkedHashMap<>();
       final Map<String, String> variants = new LinkedHashMap<>();
       final Map<String, Map<String, String>> variantProps = new LinkedHashMap<>();
+      final Map<String, List<String>> variantJvm = new LinkedHashMap<>();
       for (int i = 0; i + 1 < args.length; i += 2) {
         if (args[i].equals("--checker-prop")) {
           final String[] kv = args[i + 1].split("=", 2);
@@ -610,6 +668,11 @@ public final class StreamingBenchmark {
           final String[] lkv = args[i + 1].split(":", 2);
           final String[] kv = lkv[1].split("=", 2);
           variantProps.computeIfAbsent(lkv[0], l -> new LinkedHashMap<>()).put(kv[0], kv[1]);
+        } else if (args[i].equals("--variant-jvm")) {
+          // label:options, JVM options of one variant's checker only (after --checker-jvm); repeatable.
+          final String[] lo = args[i + 1].split(":", 2);
+          Arrays.stream(lo[1].split(" ")).filter(o -> !o.isBlank())
+              .forEach(o -> variantJvm.computeIfAbsent(lo[0], l -> new ArrayList<>()).add(o));
         } else if (args[i].equals("--variant")) {
           // label=class path of a checker build; repeatable.
           final String[] kv = args[i + 1].split("=", 2);
@@ -623,11 +686,12 @@ public final class StreamingBenchmark {
           variants.isEmpty() ? Map.of(a.getOrDefault("--label", "run"), required(a, "--checker-cp")) : variants,
           Set.of(a.getOrDefault("--phases", "throughput,latency").split(",")),
           Long.parseLong(a.getOrDefault("--txns", "300000")),
-          ints(a.getOrDefault("--tenants", "1,6")), ints(a.getOrDefault("--rates", "1000,10000")),
+          ints(a.getOrDefault("--tenants", "1,6")), ints(a.getOrDefault("--instances", "1")),
+          ints(a.getOrDefault("--rates", "1000,10000")),
           Integer.parseInt(a.getOrDefault("--duration", "30")), Integer.parseInt(a.getOrDefault("--warmup", "5")),
           Long.parseLong(a.getOrDefault("--grace-ms", "100")), Long.parseLong(a.getOrDefault("--timeout", "600")),
           Arrays.stream(a.getOrDefault("--checker-jvm", "-Xmx1g").split(" ")).filter(s -> !s.isBlank()).toList(),
-          props, variantProps,
+          props, variantProps, variantJvm,
           Long.parseLong(a.getOrDefault("--soak-txns", "50000000")),
           Long.parseLong(a.getOrDefault("--soak-off-txns", "300000")),
           Long.parseLong(a.getOrDefault("--soak-max-lag", "2000000")),

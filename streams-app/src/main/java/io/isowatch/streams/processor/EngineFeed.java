@@ -20,7 +20,8 @@ final class EngineFeed {
   private static final Logger LOG = LoggerFactory.getLogger(EngineFeed.class);
   /**
    * Covered inputs deleted per arriving input: more than one, so that a checkpoint's backlog is gone
-   * within a fraction of the prune interval at a steady rate (a quarter of it at 4).
+   * within a fraction of the prune interval at a steady rate (a quarter of it at 4). They are
+   * deleted in whole entries once a batch's worth has gathered ({@link StoredInputs#deleteCovered}).
    */
   static final int DELETES_PER_INPUT = 4;
 

@@ -2,7 +2,6 @@ package io.isowatch.streams.processor;
 
 import io.isowatch.schemas.TransactionEvent;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * One input given to a tenant's engine, as stored in {@code tenant-transactions}: an arriving
@@ -42,11 +41,16 @@ public sealed interface EngineInput {
 
   /** Reads stored bytes back. */
   static EngineInput decode(final byte[] bytes, final EventCodec codec) {
-    final ByteBuffer b = ByteBuffer.wrap(bytes);
+    return decode(bytes, 0, bytes.length, codec);
+  }
+
+  /** Reads back the input in {@code length} bytes of {@code bytes} from {@code offset} (in a batch). */
+  static EngineInput decode(final byte[] bytes, final int offset, final int length, final EventCodec codec) {
+    final ByteBuffer b = ByteBuffer.wrap(bytes, offset, length);
     final byte kind = b.get();
     final long time = b.getLong();
     return switch (kind) {
-      case ARRIVAL -> new Arrival(time, codec.decode(Arrays.copyOfRange(bytes, 9, bytes.length)));
+      case ARRIVAL -> new Arrival(time, codec.decode(bytes, offset + 9, length - 9));
       case FLUSH -> new Flush(time);
       default -> throw new IllegalStateException("unknown tenant-transactions entry kind " + kind);
     };

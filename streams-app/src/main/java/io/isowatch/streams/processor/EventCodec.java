@@ -38,8 +38,13 @@ public final class EventCodec {
   }
 
   public TransactionEvent decode(final byte[] bytes) {
+    return decode(bytes, 0, bytes.length);
+  }
+
+  /** Decodes the event in {@code length} bytes of {@code bytes} from {@code offset} (no copy). */
+  public TransactionEvent decode(final byte[] bytes, final int offset, final int length) {
     try {
-      return reader.read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+      return reader.read(null, DecoderFactory.get().binaryDecoder(bytes, offset, length, null));
     } catch (final IOException e) {
       throw new UncheckedIOException("unreadable tenant-transactions value", e);
     }

@@ -26,59 +26,138 @@ final class StoredInputs {
 
   /**
    * Stores an arrival as the tenant's next input: its own Avro {@code body} when decode-transactions
-   * passed it on (no encoding again), else the event encoded.
+   * passed it on (no encoding again), else the event encoded. It joins the tenant's open batch
+   * ({@link InputBatch}), which is stored again whole.
    */
   void arrival(final TenantSlot slot, final long timestampMs, final TransactionEvent event, final byte[] body) {
-    store.put(TenantKey.ofIndex(slot.tenant(), slot.progress().inputs()), body != null
-        ? EngineInput.arrival(timestampMs * 1_000L, body)
-        : EngineInput.encode(new EngineInput.Arrival(timestampMs * 1_000L, event), codec));
+    if (body != null) {
+      final InputBatch batch = openBatch(slot, 9 + body.length);
+      batch.addArrival(timestampMs * 1_000L, body);
+      store.put(TenantKey.ofIndex(slot.tenant(), batch.first()), batch.bytes());
+    } else {
+      add(slot, EngineInput.encode(new EngineInput.Arrival(timestampMs * 1_000L, event), codec));
+    }
   }
 
   /** Stores a flush as the tenant's next input, so that a rebuild replays it. */
   void flush(final TenantSlot slot, final long streamTimeMs) {
-    store.put(TenantKey.ofIndex(slot.tenant(), slot.progress().inputs()),
-        EngineInput.encode(new EngineInput.Flush(streamTimeMs * 1_000L), codec));
+    add(slot, EngineInput.encode(new EngineInput.Flush(streamTimeMs * 1_000L), codec));
+  }
+
+  private void add(final TenantSlot slot, final byte[] input) {
+    final InputBatch batch = openBatch(slot, input.length);
+    batch.add(input);
+    store.put(TenantKey.ofIndex(slot.tenant(), batch.first()), batch.bytes());
+  }
+
+  /** The tenant's open batch if the next input fits in it, else a new one that starts at that input. */
+  private static InputBatch openBatch(final TenantSlot slot, final int bytes) {
+    final InputBatch open = slot.batch();
+    if (open != null && open.end() == slot.progress().inputs() && open.fits(bytes)) {
+      return open;
+    }
+    final InputBatch batch = new InputBatch(slot.progress().inputs());
+    slot.batch(batch);
+    return batch;
   }
 
   /**
    * Feeds the engine the tenant's inputs from index {@code from} on; returns how many. Outputs are
-   * dropped on purpose: they were published when the inputs first came.
+   * dropped on purpose: they were published when the inputs first came. An entry holding input
+   * {@code from} starts at most {@link InputBatch#MAX_INPUTS} - 1 inputs before it.
+   *
+   * <p>Each index is replayed once, from the last entry that holds it, as when one entry per input
+   * was overwritten: entries overlap only where an input was stored but its progress was not (a
+   * record that failed after its store write and quarantined its tenant, or a crash without
+   * exactly-once), and the input stored again from that progress on is the one that counts.
    */
   long replay(final String tenant, final long from, final TenantEngine engine) {
     long replayed = 0;
-    try (KeyValueIterator<TenantKey, byte[]> it =
-        store.range(TenantKey.ofIndex(tenant, from), TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
+    try (KeyValueIterator<TenantKey, byte[]> it = store.range(
+        TenantKey.ofIndex(tenant, Math.max(0, from - (InputBatch.MAX_INPUTS - 1))),
+        TenantKey.ofIndex(tenant, Long.MAX_VALUE))) {
+      KeyValue<TenantKey, byte[]> held = null;
       while (it.hasNext()) {
-        final EngineInput input = EngineInput.decode(it.next().value, codec);
-        if (input instanceof EngineInput.Arrival a) {
-          engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());
-        } else {
-          engine.flush();
+        final KeyValue<TenantKey, byte[]> entry = it.next();
+        if (held != null) {
+          replayed += replayEntry(held, from, entry.key.index(), engine);
         }
-        replayed++;
+        held = entry;
+      }
+      if (held != null) {
+        replayed += replayEntry(held, from, Long.MAX_VALUE, engine);
       }
     }
     return replayed;
   }
 
+  /** Replays the inputs of one entry whose index is at least {@code from} and below {@code until}. */
+  private long replayEntry(final KeyValue<TenantKey, byte[]> entry, final long from, final long until,
+      final TenantEngine engine) {
+    final long[] replayed = {0};
+    InputBatch.forEach(entry.key.index(), entry.value, (index, bytes, offset, length) -> {
+      if (index < from || index >= until) {
+        return;
+      }
+      final EngineInput input = EngineInput.decode(bytes, offset, length, codec);
+      if (input instanceof EngineInput.Arrival a) {
+        engine.accept(TransactionEvents.toCore(a.event()), a.streamTimeMicros());
+      } else {
+        engine.flush();
+      }
+      replayed[0]++;
+    });
+    return replayed[0];
+  }
+
   /**
-   * Deletes up to {@code most} of the tenant's stored inputs that its checkpoint covers, lowest
-   * first. A rebuild never reads them (it starts at the checkpoint's first input), so until they go
-   * they only take room.
+   * Deletes some of the tenant's stored inputs that its checkpoint covers, lowest first: {@code
+   * most} per call, gathered until they make a batch's worth, so that one range read deletes
+   * whole entries. A rebuild never reads them (it starts at the checkpoint's first input), so until
+   * they go they only take room.
    */
   void deleteCovered(final TenantSlot slot, final long most) {
-    final long from = slot.deleteFrom();
-    final long n = Math.min(most, slot.firstInput() - from);
-    if (n <= 0) {
+    if (slot.deleteFrom() >= slot.firstInput()) {
+      slot.deleteCredit(0);
       return;
     }
-    final List<KeyValue<TenantKey, byte[]>> deletes = new ArrayList<>((int) n);
-    for (long i = from; i < from + n; i++) {
-      // A null value deletes: unlike delete(), it does not read the old value first.
-      deletes.add(KeyValue.pair(TenantKey.ofIndex(slot.tenant(), i), null));
+    final long credit = slot.deleteCredit() + most;
+    if (credit < InputBatch.MAX_INPUTS) {
+      slot.deleteCredit(credit);
+      return;
+    }
+    slot.deleteCredit(0);
+    deleteCoveredNow(slot, credit);
+  }
+
+  /**
+   * Deletes the stored entries whose inputs the tenant's checkpoint covers, lowest first, up to
+   * those that start {@code most} inputs after the first not deleted. An entry is deleted whole
+   * (every input of it covered: batches close at each checkpoint, {@link TenantCheckpointer}).
+   */
+  void deleteCoveredNow(final TenantSlot slot, final long most) {
+    final long from = slot.deleteFrom();
+    final long covered = slot.firstInput();
+    if (most <= 0 || from >= covered) {
+      return;
+    }
+    final List<KeyValue<TenantKey, byte[]>> deletes = new ArrayList<>();
+    long next = covered;
+    try (KeyValueIterator<TenantKey, byte[]> it =
+        store.range(TenantKey.ofIndex(slot.tenant(), from), TenantKey.ofIndex(slot.tenant(), covered - 1))) {
+      while (it.hasNext()) {
+        final KeyValue<TenantKey, byte[]> entry = it.next();
+        final long start = entry.key.index();
+        if (start >= from + most || start + InputBatch.count(entry.value) > covered) {
+          next = start;
+          break;
+        }
+        // A null value deletes: unlike delete(), it does not read the old value first.
+        deletes.add(KeyValue.pair(entry.key, null));
+      }
     }
     store.putAll(deletes);
-    slot.deleteFrom(from + n);
-    metrics.inputsDeleted(slot.tenant(), n);
+    slot.deleteFrom(next);
+    metrics.inputsDeleted(slot.tenant(), next - from);
   }
 }

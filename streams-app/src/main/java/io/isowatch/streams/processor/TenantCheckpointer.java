@@ -34,9 +34,12 @@ final class TenantCheckpointer {
     final long upTo = slot.progress().inputs();
     final CheckpointManifest previous = checkpoints.manifest(tenant);
     final long previousFirst = previous == null ? 0 : previous.firstInput();
-    inputs.deleteCovered(slot, previousFirst - slot.deleteFrom());
+    inputs.deleteCoveredNow(slot, previousFirst - slot.deleteFrom());
     final CheckpointManifest m = checkpoints.write(tenant, checkpoint, upTo, previousFirst, previous);
     slot.firstInput(upTo);
+    // The next input starts a new tenant-transactions entry: every entry is then either covered by
+    // this checkpoint or not at all, and is deleted whole.
+    slot.closeBatch();
     // No rebuild can report again what was reported before upTo: those ids go, a few per arrival.
     final int ids = published.planTrim(tenant, upTo);
     final TenantEngine engine = slot.engine();

@@ -18,6 +18,8 @@ final class TenantSlot {
   private long deleteFrom;
   private PruneTotals prunesSeen = PruneTotals.NONE;
   private Boolean quarantined;
+  private InputBatch batch;
+  private long deleteCredit;
 
   TenantSlot(final String tenant, final TenantProgress progress) {
     this.tenant = tenant;
@@ -56,6 +58,33 @@ final class TenantSlot {
     this.firstInput = first;
     this.deleteFrom = deletedBelow;
     this.prunesSeen = e.pruneTotals();
+    this.batch = null;
+  }
+
+  /**
+   * The batch of {@code tenant-transactions} the tenant's next input may join, or null. In memory
+   * only: after a restart the next input starts a new entry.
+   */
+  InputBatch batch() {
+    return batch;
+  }
+
+  void batch(final InputBatch b) {
+    this.batch = b;
+  }
+
+  /** Closes the open batch: the next input starts a new entry (at a checkpoint, so no entry straddles it). */
+  void closeBatch() {
+    this.batch = null;
+  }
+
+  /** Covered inputs the per-arrival deletes may remove but have not yet ({@link StoredInputs#deleteCovered}). */
+  long deleteCredit() {
+    return deleteCredit;
+  }
+
+  void deleteCredit(final long credit) {
+    this.deleteCredit = credit;
   }
 
   /** Drops the engine (a quarantine); returns it, or null when none was loaded. */

@@ -107,41 +107,50 @@ class EnginePrunerTest {
 
   @Test
   void shouldCheckpointAfterThePruneAndDeleteTheInputsItCoversAFewPerArrival() {
-    // Given: 30 inputs of acme, and the prune punctuator fired
+    // Given: 30 inputs of acme (one tenant-transactions entry), and the prune punctuator fired
     process("acme", lostUpdateSetUp(), T0);
     prune().punctuate(T0 + PRUNE_EVERY.toMillis());
 
     // When: two more arrive
     process("acme", "G1 g r(y,0) w(y,1) @400..410\nG2 g r(y,1) @420..430", T0 + PRUNE_EVERY.toMillis());
 
-    // Then: the manifest names the checkpoint of the 30 inputs; each arrival deleted 4 of them,
-    // lowest first, and the two new ones are stored
+    // Then: the manifest names the checkpoint of the 30 inputs; the two arrivals gathered 4 deletes
+    // each, less than a batch's worth, so nothing is deleted yet, and the two new ones are stored
+    // in an entry of their own (the checkpoint closed the first)
     final TenantCheckpoints checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     final CheckpointManifest m = checkpoints.manifest("acme");
     assertEquals(1, m.generation());
     assertEquals(30, m.firstInput());
     assertEquals(0, m.deletedBelow());
-    assertEquals(LongStream.range(2 * EngineFeed.DELETES_PER_INPUT, 32).boxed().toList(),
-        storedInputIndexes("acme"));
-    assertEquals(32.0 - 2 * EngineFeed.DELETES_PER_INPUT, sample(MetricNames.STATE_TRANSACTIONS));
-    assertEquals(2.0 * EngineFeed.DELETES_PER_INPUT, sample(MetricNames.INPUTS_DELETED_TOTAL));
+    assertEquals(LongStream.range(0, 32).boxed().toList(), storedInputIndexes("acme"));
+    assertEquals(List.of(0L, 30L), storedEntryKeys("acme"));
+    assertEquals(32.0, sample(MetricNames.STATE_TRANSACTIONS));
     assertEquals((double) m.bytes(), sample(MetricNames.CHECKPOINT_BYTES));
 
     // When: the punctuator fires again, before the arrivals deleted the rest
     prune().punctuate(T0 + 2 * PRUNE_EVERY.toMillis());
 
-    // Then: what the first checkpoint covered is all gone now; the second covers the two new ones,
-    // which the next arrivals delete
+    // Then: what the first checkpoint covered is all gone now; the second covers the two new ones
     final CheckpointManifest second = checkpoints.manifest("acme");
     assertEquals(2, second.generation());
     assertEquals(32, second.firstInput());
     assertEquals(30, second.deletedBelow());
     assertEquals(List.of(30L, 31L), storedInputIndexes("acme"));
     assertEquals(30.0, sample(MetricNames.INPUTS_DELETED_TOTAL));
-    process("acme", "G3 g r(y,1) @440..450", T0 + 2 * PRUNE_EVERY.toMillis());
-    assertEquals(List.of(32L), storedInputIndexes("acme"));
+
+    // When: eight more arrive, 4 deletes each: a batch's worth (InputBatch.MAX_INPUTS) at the eighth
+    final StringBuilder more = new StringBuilder();
+    for (int i = 3; i <= 10; i++) {
+      more.append("G").append(i).append(" g r(y,1) @").append(430 + 10 * i).append("..").append(435 + 10 * i)
+          .append('\n');
+    }
+    process("acme", more.toString(), T0 + 2 * PRUNE_EVERY.toMillis());
+
+    // Then: the second checkpoint's entry is deleted whole; the eight are stored
+    assertEquals(InputBatch.MAX_INPUTS, 8 * EngineFeed.DELETES_PER_INPUT);
+    assertEquals(LongStream.range(32, 40).boxed().toList(), storedInputIndexes("acme"));
     assertEquals(32.0, sample(MetricNames.INPUTS_DELETED_TOTAL));
-    assertEquals(1.0, sample(MetricNames.STATE_TRANSACTIONS));
+    assertEquals(8.0, sample(MetricNames.STATE_TRANSACTIONS));
   }
 
   @Test
@@ -242,6 +251,11 @@ class EnginePrunerTest {
   }
 
   private List<Long> storedInputIndexes(final String tenant) {
+    return new ArrayList<>(StoredInputEntries.inputs(context.getStateStore(Stores.TENANT_TRANSACTIONS), tenant)
+        .keySet());
+  }
+
+  private List<Long> storedEntryKeys(final String tenant) {
     final KeyValueStore<TenantKey, byte[]> inputs = context.getStateStore(Stores.TENANT_TRANSACTIONS);
     final List<Long> indexes = new ArrayList<>();
     try (KeyValueIterator<TenantKey, byte[]> it = inputs.prefixScan(tenant, TenantKey.prefix())) {
