@@ -333,6 +333,16 @@ public final class ListAppendOnlineChecker {
     return true;
   }
 
+  /**
+   * The history in the order this engine checks it (see the class comment): what a stream of it
+   * reports after a flush is what {@code isowatch check} reports on this order. Which of several
+   * equivalent anomalies check names (e.g. which pair of reads shows an incompatible order) may
+   * depend on a file's order; its verdicts do not.
+   */
+  public static History canonical(final History history) {
+    return new History(canonical(history.transactions(), null));
+  }
+
   /** The transactions (of {@code only}, when not null) in the canonical order. */
   private static List<Transaction> canonical(final List<Transaction> txns, final Set<String> only) {
     final List<Transaction> out = new ArrayList<>(txns.size());
