@@ -84,6 +84,8 @@ public final class ListAppendOnlineChecker {
   private int checkedSize;
   private int sinceCheck;
   private String lastArrival;
+  /** Anomalies the last check withheld (see the class comment). */
+  private int withheld;
 
   public ListAppendOnlineChecker(final CheckOptions options) {
     this.options = options;
@@ -124,6 +126,16 @@ public final class ListAppendOnlineChecker {
   }
 
   /**
+   * What a {@link #flush()} would decide now: the transactions not checked yet, or 1 when all were
+   * but the last check withheld an anomaly; 0 when a flush would change nothing (the topology
+   * flushes an idle tenant only then).
+   */
+  public long awaitingFlush() {
+    final long pending = pending();
+    return pending > 0 ? pending : withheld > 0 ? 1 : 0;
+  }
+
+  /**
    * The result of the last check, with every standing published anomaly (an anomaly published
    * from fewer transactions may be found through another cycle by a later check: it stays listed).
    */
@@ -158,6 +170,7 @@ public final class ListAppendOnlineChecker {
   private List<OnlineEvent> evaluate(final boolean everything) {
     sinceCheck = 0;
     final List<OnlineEvent> events = new ArrayList<>();
+    withheld = 0;
     final Set<String> ready = ready();
     final List<Transaction> all = canonical(arrived, null);
     final List<Transaction> checked = everything ? all : canonical(arrived, ready);
@@ -174,6 +187,7 @@ public final class ListAppendOnlineChecker {
       }
       final boolean firm = firm(a, ready, shown, appends);
       if (!firm && !everything) {
+        withheld++;
         continue; // withheld until a read shows the append it rests on, or a flush
       }
       standing.put(id, a);

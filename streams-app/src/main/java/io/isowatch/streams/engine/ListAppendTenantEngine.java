@@ -34,9 +34,10 @@ public final class ListAppendTenantEngine implements TenantEngine {
     return checker.result();
   }
 
+  /** What a flush would decide (the topology flushes an idle tenant only when this is not 0). */
   @Override
   public long buffered() {
-    return 0;
+    return checker.awaitingFlush();
   }
 
   @Override
