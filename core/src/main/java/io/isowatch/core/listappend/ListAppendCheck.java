@@ -54,16 +54,6 @@ public final class ListAppendCheck {
     return false;
   }
 
-  /**
-   * Why a transaction-at-a-time engine (the segmented check, the streaming checker) refuses a
-   * list-append transaction: a key's version order is known only once its longest read is.
-   */
-  public static String notDecidedOnline(final Transaction t) {
-    return "transaction " + t.id() + " has list-append operations, which the segmented check and the streaming "
-        + "checker do not decide yet; check the whole history with isowatch check, without a horizon "
-        + "(docs/list-append.md)";
-  }
-
   /** The result of checking a list-append history. */
   public static CheckResult check(final History history, final CheckOptions options) {
     final long started = System.nanoTime();

@@ -49,10 +49,11 @@ import java.util.Set;
  *       OnlineEvent.AnomalyRetracted}), as a register ThinAirRead is when its writer arrives late.
  * </ul>
  *
- * <p>Checks run when the transactions arrived since the last one reach an eighth of those it
- * checked ({@link #RECHECK_FRACTION}), and at every flush: the total work stays proportional to
- * the history's size times a small factor, and an anomaly waits at most that many arrivals (or the
- * next idle flush). The history is kept whole: a list-append tenant has no horizon (see {@code
+ * <p>Checks run when the transactions arrived since the last one reach an eighth of those that had
+ * arrived then ({@link #RECHECK_FRACTION}), and at every flush: the sizes checked grow
+ * geometrically, so the total work is about nine checks of the final history (twice that while a
+ * provisional anomaly stands), and an anomaly waits at most that many arrivals (or the next idle
+ * flush). The history is kept whole: a list-append tenant has no horizon (see {@code
  * check --horizon}, which refuses list-append histories for the same reason).
  *
  * <p>The transactions are checked in a canonical order (end time, start time, session, seq, id),
@@ -95,6 +96,19 @@ public final class ListAppendOnlineChecker {
     this.last = ListAppendCheck.check(new History(List.of()), options);
   }
 
+  /**
+   * Why the segmented engine ({@link OnlineChecker}: {@code check --horizon…}, and a register
+   * tenant of the topology) refuses a list-append transaction: it keeps bounded state, and a
+   * list-append history has none that suffices (docs/list-append.md, "Segmented").
+   */
+  public static String refusedBySegmentedEngine(final Transaction t) {
+    return "transaction " + t.id() + " has list-append operations, which the segmented check does not decide: it "
+        + "keeps bounded state, and every read of a list returns the whole list, so checking it (an aborted or "
+        + "repeated element anywhere in it, a prefix of every other read of the key) needs every element ever "
+        + "appended to the key; check the whole history with isowatch check, without a horizon, or stream it with "
+        + "isowatch run, which checks a list-append tenant whole (docs/list-append.md)";
+  }
+
   /** Takes one arriving transaction; returns what was published. */
   public List<OnlineEvent> accept(final Transaction t) {
     final Transaction first = firstById.putIfAbsent(t.id(), t);
@@ -104,7 +118,9 @@ public final class ListAppendOnlineChecker {
     arrived.add(t);
     lastArrival = t.id();
     sinceCheck++;
-    if (sinceCheck < Math.max(1, checkedSize / RECHECK_FRACTION)) {
+    // Against what had arrived at the last check (not what it checked), so that reads waiting for
+    // their appenders do not make every arrival a check.
+    if (sinceCheck < Math.max(1, (arrived.size() - sinceCheck) / RECHECK_FRACTION)) {
       return List.of();
     }
     return evaluate(false);

@@ -110,7 +110,7 @@ final class EngineFeed {
     }
     final TenantEngine engine = engines.loaded(tenant).engine();
     return engine instanceof io.isowatch.streams.engine.WorkloadEngine w ? w.refuses(txn)
-        : io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(txn);
+        : io.isowatch.core.online.ListAppendOnlineChecker.refusedBySegmentedEngine(txn);
   }
 
   /** An event that is no possible transaction: counted as a finding, not stored, not checked. */
