@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * anomalies for edges into appends no read of the whole history shows.
  */
 class ListAppendOnlineCheckerTest {
-  private static final CheckOptions OPTIONS = CheckOptions.defaults().withLevels(Level.CLASSIC);
+  private static final CheckOptions OPTIONS = CheckOptions.defaults()
+      .withLevels(java.util.EnumSet.of(Level.SSER, Level.SER, Level.SI, Level.RR, Level.PL2));
 
   @Test
   void shouldPublishOnlyTrueAnomaliesAndEndWithCheckVerdictsWhenListAppendHistoriesArriveShuffled() {
