@@ -85,10 +85,12 @@ public final class ListAppendCheck {
     verdicts.putAll(engine.verdicts());
     reasons.putAll(engine.reasons());
     final List<Finding> findings = openOrders(verdicts, reasons, engine.findings(), translated);
+    final List<Anomaly> ownMissed = OwnAppendReads.missed(history, orders, all, options.levels());
+    all.addAll(ownMissed);
     final List<Anomaly> adya = adyaLevels(history, orders, options.levels(), verdicts, reasons, all, findings);
     all.addAll(adya);
     weakLevels(verdicts, reasons, all);
-    for (final Anomaly a : lists) {
+    for (final Anomaly a : concat(lists, ownMissed)) {
       for (final Level l : a.violates()) {
         if (verdicts.containsKey(l)) {
           verdicts.put(l, Verdict.VIOLATED);
@@ -100,7 +102,7 @@ public final class ListAppendCheck {
     for (final Anomaly a : lists) {
       byName.merge(a.displayName(), 1L, Long::sum);
     }
-    for (final Anomaly a : adya) {
+    for (final Anomaly a : concat(ownMissed, adya)) {
       byName.merge(a.displayName(), 1L, Long::sum);
     }
     engine.stats().anomaliesByName().forEach((k, v) -> {
@@ -335,6 +337,12 @@ public final class ListAppendCheck {
     }
     return "This violates " + (names.size() == 1 ? names.get(0)
         : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {
+    final List<Anomaly> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static String ops(final Transaction t) {
