@@ -74,7 +74,8 @@ public final class ListAppendOnlineChecker {
       .thenComparing(Transaction::id);
 
   private final CheckOptions options;
-  private final Map<String, Transaction> firstById = new HashMap<>();
+  /** Every distinct transaction taken (a retry with the same content is ignored). */
+  private final Set<Transaction> seen = new HashSet<>();
   private final List<Transaction> arrived = new ArrayList<>();
   /** Published anomalies by {@link #identity(Anomaly)}, in publication order; retracted ones removed. */
   private final Map<List<Object>, Anomaly> standing = new LinkedHashMap<>();
@@ -111,9 +112,8 @@ public final class ListAppendOnlineChecker {
 
   /** Takes one arriving transaction; returns what was published. */
   public List<OnlineEvent> accept(final Transaction t) {
-    final Transaction first = firstById.putIfAbsent(t.id(), t);
-    if (first != null && first.equals(t)) {
-      return List.of(); // a retry of the same transaction
+    if (!seen.add(t)) {
+      return List.of(); // a retry of a transaction already taken, same content
     }
     arrived.add(t);
     lastArrival = t.id();

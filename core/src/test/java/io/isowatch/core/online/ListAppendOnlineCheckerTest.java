@@ -147,6 +147,25 @@ class ListAppendOnlineCheckerTest {
         && p.anomaly().displayName().equals("WriteSkew")), shown.toString());
   }
 
+  @Test
+  void shouldKeepOneCopyOfEachVersionOfATransactionIdAsCheckDoes() {
+    // Given: T1 arrives twice, and another transaction under the same id twice
+    final Transaction t1 = txn("T1", "s1", 0, 10, 20, Op.append("x", 1));
+    final Transaction other = txn("T1", "s2", 0, 10, 20, Op.append("x", 2));
+    final ListAppendOnlineChecker online = new ListAppendOnlineChecker(OPTIONS);
+    // When
+    for (final Transaction t : List.of(t1, other, t1, other)) {
+      online.accept(t);
+    }
+    online.flush();
+    // Then: what check says of a file holding each once
+    final CheckResult want = ListAppendCheck.check(new History(List.of(t1, other)), OPTIONS);
+    assertEquals(2, online.retained());
+    assertEquals(want.verdicts(), online.result().verdicts());
+    assertEquals(want.findings().stream().map(f -> f.kind() + "x" + f.count()).toList(),
+        online.result().findings().stream().map(f -> f.kind() + "x" + f.count()).toList());
+  }
+
   private static Transaction txn(final String id, final String session, final long seq, final long start,
       final long end, final Op... ops) {
     return new Transaction(id, session, seq, TxnStatus.COMMITTED, start, end, List.of(ops), null, null, 0);
