@@ -106,7 +106,7 @@ final class StreamedCheck {
   private static void refuseListAppend(final Transaction t, final String name) {
     if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(t)) {
       throw new CliFailure(name + ": " + (t.line() > 0 ? "line " + t.line() + ": " : "")
-          + io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(t));
+          + io.isowatch.core.online.ListAppendOnlineChecker.refusedBySegmentedEngine(t));
     }
   }
 

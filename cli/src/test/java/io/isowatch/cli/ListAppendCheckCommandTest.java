@@ -56,5 +56,7 @@ class ListAppendCheckCommandTest {
     assertEquals("", run.out());
     assertTrue(run.err().contains("line 1: transaction s1-0 has list-append operations"), run.err());
     assertTrue(run.err().contains("without a horizon"), run.err());
+    // And: why (docs/list-append.md, "Segmented")
+    assertTrue(run.err().contains("keeps bounded state, and every read of a list returns the whole list"), run.err());
   }
 }

@@ -70,7 +70,8 @@ public final class IsoWatchTopology {
         DLQ_SINK, maxRegistryBlock, maxInputBytes), SOURCE);
     topology.addProcessor(CHECK,
         new CheckTransactionsSupplier(
-            OnlineTenantEngine.factory(config.checkOptions(), config.onlineOptions()), metrics,
+            io.isowatch.streams.engine.WorkloadEngine.factory(config.checkOptions(),
+                OnlineTenantEngine.factory(config.checkOptions(), config.onlineOptions())), metrics,
             Duration.ofMillis(config.verdictIntervalMs()),
             Duration.ofMillis(config.getLong(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG)),
             ANOMALIES_SINK, VERDICTS_SINK,

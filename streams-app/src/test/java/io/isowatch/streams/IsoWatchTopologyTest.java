@@ -292,18 +292,18 @@ class IsoWatchTopologyTest {
   }
 
   @Test
-  void shouldCountAListAppendEventAsNotCheckedAndKeepRunning() {
+  void shouldCountAListAppendEventOfARegisterTenantAsNotCheckedAndKeepRunning() {
     try (CheckerDriver checker = new CheckerDriver(REGISTRY.url(), stateDir)) {
-      // Given: a list-append transaction (Avro TransactionEvent v2: an APPEND and a read of a list),
-      // which the streaming checker does not decide yet (docs/list-append.md)
+      // Given: a list-append transaction (Avro TransactionEvent v2: an APPEND and a read of a list)
+      // from a tenant that wrote registers before: a tenant is one workload (docs/list-append.md, "Online")
       final TransactionEvent listAppend = TransactionEvent.newBuilder()
           .setTenant(TENANT).setSession("s9").setSeq(0).setTxn("T9")
           .setStatus(io.isowatch.schemas.TxnStatus.COMMITTED)
           .setOps(List.of(new Op(OpType.READ, "cart", 1L, List.of(1L)), new Op(OpType.APPEND, "cart", 2L, null)))
           .build();
       // When
-      checker.pipe(List.of(listAppend));
       checker.pipe(CheckerDriver.events(TENANT, history("T1 s1 r(x,0) w(x,1) @1..2")));
+      checker.pipe(List.of(listAppend));
       checker.flushIdleTenants();
       checker.publishVerdicts();
       // Then: decoded (no dead letter), counted as not checked, and the tenant goes on

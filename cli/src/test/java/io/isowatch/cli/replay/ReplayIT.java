@@ -256,6 +256,40 @@ class ReplayIT {
     assertTrue(cases.size() >= 15, "cases: " + cases.keySet());
   }
 
+  @Test
+  void shouldDecideWhatCheckDecidesWhenReplayingListAppendFiles() throws Exception {
+    // Given: the list-append sample and the list-append golden corpus (Elle's cases), as JSONL files
+    final List<Path> files = new java.util.ArrayList<>();
+    files.add(samples().resolve("list-append.jsonl"));
+    final Path listCorpus = corpus().resolve("list-append");
+    try (Stream<Path> cases = Files.list(listCorpus)) {
+      for (final Path hist : cases.filter(p -> p.toString().endsWith(".hist")).sorted().toList()) {
+        final Path file = dir.resolve(hist.getFileName().toString().replace(".hist", ".jsonl"));
+        write(file, Files.readString(hist));
+        files.add(file);
+      }
+    }
+    int violated = 0;
+    for (final Path file : files) {
+      // When
+      final Cli check = cli("check", "--json", file.toString());
+      final Cli replay = cli("replay", "--file", file.toString(), "--json", "--quiet");
+
+      // Then: the same exit code and verdicts, and every anomaly check lists is among those published
+      assertEquals(check.exit(), replay.exit(), file + "\n" + check.out() + "\n" + replay.out() + replay.err());
+      final JsonNode checked = JSON.readTree(check.out());
+      final JsonNode replayed = JSON.readTree(replay.out());
+      assertEquals(checked.get("verdicts"), replayed.get("verdicts"), file.toString());
+      final Set<String> published = new java.util.HashSet<>();
+      replayed.get("anomalies").forEach(a -> published.add(a.get("name").asText() + a.get("cycle")));
+      for (final JsonNode a : checked.get("anomalies")) {
+        assertTrue(published.contains(a.get("name").asText() + a.get("cycle")), file + ": " + a);
+      }
+      violated += check.exit() == 1 ? 1 : 0;
+    }
+    assertTrue(files.size() >= 20 && violated >= 15, files.size() + " files, " + violated + " violated");
+  }
+
   /** Writes a history of the test language as a JSONL file. */
   private static void write(final Path file, final String dsl) throws IOException {
     try (Writer w = Files.newBufferedWriter(file)) {

@@ -54,16 +54,6 @@ public final class ListAppendCheck {
     return false;
   }
 
-  /**
-   * Why a transaction-at-a-time engine (the segmented check, the streaming checker) refuses a
-   * list-append transaction: a key's version order is known only once its longest read is.
-   */
-  public static String notDecidedOnline(final Transaction t) {
-    return "transaction " + t.id() + " has list-append operations, which the segmented check and the streaming "
-        + "checker do not decide yet; check the whole history with isowatch check, without a horizon "
-        + "(docs/list-append.md)";
-  }
-
   /** The result of checking a list-append history. */
   public static CheckResult check(final History history, final CheckOptions options) {
     final long started = System.nanoTime();
@@ -95,8 +85,12 @@ public final class ListAppendCheck {
     verdicts.putAll(engine.verdicts());
     reasons.putAll(engine.reasons());
     final List<Finding> findings = openOrders(verdicts, reasons, engine.findings(), translated);
+    final List<Anomaly> ownMissed = OwnAppendReads.missed(history, orders, all, options.levels());
+    all.addAll(ownMissed);
+    final List<Anomaly> adya = adyaLevels(history, orders, options.levels(), verdicts, reasons, all, findings);
+    all.addAll(adya);
     weakLevels(verdicts, reasons, all);
-    for (final Anomaly a : lists) {
+    for (final Anomaly a : concat(lists, ownMissed)) {
       for (final Level l : a.violates()) {
         if (verdicts.containsKey(l)) {
           verdicts.put(l, Verdict.VIOLATED);
@@ -106,6 +100,9 @@ public final class ListAppendCheck {
     }
     final Map<String, Long> byName = new LinkedHashMap<>();
     for (final Anomaly a : lists) {
+      byName.merge(a.displayName(), 1L, Long::sum);
+    }
+    for (final Anomaly a : concat(ownMissed, adya)) {
       byName.merge(a.displayName(), 1L, Long::sum);
     }
     engine.stats().anomaliesByName().forEach((k, v) -> {
@@ -181,7 +178,48 @@ public final class ListAppendCheck {
   }
 
   /**
-   * The levels other than SSER, SER and SI are not decided on list-append histories: the
+   * Decides PL2 and RR, when requested, on the lists' own dependency graph ({@link
+   * ListDependencyCycles}): VIOLATED by a non-cycle anomaly that violates them or by a cycle
+   * (returned as its counterexample), UNKNOWN when an input finding leaves the level undecided,
+   * SATISFIED otherwise. {@link #weakLevels} then leaves these two as decided here.
+   */
+  private static List<Anomaly> adyaLevels(final History history, final ListOrders orders, final java.util.Set<Level> requested,
+      final Map<Level, Verdict> verdicts, final Map<Level, String> reasons, final List<Anomaly> anomalies,
+      final List<Finding> findings) {
+    final List<Anomaly> found = new ArrayList<>();
+    Anomaly cycle = null;
+    for (final Level l : List.of(Level.PL2, Level.RR)) {
+      if (!requested.contains(l)) {
+        continue;
+      }
+      if (anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l))) {
+        verdicts.put(l, Verdict.VIOLATED);
+        reasons.remove(l);
+        continue;
+      }
+      final Finding undecided = findings.stream().filter(f -> f.levels().contains(l)
+          && (f.kind().severity() == FindingKind.Severity.UNDECIDABLE || f.kind().severity() == FindingKind.Severity.INVALID)
+          && f.kind() != FindingKind.BLIND_WRITE).findFirst().orElse(null);
+      if (undecided != null) {
+        verdicts.put(l, Verdict.UNKNOWN);
+        reasons.put(l, undecided.message());
+        continue;
+      }
+      if (cycle == null || !cycle.violates().contains(l)) {
+        cycle = ListDependencyCycles.cycle(history, orders, l);
+        if (cycle != null) {
+          found.add(new Anomaly(cycle.type(), cycle.name(), Level.shown(cycle.violates(), requested),
+              cycle.transactions(), cycle.cycle(), cycle.explanation()));
+        }
+      }
+      verdicts.put(l, cycle != null && cycle.violates().contains(l) ? Verdict.VIOLATED : Verdict.SATISFIED);
+      reasons.remove(l);
+    }
+    return found;
+  }
+
+  /**
+   * The levels other than SSER, SER, SI, PL2 and RR are not decided on list-append histories: the
    * translation's read before each append says the appender saw the version it builds on, which
    * SSER, SER and SI all imply (under SI two writers of one key cannot be concurrent), but the
    * weaker levels do not (under causal consistency an append may be ordered after another it never
@@ -191,8 +229,8 @@ public final class ListAppendCheck {
   private static void weakLevels(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
       final List<Anomaly> anomalies) {
     for (final Level l : List.copyOf(verdicts.keySet())) {
-      if (Level.CLASSIC.contains(l)) {
-        continue;
+      if (Level.CLASSIC.contains(l) || l == Level.PL2 || l == Level.RR) {
+        continue; // PL2 and RR: adyaLevels
       }
       final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
       if (proven) {
@@ -200,7 +238,7 @@ public final class ListAppendCheck {
         reasons.remove(l);
       } else {
         verdicts.put(l, Verdict.UNKNOWN);
-        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER and SI are; "
+        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER, SI, PL2 and RR are; "
             + "docs/list-append.md); no violation of it is certain");
       }
     }
@@ -299,6 +337,12 @@ public final class ListAppendCheck {
     }
     return "This violates " + (names.size() == 1 ? names.get(0)
         : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+  }
+
+  private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {
+    final List<Anomaly> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static String ops(final Transaction t) {

@@ -319,7 +319,7 @@ public final class OnlineChecker {
    */
   private static void refuseListAppend(final Transaction t) {
     if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(t)) {
-      throw new IllegalArgumentException(io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(t));
+      throw new IllegalArgumentException(io.isowatch.core.online.ListAppendOnlineChecker.refusedBySegmentedEngine(t));
     }
   }
 }

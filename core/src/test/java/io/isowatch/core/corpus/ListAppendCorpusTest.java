@@ -34,7 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ListAppendCorpusTest {
   private static final String CORPUS = "/corpus/list-append";
   private static final Set<String> KNOWN_KEYS =
-      Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings");
+      Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings", "PL2", "RR");
+  /** The Adya levels decided on list-append histories besides the classic ones (docs/list-append.md, "Levels"). */
+  private static final List<Level> ADYA = List.of(Level.PL2, Level.RR);
 
   static Stream<String> cases() {
     return CorpusFiles.caseNames(CORPUS).stream();
@@ -61,6 +63,15 @@ class ListAppendCorpusTest {
     for (final Anomaly a : r.anomalies()) {
       assertTrue(a.explanation().startsWith("Let:\n") && a.explanation().contains("Then:\n"), a.explanation());
     }
+    // And: PL2 and RR, checked on request
+    final CheckResult adya = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(Set.copyOf(ADYA)));
+    for (final Level level : ADYA) {
+      assertEquals(Verdict.valueOf(expected.get(level.name())), adya.verdicts().get(level),
+          () -> level + " of " + name + "; anomalies " + names(adya) + "; reasons " + adya.reasons());
+    }
+    for (final Anomaly a : adya.anomalies()) {
+      assertTrue(a.explanation().startsWith("Let:\n") && a.explanation().contains("Then:\n"), a.explanation());
+    }
   }
 
   @ParameterizedTest(name = "{0}")
@@ -70,7 +81,7 @@ class ListAppendCorpusTest {
     final Map<String, String> expected = expected(name);
     final History history = HistoryDsl.history(read(name + ".hist"));
     // When / Then: a decided expected verdict is what the oracle finds by running every schedule
-    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI, Level.PL2, Level.RR)) {
       final Verdict v = Verdict.valueOf(expected.get(level.name()));
       if (v == Verdict.UNKNOWN) {
         continue;
@@ -107,7 +118,7 @@ class ListAppendCorpusTest {
     for (final String key : kv.keySet()) {
       assertTrue(KNOWN_KEYS.contains(key), () -> name + ".expected: unknown key " + key);
     }
-    for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "anomalies")) {
+    for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "PL2", "RR", "anomalies")) {
       assertTrue(kv.containsKey(required), () -> name + ".expected: missing " + required);
     }
     return kv;

@@ -24,6 +24,14 @@ import java.util.Map;
  *       starts after its session predecessor committed), in which every read returns the list of
  *       the snapshot at its transaction's start plus its own appends, and no two transactions
  *       whose start-to-commit intervals overlap both append to one key (first committer wins).
+ *   <li>RR (Adya's PL-2.99 on histories without predicates: PL-3 without session order): some
+ *       serial order, ignoring session order and real time, as for SER.
+ *   <li>PL2 (Adya's PL-2: no aborted, intermediate or circular reads): some commit order,
+ *       ignoring session order and real time, that applies each transaction's appends at its
+ *       commit, in which every read returns a list the store held after some commit before its
+ *       transaction's (or the empty list); a read that follows its transaction's own appends to the
+ *       key reads the version the transaction installs (Adya: a transaction reads its own writes),
+ *       whose list is the store's just before its commit followed by those appends.
  * </ul>
  *
  * <p>Aborted transactions never run; an indeterminate one may run or not. Exponential by design:
@@ -34,6 +42,8 @@ public final class ListAppendOracle {
   /** For each transaction, every earlier one of its session (session order is transitive, also across one that does not run). */
   private final List<List<Integer>> sessionPreds = new ArrayList<>();
   private final long skew;
+  /** False for RR: Adya's graph has no session order. */
+  private boolean sessions = true;
 
   private ListAppendOracle(final List<Transaction> txns, final long skew) {
     this.txns = txns;
@@ -46,7 +56,7 @@ public final class ListAppendOracle {
     }
   }
 
-  /** Whether the history satisfies the level (SSER, SER or SI). */
+  /** Whether the history satisfies the level (SSER, SER, SI, RR or PL2). */
   public static boolean holds(final History history, final Level level, final long skewMicros) {
     final List<Transaction> candidates = new ArrayList<>();
     for (final Transaction t : history.transactions()) {
@@ -72,7 +82,9 @@ public final class ListAppendOracle {
       for (int b = 0; b < unknown.size(); b++) {
         runs[unknown.get(b)] = (mask & (1 << b)) != 0;
       }
-      final boolean ok = level == Level.SI ? o.snapshot(runs) : o.serial(runs, level == Level.SSER);
+      o.sessions = level != Level.RR;
+      final boolean ok = level == Level.SI ? o.snapshot(runs) : level == Level.PL2 ? o.committedReads(runs)
+          : o.serial(runs, level == Level.SSER);
       if (ok) {
         return true;
       }
@@ -116,7 +128,7 @@ public final class ListAppendOracle {
 
   /** Session predecessor (if it runs) done; with real time, every transaction that ended before this one started done too. */
   private boolean ready(final int i, final boolean[] done, final boolean realTime) {
-    for (final int p : sessionPreds.get(i)) {
+    for (final int p : sessions ? sessionPreds.get(i) : List.<Integer>of()) {
       if (!done[p]) {
         return false;
       }
@@ -162,6 +174,83 @@ public final class ListAppendOracle {
       after.put(k, list);
     });
     return after;
+  }
+
+  // ---- committed reads (PL2) -------------------------------------------------------------------
+
+  private boolean committedReads(final boolean[] runs) {
+    final List<Integer> running = new ArrayList<>();
+    for (int i = 0; i < txns.size(); i++) {
+      if (runs[i]) {
+        running.add(i);
+      }
+    }
+    return commitOrders(running, new ArrayList<>(), new boolean[txns.size()]);
+  }
+
+  private boolean commitOrders(final List<Integer> running, final List<Integer> order, final boolean[] used) {
+    if (order.size() == running.size()) {
+      return readsCommittedStates(order);
+    }
+    for (final int i : running) {
+      if (!used[i]) {
+        used[i] = true;
+        order.add(i);
+        final boolean ok = commitOrders(running, order, used);
+        order.remove(order.size() - 1);
+        used[i] = false;
+        if (ok) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Every read of the order's transactions returns a list held after an earlier commit, plus own appends. */
+  private boolean readsCommittedStates(final List<Integer> order) {
+    final List<Map<String, List<Long>>> states = new ArrayList<>();
+    Map<String, List<Long>> store = new HashMap<>();
+    states.add(store);
+    for (final int i : order) {
+      final Transaction t = txns.get(i);
+      final Map<String, List<Long>> own = new HashMap<>();
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          own.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op.value());
+        } else if (op.isRead()) {
+          final List<Long> read = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
+          final List<Long> mine = own.getOrDefault(op.key(), List.of());
+          final List<Map<String, List<Long>>> candidates = mine.isEmpty() ? states : List.of(store);
+          if (read == null || !heldBefore(read, mine, op.key(), candidates)) {
+            return false;
+          }
+        }
+      }
+      final Map<String, List<Long>> after = new HashMap<>(store);
+      own.forEach((k, appended) -> {
+        final List<Long> list = new ArrayList<>(after.getOrDefault(k, List.of()));
+        list.addAll(appended);
+        after.put(k, list);
+      });
+      store = after;
+      states.add(store);
+    }
+    return true;
+  }
+
+  private static boolean heldBefore(final List<Long> read, final List<Long> own, final String key,
+      final List<Map<String, List<Long>>> states) {
+    if (read.size() < own.size() || !read.subList(read.size() - own.size(), read.size()).equals(own)) {
+      return false;
+    }
+    final List<Long> committed = read.subList(0, read.size() - own.size());
+    for (final Map<String, List<Long>> s : states) {
+      if (s.getOrDefault(key, List.of()).equals(committed)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // ---- snapshot isolation ----------------------------------------------------------------------

@@ -25,10 +25,13 @@ import org.junit.jupiter.api.Test;
  * The list-append check against {@link ListAppendOracle} on small random histories: every
  * SATISFIED the engine gives must hold by the oracle and every VIOLATED must fail by it. Other
  * seeds and sizes by hand: {@code -DargLine="-Dseed=7 -Dhistories=10000"} (seeds 1-10 at 8,000-10,000
- * histories each passed when this was written).
+ * histories each passed when this was written; see docs/list-append.md, "Not yet", for SI
+ * disagreements seeds 3, 7 and 11 find at 10,000), and some levels only: {@code -Dlevels=PL2,RR}.
  */
 class ListAppendOraclePropertyTest {
-  private static final List<Level> LEVELS = List.of(Level.SSER, Level.SER, Level.SI);
+  /** The levels compared; {@code -Dlevels=PL2,RR} by hand to look at some only. */
+  private static final List<Level> LEVELS = java.util.Arrays.stream(System.getProperty("levels", "SSER,SER,SI,RR,PL2")
+      .split(",")).map(Level::valueOf).toList();
 
   @Test
   void shouldAgreeWithTheOracleOnSmallRandomListAppendHistories() {
@@ -40,7 +43,7 @@ class ListAppendOraclePropertyTest {
     for (int n = 0; n < Integer.getInteger("histories", 1500); n++) {
       final History h = randomHistory(random);
       // When
-      final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults());
+      final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(java.util.Set.copyOf(LEVELS)));
       // Then
       for (final Level level : LEVELS) {
         final Verdict v = r.verdicts().get(level);

@@ -170,10 +170,10 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
       feed.malformed(tenant, event, impossible);
       return;
     }
-    if (io.isowatch.core.listappend.ListAppendCheck.isListAppend(txn)) {
-      // Decoded, but not decided online yet (docs/list-append.md): counted and logged, not checked.
-      feed.malformed(tenant, event,
-          new IllegalArgumentException(io.isowatch.core.listappend.ListAppendCheck.notDecidedOnline(txn)));
+    final String refused = feed.refuses(tenant, txn);
+    if (refused != null) {
+      // A list-append transaction of a register tenant (docs/list-append.md, "Online"): counted and logged.
+      feed.malformed(tenant, event, new IllegalArgumentException(refused));
       return;
     }
     feed.arrival(tenant, event, txn, body, record.timestamp(), context.currentSystemTimeMs());

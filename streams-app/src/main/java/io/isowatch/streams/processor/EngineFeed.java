@@ -100,6 +100,20 @@ final class EngineFeed {
     verdicts.changed(slot.tenant());
   }
 
+  /**
+   * Why the tenant's engine cannot check this transaction, or null: a list-append transaction of a
+   * tenant whose workload is registers ({@link io.isowatch.streams.engine.WorkloadEngine#refuses}), or
+   * of an engine that checks registers only.
+   */
+  String refuses(final String tenant, final Transaction txn) {
+    if (!io.isowatch.core.listappend.ListAppendCheck.isListAppend(txn)) {
+      return null;
+    }
+    final TenantEngine engine = engines.loaded(tenant).engine();
+    return engine instanceof io.isowatch.streams.engine.WorkloadEngine w ? w.refuses(txn)
+        : io.isowatch.core.online.ListAppendOnlineChecker.refusedBySegmentedEngine(txn);
+  }
+
   /** An event that is no possible transaction: counted as a finding, not stored, not checked. */
   void malformed(final String tenant, final TransactionEvent event, final IllegalArgumentException e) {
     LOG.warn("Impossible transaction event counted as a finding, not checked tenant=[{}] txn=[{}] {} error=[{}]",
