@@ -388,7 +388,7 @@ final class WeakDecision {
         }
       }
     }
-    final int width = (int) Math.max(1, Math.min(s.count, Math.min(clockCells, Integer.MAX_VALUE - 8) / (n + 1L)));
+    final int width = clockWidth(s.count, n, clockCells);
     final int[] clock = new int[Math.max(1, (n + 1) * width)];
     for (int lo = 0; lo < s.count; lo += width) {
       final int hi = Math.min(s.count, lo + width);
@@ -430,6 +430,15 @@ final class WeakDecision {
       }
     }
     return false;
+  }
+
+  /**
+   * How many sessions' clocks are built at a time: all of them when n + 1 rows of them fit in
+   * {@code cells} ints (and in an array), else as many as fit, at least one. Each chunk costs one
+   * more pass over the arcs; the answers do not depend on it.
+   */
+  static int clockWidth(final int sessions, final int n, final long cells) {
+    return (int) Math.max(1, Math.min(sessions, Math.min(cells, Integer.MAX_VALUE - 8) / (n + 1L)));
   }
 
   /** The last node of byKey[from, to) (one session's writers, in session order) at a position at most upTo, or 0. */
