@@ -33,6 +33,9 @@ final class WeakDecision {
   private int[] tin;
   private int[] tout;
   private int[] parent;
+  /** In a forest of paths: each version's root and depth (then tin and tout are not built). */
+  private int[] pathRoot;
+  private int[] pathDepth;
   private int[] slotNode;
 
   WeakDecision(final WeakIndex g, final long clockCells) {
@@ -217,7 +220,7 @@ final class WeakDecision {
    * links are too.
    */
   private void forest() {
-    if (tin != null) {
+    if (parent != null) {
       return;
     }
     final int versions = g.writeKey.length + g.keyCount;
@@ -230,6 +233,9 @@ final class WeakDecision {
           parent[own] = version(g.readWriter[r], g.readKey[r]);
         }
       }
+    }
+    if (paths(versions)) {
+      return;
     }
     final int[] childStart = new int[versions + 1];
     for (int v = 0; v < versions; v++) {
@@ -274,9 +280,49 @@ final class WeakDecision {
     }
   }
 
+  /**
+   * The common case, a forest of paths (no version read-modify-written twice, no lost update)
+   * whose parents come before their children in slot order: a root and a depth per version, in one
+   * pass in that order (the previous version of a key was written a few thousand slots earlier, so
+   * this stays in cache, where a depth-first walk of each chain would not). False, and nothing set,
+   * otherwise.
+   */
+  private boolean paths(final int versions) {
+    final int writeSlots = g.writeKey.length;
+    final boolean[] hasChild = new boolean[versions];
+    for (int v = 0; v < writeSlots; v++) {
+      final int p = parent[v];
+      if (p >= 0) {
+        if (hasChild[p] || (p < writeSlots && p > v)) {
+          return false;
+        }
+        hasChild[p] = true;
+      }
+    }
+    final int[] root = new int[versions];
+    final int[] depth = new int[versions];
+    for (int v = writeSlots; v < versions; v++) {
+      root[v] = v;
+    }
+    for (int v = 0; v < writeSlots; v++) {
+      final int p = parent[v];
+      root[v] = p < 0 ? v : root[p];
+      depth[v] = p < 0 ? 0 : depth[p] + 1;
+    }
+    pathRoot = root;
+    pathDepth = depth;
+    return true;
+  }
+
   /** Whether version a is version b or one of its ancestors. */
   private boolean ancestorOrSelf(final int a, final int b) {
-    return a >= 0 && b >= 0 && tin[a] >= 0 && tin[b] >= 0 && tin[a] <= tin[b] && tout[b] <= tout[a];
+    if (a < 0 || b < 0) {
+      return false;
+    }
+    if (pathRoot != null) {
+      return pathRoot[a] == pathRoot[b] && pathDepth[a] <= pathDepth[b];
+    }
+    return tin[a] >= 0 && tin[b] >= 0 && tin[a] <= tin[b] && tout[b] <= tout[a];
   }
 
   /**

@@ -18,6 +18,14 @@ import java.util.Map;
  */
 final class WeakIndex {
   static final int INIT = WeakGraph.INIT;
+  private static final byte READ = 0;
+  private static final byte WRITE = 1;
+  private static final byte APPEND = 2;
+  /** Or'ed into an op's kind when its value is null. */
+  private static final byte NULL = 4;
+  private static final byte COMMITTED = 1;
+  private static final byte UNKNOWN = 2;
+  private static final byte OTHER = 3;
 
   final int n;
   final int keyCount;
@@ -45,19 +53,30 @@ final class WeakIndex {
   WeakIndex(final List<WeakLevelCheck.Entry> all, final Long initialValue, final boolean horizon,
       final boolean complete) {
     final int entries = all.size();
-    // Pass 1: every op's key id, and every write of every entry (committed or not) by (key, value).
+    // Pass 1, the only one over the transactions' objects: every op as a key id, a kind and a value.
     final int[] opStart = new int[entries + 1];
     for (int e = 0; e < entries; e++) {
       opStart[e + 1] = opStart[e] + all.get(e).txn().ops().size();
     }
-    final int[] opKey = new int[opStart[entries]];
+    final int ops = opStart[entries];
+    final int[] opKey = new int[ops];
+    final byte[] opKind = new byte[ops];
+    final long[] opValue = new long[ops];
+    final byte[] status = new byte[entries];
     final KeyIds keys = new KeyIds();
     int writeOps = 0;
     for (int e = 0; e < entries; e++) {
-      final List<Op> ops = all.get(e).txn().ops();
-      for (int j = 0; j < ops.size(); j++) {
-        opKey[opStart[e] + j] = keys.id(ops.get(j).key());
-        writeOps += ops.get(j).isWrite() ? 1 : 0;
+      final Transaction t = all.get(e).txn();
+      status[e] = t.status() == TxnStatus.COMMITTED ? COMMITTED : t.status() == TxnStatus.UNKNOWN ? UNKNOWN : OTHER;
+      final List<Op> list = t.ops();
+      for (int j = 0; j < list.size(); j++) {
+        final Op op = list.get(j);
+        final int o = opStart[e] + j;
+        opKey[o] = keys.id(op.key());
+        final Long v = op.value();
+        opKind[o] = (byte) ((op.isWrite() ? WRITE : op.isRead() ? READ : APPEND) | (v == null ? NULL : 0));
+        opValue[o] = v == null ? 0 : v;
+        writeOps += op.isWrite() ? 1 : 0;
       }
     }
     final ValueTable writes = new ValueTable(Math.max(16, writeOps));
@@ -67,17 +86,15 @@ final class WeakIndex {
     final int[] wNext = new int[writeOps];
     int w = 0;
     for (int e = 0; e < entries; e++) {
-      final List<Op> ops = all.get(e).txn().ops();
-      for (int j = 0; j < ops.size(); j++) {
-        final Op op = ops.get(j);
-        if (op.isWrite()) {
+      for (int o = opStart[e]; o < opStart[e + 1]; o++) {
+        if (kind(opKind[o]) == WRITE) {
           wEntry[w] = e;
-          wLast[w] = !writtenIn(ops, opKey, opStart[e], j + 1, ops.size(), opKey[opStart[e] + j]);
+          wLast[w] = !writtenIn(opKind, opKey, o + 1, opStart[e + 1], opKey[o]);
           // Kept in op order per pair (appended at the tail), as WeakGraph's lists are.
           wNext[w] = -1;
-          final int head = writes.get(opKey[opStart[e] + j], op.value());
+          final int head = writes.get(opKey[o], opValue[o]);
           if (head < 0) {
-            writes.put(opKey[opStart[e] + j], op.value(), w);
+            writes.put(opKey[o], opValue[o], w);
           } else {
             int tail = head;
             while (wNext[tail] >= 0) {
@@ -96,22 +113,20 @@ final class WeakIndex {
     final int[] order = new int[entries];
     int count = 0;
     for (int e = 0; e < entries; e++) {
-      if (all.get(e).txn().status() == TxnStatus.COMMITTED) {
+      if (status[e] == COMMITTED) {
         order[count++] = e;
         nodeOf[e] = -1;
       }
     }
     for (int head = 0; head < count; head++) {
       final int e = order[head];
-      final List<Op> ops = all.get(e).txn().ops();
-      for (int j = 0; j < ops.size(); j++) {
-        final Op op = ops.get(j);
-        if (!op.isRead() || op.value() == null) {
+      for (int o = opStart[e]; o < opStart[e + 1]; o++) {
+        if (opKind[o] != READ) { // a read with a value
           continue;
         }
-        for (int x = writes.get(opKey[opStart[e] + j], op.value()); x >= 0; x = wNext[x]) {
+        for (int x = writes.get(opKey[o], opValue[o]); x >= 0; x = wNext[x]) {
           final int we = wEntry[x];
-          if (wLast[x] && all.get(we).txn().status() == TxnStatus.UNKNOWN && nodeOf[we] == 0) {
+          if (wLast[x] && status[we] == UNKNOWN && nodeOf[we] == 0) {
             nodeOf[we] = -1;
             order[count++] = we;
           }
@@ -130,56 +145,50 @@ final class WeakIndex {
       }
     }
     this.soPred = sessionOrder(all, order, n);
-    // Keys written per node, and whether each is a read-modify-write.
+    // Keys written per node (each once), whether each is a read-modify-write; external reads and their writers.
     this.writeStart = new int[n + 2];
+    this.readStart = new int[n + 2];
     int slots = 0;
+    int maxReads = 0;
     for (int i = 1; i <= n; i++) {
       final int e = order[i - 1];
-      final List<Op> ops = txn[i].ops();
-      for (int j = 0; j < ops.size(); j++) {
-        if (ops.get(j).isWrite() && !writtenIn(ops, opKey, opStart[e], j + 1, ops.size(), opKey[opStart[e] + j])) {
+      for (int o = opStart[e]; o < opStart[e + 1]; o++) {
+        if (kind(opKind[o]) == WRITE && !writtenIn(opKind, opKey, o + 1, opStart[e + 1], opKey[o])) {
           slots++;
         }
       }
-      writeStart[i + 1] = slots;
+      maxReads += opStart[e + 1] - opStart[e];
     }
-    writeStart[n + 1] = slots;
     this.writeKey = new int[slots];
     this.writeAfterRead = new boolean[slots];
-    // Reads: at most one per non-write op.
-    int maxReads = 0;
-    for (int i = 1; i <= n; i++) {
-      maxReads += txn[i].ops().size();
-    }
     final int[] rKey = new int[maxReads];
     final int[] rWriter = new int[maxReads];
-    this.readStart = new int[n + 2];
     int r = 0;
     int s = 0;
     for (int i = 1; i <= n; i++) {
       final int e = order[i - 1];
-      final int base = opStart[e];
-      final List<Op> ops = txn[i].ops();
+      final int first = opStart[e];
+      final int end = opStart[e + 1];
       readStart[i] = r;
-      for (int j = 0; j < ops.size(); j++) {
-        final Op op = ops.get(j);
-        final int key = opKey[base + j];
-        if (op.isWrite()) {
-          if (!writtenIn(ops, opKey, base, j + 1, ops.size(), key)) {
+      writeStart[i] = s;
+      for (int o = first; o < end; o++) {
+        final int key = opKey[o];
+        if (kind(opKind[o]) == WRITE) {
+          if (!writtenIn(opKind, opKey, o + 1, end, key)) {
             writeKey[s] = key;
-            writeAfterRead[s] = firstOpIsRead(ops, opKey, base, key);
+            writeAfterRead[s] = firstOpIsRead(opKind, opKey, first, end, key);
             s++;
           }
-          if (blindKey == null && !writtenIn(ops, opKey, base, 0, j, key) && !readIn(ops, opKey, base, 0, j, key)) {
-            blindKey = op.key();
+          if (blindKey == null && !writtenIn(opKind, opKey, first, o, key) && !readIn(opKind, opKey, first, o, key)) {
+            blindKey = keyNames[key];
           }
           continue;
         }
-        if (writtenIn(ops, opKey, base, 0, j, key)) {
+        if (writtenIn(opKind, opKey, first, o, key)) {
           continue; // Int: the engine checks reads of own writes
         }
-        final int writer = writerOf(all, e, i, key, op, initialValue, horizon, complete, writes, wEntry, wLast, wNext,
-            nodeOf);
+        final int writer = writerOf(all, e, i, o, opKey, opKind, opValue, initialValue, horizon, complete, writes,
+            wEntry, wLast, wNext, nodeOf, status);
         if ((writer == INIT || writer > 0) && writer != i) {
           rKey[r] = key;
           rWriter[r] = writer;
@@ -188,6 +197,7 @@ final class WeakIndex {
       }
     }
     readStart[n + 1] = r;
+    writeStart[n + 1] = s;
     this.readKey = Arrays.copyOf(rKey, r);
     this.readWriter = Arrays.copyOf(rWriter, r);
   }
@@ -217,31 +227,34 @@ final class WeakIndex {
     return -1;
   }
 
-  /** WeakGraph.writerOf, over ids: the node whose final write the read returned, INIT, or -1. */
-  private int writerOf(final List<WeakLevelCheck.Entry> all, final int readerEntry, final int reader, final int key,
-      final Op op, final Long initialValue, final boolean horizon, final boolean complete, final ValueTable writes,
-      final int[] wEntry, final boolean[] wLast, final int[] wNext, final int[] nodeOf) {
-    final Long value = op.value();
-    if (value == null ? initialValue == null : value.equals(initialValue)) {
+  /** WeakGraph.writerOf, over ids: the node whose final write the read (op o) returned, INIT, or -1. */
+  private int writerOf(final List<WeakLevelCheck.Entry> all, final int readerEntry, final int reader, final int o,
+      final int[] opKey, final byte[] opKind, final long[] opValue, final Long initialValue, final boolean horizon,
+      final boolean complete, final ValueTable writes, final int[] wEntry, final boolean[] wLast, final int[] wNext,
+      final int[] nodeOf, final byte[] status) {
+    final boolean isNull = (opKind[o] & NULL) != 0;
+    final long value = opValue[o];
+    if (isNull ? initialValue == null : initialValue != null && value == initialValue) {
       return INIT;
     }
-    final int head = value == null ? -1 : writes.get(key, value);
+    final int key = opKey[o];
+    final int head = isNull ? -1 : writes.get(key, value);
     if (head >= 0 && wNext[head] >= 0) {
-      unknown("a value of " + op.key() + " is written more than once (NON_UNIQUE_WRITE): the transaction a read of it "
-          + "saw is not known");
+      unknown("a value of " + keyNames[key] + " is written more than once (NON_UNIQUE_WRITE): the transaction a read "
+          + "of it saw is not known");
       return -1;
     }
     if (head < 0) {
       if (complete && !horizon) {
         readViolation = true;
       } else if (!horizon) {
-        unknown("a read of " + op.key() + "=" + value + " has no writer yet");
+        unknown("a read of " + keyNames[key] + "=" + (isNull ? "null" : Long.toString(value)) + " has no writer yet");
       }
       return -1;
     }
     final int we = wEntry[head];
-    final TxnStatus status = all.get(we).txn().status();
-    if (we == readerEntry || all.get(we).txn() == txn[reader] || status == TxnStatus.ABORTED || !wLast[head]) {
+    if (we == readerEntry || all.get(we).txn() == txn[reader] || all.get(we).txn().status() == TxnStatus.ABORTED
+        || !wLast[head]) {
       readViolation = true;
       return -1;
     }
@@ -310,31 +323,36 @@ final class WeakIndex {
     return soPred;
   }
 
-  private static boolean writtenIn(final List<Op> ops, final int[] opKey, final int base, final int from, final int to,
+  private static int kind(final byte k) {
+    return k & ~NULL;
+  }
+
+  /** Whether one of ops [from, to) writes {@code key}: a scan, as MT transactions have at most four ops. */
+  private static boolean writtenIn(final byte[] opKind, final int[] opKey, final int from, final int to,
       final int key) {
-    for (int j = from; j < to; j++) {
-      if (opKey[base + j] == key && ops.get(j).isWrite()) {
+    for (int o = from; o < to; o++) {
+      if (opKey[o] == key && kind(opKind[o]) == WRITE) {
         return true;
       }
     }
     return false;
   }
 
-  private static boolean readIn(final List<Op> ops, final int[] opKey, final int base, final int from, final int to,
-      final int key) {
-    for (int j = from; j < to; j++) {
-      if (opKey[base + j] == key && ops.get(j).isRead()) {
+  private static boolean readIn(final byte[] opKind, final int[] opKey, final int from, final int to, final int key) {
+    for (int o = from; o < to; o++) {
+      if (opKey[o] == key && kind(opKind[o]) == READ) {
         return true;
       }
     }
     return false;
   }
 
-  /** Whether the first read or write of {@code key} is a read (appends are not counted, as in AdyaArcs). */
-  private static boolean firstOpIsRead(final List<Op> ops, final int[] opKey, final int base, final int key) {
-    for (int j = 0; j < ops.size(); j++) {
-      if (opKey[base + j] == key && (ops.get(j).isRead() || ops.get(j).isWrite())) {
-        return ops.get(j).isRead();
+  /** Whether the first read or write of {@code key} in ops [from, to) is a read (appends are not counted, as in AdyaArcs). */
+  private static boolean firstOpIsRead(final byte[] opKind, final int[] opKey, final int from, final int to,
+      final int key) {
+    for (int o = from; o < to; o++) {
+      if (opKey[o] == key && kind(opKind[o]) != APPEND) {
+        return kind(opKind[o]) == READ;
       }
     }
     return false;
