@@ -281,11 +281,11 @@ final class WeakDecision {
   }
 
   /**
-   * The common case, a forest of paths (no version read-modify-written twice, no lost update)
-   * whose parents come before their children in slot order: a root and a depth per version, in one
-   * pass in that order (the previous version of a key was written a few thousand slots earlier, so
-   * this stays in cache, where a depth-first walk of each chain would not). False, and nothing set,
-   * otherwise.
+   * The common case, a forest of paths (no version overwritten twice, as by a lost update): a
+   * root and a depth per version, each found by walking up to the nearest version already done, so
+   * every version is visited once, mostly near the previous one (the previous version of a key was
+   * written a few thousand slots earlier), where a depth-first walk of each chain would jump around
+   * the arrays. False, and nothing set, when some version has two children.
    */
   private boolean paths(final int versions) {
     final int writeSlots = g.writeKey.length;
@@ -293,7 +293,7 @@ final class WeakDecision {
     for (int v = 0; v < writeSlots; v++) {
       final int p = parent[v];
       if (p >= 0) {
-        if (hasChild[p] || (p < writeSlots && p > v)) {
+        if (hasChild[p]) {
           return false;
         }
         hasChild[p] = true;
@@ -301,13 +301,25 @@ final class WeakDecision {
     }
     final int[] root = new int[versions];
     final int[] depth = new int[versions];
+    Arrays.fill(depth, 0, writeSlots, -1);
     for (int v = writeSlots; v < versions; v++) {
       root[v] = v;
     }
+    final int[] stack = new int[Math.max(1, writeSlots)];
     for (int v = 0; v < writeSlots; v++) {
-      final int p = parent[v];
-      root[v] = p < 0 ? v : root[p];
-      depth[v] = p < 0 ? 0 : depth[p] + 1;
+      int k = 0;
+      int u = v;
+      while (u >= 0 && u < writeSlots && depth[u] < 0) {
+        stack[k++] = u;
+        u = parent[u];
+      }
+      // u is a done version (a slot or an initial one), or -1 above a root
+      while (k > 0) {
+        final int x = stack[--k];
+        final int p = parent[x];
+        root[x] = p < 0 ? x : root[p];
+        depth[x] = p < 0 ? 0 : depth[p] + 1;
+      }
     }
     pathRoot = root;
     pathDepth = depth;

@@ -108,6 +108,11 @@ final class WeakIndex {
     }
     this.keyCount = keys.size();
     this.keyNames = keys.names();
+    // Each read's first writer of its (key, value), looked up once: -1 none, -2 not a read with a value.
+    final int[] opHead = new int[ops];
+    for (int o = 0; o < ops; o++) {
+      opHead[o] = opKind[o] == READ ? writes.get(opKey[o], opValue[o]) : -2;
+    }
     // Pass 2: the counted entries, in WeakGraph.counted's order (committed ones, then promoted ones as found).
     final int[] nodeOf = new int[entries];
     final int[] order = new int[entries];
@@ -124,7 +129,7 @@ final class WeakIndex {
         if (opKind[o] != READ) { // a read with a value
           continue;
         }
-        for (int x = writes.get(opKey[o], opValue[o]); x >= 0; x = wNext[x]) {
+        for (int x = opHead[o]; x >= 0; x = wNext[x]) {
           final int we = wEntry[x];
           if (wLast[x] && status[we] == UNKNOWN && nodeOf[we] == 0) {
             nodeOf[we] = -1;
@@ -187,8 +192,8 @@ final class WeakIndex {
         if (writtenIn(opKind, opKey, first, o, key)) {
           continue; // Int: the engine checks reads of own writes
         }
-        final int writer = writerOf(all, e, i, o, opKey, opKind, opValue, initialValue, horizon, complete, writes,
-            wEntry, wLast, wNext, nodeOf, status);
+        final int writer = writerOf(all, e, i, o, opKey, opKind, opValue, initialValue, horizon, complete,
+            opHead[o] != -2 ? opHead[o] : writes.get(opKey[o], opValue[o]), wEntry, wLast, wNext, nodeOf);
         if ((writer == INIT || writer > 0) && writer != i) {
           rKey[r] = key;
           rWriter[r] = writer;
@@ -227,18 +232,21 @@ final class WeakIndex {
     return -1;
   }
 
-  /** WeakGraph.writerOf, over ids: the node whose final write the read (op o) returned, INIT, or -1. */
+  /**
+   * WeakGraph.writerOf, over ids: the node whose final write the read (op o) returned, INIT, or -1;
+   * {@code written} is the first write of its (key, value), or -1.
+   */
   private int writerOf(final List<WeakLevelCheck.Entry> all, final int readerEntry, final int reader, final int o,
       final int[] opKey, final byte[] opKind, final long[] opValue, final Long initialValue, final boolean horizon,
-      final boolean complete, final ValueTable writes, final int[] wEntry, final boolean[] wLast, final int[] wNext,
-      final int[] nodeOf, final byte[] status) {
+      final boolean complete, final int written, final int[] wEntry, final boolean[] wLast, final int[] wNext,
+      final int[] nodeOf) {
     final boolean isNull = (opKind[o] & NULL) != 0;
     final long value = opValue[o];
     if (isNull ? initialValue == null : initialValue != null && value == initialValue) {
       return INIT;
     }
     final int key = opKey[o];
-    final int head = isNull ? -1 : writes.get(key, value);
+    final int head = isNull ? -1 : written;
     if (head >= 0 && wNext[head] >= 0) {
       unknown("a value of " + keyNames[key] + " is written more than once (NON_UNIQUE_WRITE): the transaction a read "
           + "of it saw is not known");
@@ -417,12 +425,13 @@ final class WeakIndex {
     }
   }
 
-  /** (key id, value) to a non-negative int, by open addressing with a fixed capacity (at least twice the entries). */
+  /**
+   * (key id, value) to a non-negative int, by open addressing with a fixed capacity (at least twice
+   * the entries); a slot's value and key-and-payload are adjacent, so a probe reads one cache line.
+   */
   private static final class ValueTable {
-    private final int[] keys;
-    private final long[] values;
-    /** Payload + 1; 0 marks a free slot. */
-    private final int[] payload;
+    /** table[2i]: the value; table[2i + 1]: key << 32 | (payload + 1), 0 for a free slot. */
+    private final long[] table;
     private final int mask;
 
     ValueTable(final int maxEntries) {
@@ -430,32 +439,32 @@ final class WeakIndex {
       while (cap < 2 * maxEntries) {
         cap <<= 1;
       }
-      keys = new int[cap];
-      values = new long[cap];
-      payload = new int[cap];
+      table = new long[2 * cap];
       mask = cap - 1;
     }
 
     int get(final int key, final long value) {
       int slot = slot(key, value);
-      while (payload[slot] != 0) {
-        if (keys[slot] == key && values[slot] == value) {
-          return payload[slot] - 1;
+      while (true) {
+        final long word = table[2 * slot + 1];
+        if (word == 0) {
+          return -1;
+        }
+        if ((int) (word >>> 32) == key && table[2 * slot] == value) {
+          return (int) word - 1;
         }
         slot = (slot + 1) & mask;
       }
-      return -1;
     }
 
     /** Stores a new pair (absent). */
     void put(final int key, final long value, final int p) {
       int slot = slot(key, value);
-      while (payload[slot] != 0) {
+      while (table[2 * slot + 1] != 0) {
         slot = (slot + 1) & mask;
       }
-      keys[slot] = key;
-      values[slot] = value;
-      payload[slot] = p + 1;
+      table[2 * slot] = value;
+      table[2 * slot + 1] = ((long) key << 32) | ((p + 1L) & 0xFFFFFFFFL);
     }
 
     private int slot(final int key, final long value) {
