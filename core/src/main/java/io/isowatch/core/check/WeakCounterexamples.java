@@ -14,9 +14,15 @@ import java.util.Set;
  */
 final class WeakCounterexamples {
   private final WeakGraph graph;
+  private final long clockCells;
 
   WeakCounterexamples(final WeakGraph graph) {
+    this(graph, WeakLevelCheck.CLOCK_CELLS);
+  }
+
+  WeakCounterexamples(final WeakGraph graph, final long clockCells) {
     this.graph = graph;
+    this.clockCells = clockCells;
   }
 
   /** Decides {@code levels} (those of them that are weak); its anomalies show {@code requested}. */
@@ -36,7 +42,7 @@ final class WeakCounterexamples {
     final List<Arc> base = graph.baseArcs();
     final List<Arc> g1c = ArcCycles.cycle(base, graph.n);
     final List<Arc> wr = base.stream().filter(a -> a.kind() != EdgeKind.SO).toList();
-    final AxiomArcs axioms = new AxiomArcs(graph, base);
+    final AxiomArcs axioms = new AxiomArcs(graph, base, clockCells);
     final String unknownReason = graph.unknownReason();
     String rrReason = null;
     for (final Level level : Level.weakestFirst(levels)) {

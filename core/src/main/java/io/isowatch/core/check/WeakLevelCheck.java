@@ -117,6 +117,6 @@ public final class WeakLevelCheck {
   }
 
   private WeakCounterexamples counterexamples() {
-    return new WeakCounterexamples(new WeakGraph(all, initialValue, horizon, complete));
+    return new WeakCounterexamples(new WeakGraph(all, initialValue, horizon, complete), clockCells);
   }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * random small histories (every arrival order, complete or not, with or without a horizon) and on
  * generated mini-transaction histories of a few thousand transactions with injected anomalies and
  * many sessions, with CC's vector clocks bounded to a few ints, so that they are built one session
- * at a time.
+ * at a time (then the counterexample is the one the arc graph finds with clocks so bounded).
  */
 class WeakDecisionMatchesArcGraphTest {
   private static final int COUNT = Integer.getInteger("isowatch.weak.count", 10_000);
@@ -85,6 +85,22 @@ class WeakDecisionMatchesArcGraphTest {
   }
 
   @Test
+  void shouldExplainACausalityViolationWithTheClocksOfOneSessionAtATime() {
+    // Given: causality violations among 40 sessions, clocks bounded to one int (one session at a time)
+    final History h = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(7).withTransactions(2_000)
+        .withSessions(40).withKeys(50).withInjections(Injection.parseList("CausalityViolation:2")));
+    // When
+    final WeakLevelCheck.Result bounded = new WeakLevelCheck(entries(h), 0L, false, true, 1)
+        .decide(WEAK, EnumSet.allOf(Level.class));
+    final WeakLevelCheck.Result unbounded = new WeakLevelCheck(entries(h), 0L, false, true)
+        .decide(WEAK, EnumSet.allOf(Level.class));
+    // Then: the same verdicts, and a counterexample of CC (the chunks may find another cycle)
+    assertEquals(unbounded.verdicts(), bounded.verdicts());
+    assertEquals(Verdict.VIOLATED, bounded.verdicts().get(Level.CC));
+    assertTrue(bounded.witnesses().get(Level.CC).violates().contains(Level.CC), bounded.witnesses().toString());
+  }
+
+  @Test
   void shouldBoundTheClocksOfManySessionsInsteadOfOverflowing() {
     // Given: 10^6 transactions in 10^4 sessions would need 10^10 clock ints at once
     final long cells = WeakLevelCheck.CLOCK_CELLS;
@@ -101,8 +117,12 @@ class WeakDecisionMatchesArcGraphTest {
       final boolean complete, final long cells, final String what) {
     final WeakLevelCheck.Result fast = new WeakLevelCheck(entries, initial, horizon, complete, cells)
         .decide(WEAK, EnumSet.allOf(Level.class));
-    final WeakLevelCheck.Result graph = new WeakCounterexamples(new WeakGraph(entries, initial, horizon, complete))
-        .decide(WEAK, EnumSet.allOf(Level.class));
+    final WeakLevelCheck.Result graph = new WeakCounterexamples(new WeakGraph(entries, initial, horizon, complete),
+        cells).decide(WEAK, EnumSet.allOf(Level.class));
+    final WeakLevelCheck.Result unbounded = cells == WeakLevelCheck.CLOCK_CELLS ? graph
+        : new WeakCounterexamples(new WeakGraph(entries, initial, horizon, complete))
+            .decide(WEAK, EnumSet.allOf(Level.class));
+    assertEquals(unbounded.verdicts(), fast.verdicts(), what);
     assertEquals(graph.verdicts(), fast.verdicts(), what);
     assertEquals(graph.unknownReason(), fast.unknownReason(), what);
     assertEquals(graph.witnesses(), fast.witnesses(), what);
