@@ -21,9 +21,12 @@ import java.util.Set;
  * writes) are its concern, not this class's. The result names one counterexample per violated
  * level, as an {@link Anomaly} with a Let/Then explanation.
  *
- * <p>The jobs are split: {@link WeakGraph} resolves reads and session order, {@link AxiomArcs} and
- * {@link AdyaArcs} derive each level's arcs, {@link ArcCycles} finds cycles, {@link
- * WeakExplanations} turns a cycle into an anomaly.
+ * <p>Two steps. {@link WeakIndex} and {@link WeakDecision} decide each level over primitive
+ * arrays, without building the arcs that write-read arcs already imply. Only a level found
+ * violated is then explained by the arc graph ({@link WeakCounterexamples}): {@link WeakGraph}
+ * resolves reads and session order, {@link AxiomArcs} and {@link AdyaArcs} derive each level's
+ * arcs, {@link ArcCycles} finds cycles, {@link WeakExplanations} turns a cycle into an anomaly; so
+ * the counterexample is the one the arc graph gives (docs/benchmarks.md, "Weak levels").
  */
 public final class WeakLevelCheck {
   /** One transaction as the engine holds it: its session id and rank in the session. */
