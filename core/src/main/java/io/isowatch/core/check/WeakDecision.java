@@ -65,7 +65,7 @@ final class WeakDecision {
       }
     }
     baseCount = k;
-    topo = order(baseFrom, baseTo, baseCount, Arcs.EMPTY);
+    topo = IntArcs.order(n, baseFrom, baseTo, baseCount, IntArcs.EMPTY);
   }
 
   /** Whether SO ∪ WR has a cycle (G1c, every level but PL2 and RR violated). */
@@ -78,7 +78,7 @@ final class WeakDecision {
     if (topo != null) {
       return false;
     }
-    final Arcs wr = new Arcs();
+    final IntArcs wr = new IntArcs();
     for (int t = 1; t <= n; t++) {
       for (int r = g.readStart[t]; r < g.readStart[t + 1]; r++) {
         if (g.readWriter[r] != INIT) {
@@ -86,7 +86,7 @@ final class WeakDecision {
         }
       }
     }
-    return order(wr.from, wr.to, wr.size, Arcs.EMPTY) == null;
+    return IntArcs.order(n, wr.from, wr.to, wr.size, IntArcs.EMPTY) == null;
   }
 
   /** RC, RA or CC: whether SO ∪ WR and the arcs the level's axiom derives have a cycle. */
@@ -95,10 +95,10 @@ final class WeakDecision {
       return true;
     }
     forest();
-    final Arcs kept = new Arcs();
+    final IntArcs kept = new IntArcs();
     final boolean certain = level == Level.RC || level == Level.RA ? readAtomicArcs(level == Level.RA, kept)
         : causalArcs(kept);
-    return certain || (kept.size > 0 && order(baseFrom, baseTo, baseCount, kept) == null);
+    return certain || (kept.size > 0 && IntArcs.order(n, baseFrom, baseTo, baseCount, kept) == null);
   }
 
   /** RR: whether Adya's certain edges (AdyaArcs) have a cycle. */
@@ -126,9 +126,9 @@ final class WeakDecision {
         }
       }
     }
-    prefixSums(readersStart);
-    prefixSums(overStart);
-    prefixSums(blindStart);
+    IntArcs.prefixSums(readersStart);
+    IntArcs.prefixSums(overStart);
+    IntArcs.prefixSums(blindStart);
     final int[] readers = new int[readersStart[versions]];
     final int[] over = new int[overStart[versions]];
     final int[] blind = new int[blindStart[g.keyCount]];
@@ -150,7 +150,7 @@ final class WeakDecision {
         }
       }
     }
-    final Arcs arcs = new Arcs();
+    final IntArcs arcs = new IntArcs();
     for (int t = 1; t <= n; t++) {
       for (int r = g.readStart[t]; r < g.readStart[t + 1]; r++) {
         if (g.readWriter[r] != INIT) {
@@ -183,7 +183,7 @@ final class WeakDecision {
         }
       }
     }
-    return order(arcs.from, arcs.to, arcs.size, Arcs.EMPTY) == null;
+    return IntArcs.order(n, arcs.from, arcs.to, arcs.size, IntArcs.EMPTY) == null;
   }
 
   /** Whether read r of node t is its first (resolved, external) read of the key (WeakGraph.firstReads). */
@@ -243,7 +243,7 @@ final class WeakDecision {
         childStart[parent[v] + 1]++;
       }
     }
-    prefixSums(childStart);
+    IntArcs.prefixSums(childStart);
     final int[] children = new int[childStart[versions]];
     final int[] fill = Arrays.copyOf(childStart, versions);
     for (int v = 0; v < versions; v++) {
@@ -341,7 +341,7 @@ final class WeakDecision {
    * A derived arc t2 → t1 on key x: dropped when implied by write-read arcs, else kept. Returns
    * true when it closes a cycle by itself (t1 is the initial transaction, which precedes every other).
    */
-  private boolean derive(final int t2, final int t1, final int key, final Arcs kept) {
+  private boolean derive(final int t2, final int t1, final int key, final IntArcs kept) {
     if (t1 == INIT) {
       return true;
     }
@@ -352,7 +352,7 @@ final class WeakDecision {
   }
 
   /** RC (earlier reads of the reader) or RA (all its reads, and its session's last writer of the key). */
-  private boolean readAtomicArcs(final boolean ra, final Arcs kept) {
+  private boolean readAtomicArcs(final boolean ra, final IntArcs kept) {
     final int[] sessionWriter = ra ? sessionWriters() : null;
     for (int t = 1; t <= n; t++) {
       final int from = g.readStart[t];
@@ -382,7 +382,7 @@ final class WeakDecision {
   private int[] sessionWriters() {
     final int[] out = new int[g.readKey.length];
     final int[] last = new int[g.keyCount];
-    final Sessions s = sessions();
+    final WeakSessions s = sessions();
     for (int c = 0; c < s.count; c++) {
       for (int k = s.start[c]; k < s.start[c + 1]; k++) {
         final int t = s.members[k];
@@ -409,8 +409,8 @@ final class WeakDecision {
    * the last such writer counts (the earlier ones precede it in SO), and not when it already
    * precedes t1 (AxiomArcs.CausalPast).
    */
-  private boolean causalArcs(final Arcs kept) {
-    final Sessions s = sessions();
+  private boolean causalArcs(final IntArcs kept) {
+    final WeakSessions s = sessions();
     final int versions = g.writeKey.length + g.keyCount;
     final int writeSlots = g.writeKey.length;
     // Chain keys: every version but the initial one has a parent, none has two children.
@@ -435,7 +435,7 @@ final class WeakDecision {
         byKeyStart[g.writeKey[v] + 1]++;
       }
     }
-    prefixSums(byKeyStart);
+    IntArcs.prefixSums(byKeyStart);
     final int[] byKey = new int[byKeyStart[g.keyCount]];
     final int[] fill = Arrays.copyOf(byKeyStart, g.keyCount);
     for (int k = 0; k < n; k++) {
@@ -518,7 +518,7 @@ final class WeakDecision {
   }
 
   /** clock[t * width + s - lo]: the last position of session s (lo <= s < hi) preceding t in (SO ∪ WR)+, or -1. */
-  private void clocks(final Sessions s, final int[] clock, final int lo, final int hi, final int width) {
+  private void clocks(final WeakSessions s, final int[] clock, final int lo, final int hi, final int width) {
     Arrays.fill(clock, -1);
     for (final int t : topo) {
       final int row = t * width;
@@ -534,7 +534,7 @@ final class WeakDecision {
     }
   }
 
-  private static void merge(final int[] clock, final int row, final int p, final int width, final Sessions s,
+  private static void merge(final int[] clock, final int row, final int p, final int width, final WeakSessions s,
       final int lo, final int hi) {
     final int prow = p * width;
     for (int c = 0; c < width; c++) {
@@ -548,125 +548,12 @@ final class WeakDecision {
     }
   }
 
-  private Sessions sessions;
+  private WeakSessions sessions;
 
-  private Sessions sessions() {
+  private WeakSessions sessions() {
     if (sessions == null) {
-      sessions = new Sessions(g);
+      sessions = new WeakSessions(g);
     }
     return sessions;
-  }
-
-  /** The sessions (chains of soPred): members in session order, each node's session and position. */
-  private static final class Sessions {
-    final int count;
-    final int[] start;
-    final int[] members;
-    final int[] session;
-    final int[] position;
-
-    Sessions(final WeakIndex g) {
-      final int n = g.n;
-      final int[] succ = new int[n + 1];
-      int heads = 0;
-      for (int t = 1; t <= n; t++) {
-        if (g.soPred[t] > 0) {
-          succ[g.soPred[t]] = t;
-        } else {
-          heads++;
-        }
-      }
-      count = heads;
-      start = new int[heads + 1];
-      members = new int[n];
-      session = new int[n + 1];
-      position = new int[n + 1];
-      int c = 0;
-      int k = 0;
-      for (int head = 1; head <= n; head++) {
-        if (g.soPred[head] != 0) {
-          continue;
-        }
-        start[c] = k;
-        int pos = 0;
-        for (int t = head; t > 0; t = succ[t]) {
-          session[t] = c;
-          position[t] = pos++;
-          members[k++] = t;
-        }
-        c++;
-      }
-      start[c] = k;
-    }
-  }
-
-  /**
-   * A topological order of nodes 1..n under arcs a (and b), or null when they have a cycle (an arc
-   * into the initial transaction is one).
-   */
-  private int[] order(final int[] from, final int[] to, final int m, final Arcs more) {
-    final int[] first = new int[n + 2];
-    final int[] indeg = new int[n + 1];
-    for (int i = 0; i < m; i++) {
-      first[from[i] + 1]++;
-      indeg[to[i]]++;
-    }
-    for (int i = 0; i < more.size; i++) {
-      first[more.from[i] + 1]++;
-      indeg[more.to[i]]++;
-    }
-    if (indeg[INIT] > 0) {
-      return null;
-    }
-    for (int i = 0; i <= n; i++) {
-      first[i + 1] += first[i];
-    }
-    final int[] fill = Arrays.copyOf(first, n + 1);
-    final int[] succ = new int[m + more.size];
-    for (int i = 0; i < m; i++) {
-      succ[fill[from[i]]++] = to[i];
-    }
-    for (int i = 0; i < more.size; i++) {
-      succ[fill[more.from[i]]++] = more.to[i];
-    }
-    final int[] out = new int[n];
-    int k = 0;
-    for (int i = 1; i <= n; i++) {
-      if (indeg[i] == 0) {
-        out[k++] = i;
-      }
-    }
-    for (int head = 0; head < k; head++) {
-      final int v = out[head];
-      for (int j = first[v]; j < first[v + 1]; j++) {
-        if (--indeg[succ[j]] == 0) {
-          out[k++] = succ[j];
-        }
-      }
-    }
-    return k == n ? out : null;
-  }
-
-  private static void prefixSums(final int[] a) {
-    for (int i = 0; i + 1 < a.length; i++) {
-      a[i + 1] += a[i];
-    }
-  }
-
-  /** A growable list of arcs (from, to). */
-  private static final class Arcs {
-    static final Arcs EMPTY = new Arcs();
-    int[] from = new int[16];
-    int[] to = new int[16];
-    int size;
-
-    void add(final int f, final int t) {
-      if (size == from.length) {
-        from = Arrays.copyOf(from, size * 2);
-        to = Arrays.copyOf(to, size * 2);
-      }
-      from[size] = f;
-      to[size++] = t;
-    }
   }
 }
