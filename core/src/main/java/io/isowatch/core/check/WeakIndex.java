@@ -355,7 +355,10 @@ final class WeakIndex {
     return false;
   }
 
-  /** Whether the first read or write of {@code key} in ops [from, to) is a read (appends are not counted, as in AdyaArcs). */
+  /**
+   * Whether the first read or write of {@code key} in ops [from, to) is a read (appends are not
+   * counted, as in AdyaArcs).
+   */
   private static boolean firstOpIsRead(final byte[] opKind, final int[] opKey, final int from, final int to,
       final int key) {
     for (int o = from; o < to; o++) {
