@@ -27,14 +27,21 @@ import java.util.function.Supplier;
 final class AxiomArcs {
   private final WeakGraph g;
   private final List<Arc> base;
+  private final long clockCells;
   /** For RA: computed once, on first use. */
   private SessionWriters sessionWriters;
   /** For CC: computed once, on first use. */
   private CausalPast causal;
 
   AxiomArcs(final WeakGraph g, final List<Arc> base) {
+    this(g, base, WeakLevelCheck.CLOCK_CELLS);
+  }
+
+  /** As above, with CC's vector clocks bounded by {@code clockCells} ints (a chunk of sessions at a time). */
+  AxiomArcs(final WeakGraph g, final List<Arc> base, final long clockCells) {
     this.g = g;
     this.base = base;
+    this.clockCells = clockCells;
   }
 
   /** A writer {@code from} the reader saw, and (built on demand) the path by which it saw it. */
@@ -71,7 +78,7 @@ final class AxiomArcs {
         }
       } else {
         final int reader = t;
-        for (final int w : causalPast().latestWritersBefore(t, r.writer(), r.key())) {
+        for (final int w : causalPast().latestWritersBefore(t, i, r.writer(), r.key())) {
           arcs.add(new Arc(w, r.writer(), EdgeKind.RW, r.key(), r.value(), new Why(r, () -> causalPath(w, reader))));
         }
       }
@@ -145,7 +152,7 @@ final class AxiomArcs {
 
   private CausalPast causalPast() {
     if (causal == null) {
-      causal = new CausalPast(g, base);
+      causal = new CausalPast(g, base, clockCells);
     }
     return causal;
   }
@@ -225,17 +232,20 @@ final class AxiomArcs {
    */
   private static final class CausalPast {
     private final Sessions sessions;
+    /** How many sessions' clocks are held at a time (all, unless that would exceed the bound). */
     private final int width;
-    /** clock[t * width + s]: the last position in session s preceding node t, or -1. */
+    /** The first session of the chunk whose clocks are held. */
+    private int lo;
+    /** clock[t * width + s - lo]: the last position in session s preceding node t, or -1. */
     private final int[] clock;
+    /** When the sessions are chunked: each read's arcs ([node][read]), else null. */
+    private final int[][][] chunked;
     /** Per session, per key, the positions of its writers in session order. */
     private final List<Map<String, int[]>> writers = new ArrayList<>();
 
-    CausalPast(final WeakGraph g, final List<Arc> base) {
+    CausalPast(final WeakGraph g, final List<Arc> base, final long clockCells) {
       sessions = new Sessions(g);
-      width = sessions.members.size();
-      clock = new int[Math.multiplyExact(g.n + 1, width)];
-      Arrays.fill(clock, -1);
+      final int count = sessions.members.size();
       final int[] inStart = new int[g.n + 2];
       for (final Arc a : base) {
         if (a.from() != WeakGraph.INIT) {
@@ -252,22 +262,7 @@ final class AxiomArcs {
           inFrom[fill[a.to()]++] = a.from();
         }
       }
-      for (final int t : ArcCycles.topological(base, g.n)) {
-        final int row = t * width;
-        for (int k = inStart[t]; k < inStart[t + 1]; k++) {
-          final int p = inFrom[k];
-          final int prow = p * width;
-          for (int s = 0; s < width; s++) {
-            if (clock[prow + s] > clock[row + s]) {
-              clock[row + s] = clock[prow + s];
-            }
-          }
-          final int ps = sessions.session[p];
-          if (sessions.position[p] > clock[row + ps]) {
-            clock[row + ps] = sessions.position[p];
-          }
-        }
-      }
+      final int[] topological = ArcCycles.topological(base, g.n);
       for (final int[] chain : sessions.members) {
         final Map<String, List<Integer>> lists = new HashMap<>();
         for (int k = 0; k < chain.length; k++) {
@@ -279,6 +274,58 @@ final class AxiomArcs {
         lists.forEach((key, ps) -> byKey.put(key, ps.stream().mapToInt(Integer::intValue).toArray()));
         writers.add(byKey);
       }
+      width = WeakDecision.clockWidth(count, g.n, clockCells);
+      lo = 0;
+      clock = new int[Math.max(1, (g.n + 1) * width)];
+      if (width == count) {
+        fillClocks(topological, inStart, inFrom);
+        chunked = null;
+      } else {
+        // Too many sessions for one clock per session and node (it would not fit): a chunk of
+        // sessions at a time, each read's arcs collected as it goes; without the pruning between
+        // sessions of different chunks, which only drops implied arcs.
+        chunked = new int[g.n + 1][][];
+        for (int t = 1; t <= g.n; t++) {
+          chunked[t] = new int[g.reads[t].size()][];
+          Arrays.fill(chunked[t], new int[0]);
+        }
+        for (lo = 0; lo < count; lo += width) {
+          fillClocks(topological, inStart, inFrom);
+          for (int t = 1; t <= g.n; t++) {
+            for (int i = 0; i < g.reads[t].size(); i++) {
+              final Read r = g.reads[t].get(i);
+              final int[] more = candidates(t, r.writer(), r.key());
+              if (more.length > 0) {
+                final int[] all = Arrays.copyOf(chunked[t][i], chunked[t][i].length + more.length);
+                System.arraycopy(more, 0, all, chunked[t][i].length, more.length);
+                chunked[t][i] = all;
+              }
+            }
+          }
+        }
+      }
+    }
+
+    /** The clocks of sessions lo .. lo + width - 1, in one pass in topological order. */
+    private void fillClocks(final int[] topological, final int[] inStart, final int[] inFrom) {
+      Arrays.fill(clock, -1);
+      final int hi = Math.min(sessions.members.size(), lo + width);
+      for (final int t : topological) {
+        final int row = t * width;
+        for (int k = inStart[t]; k < inStart[t + 1]; k++) {
+          final int p = inFrom[k];
+          final int prow = p * width;
+          for (int s = 0; s < width; s++) {
+            if (clock[prow + s] > clock[row + s]) {
+              clock[row + s] = clock[prow + s];
+            }
+          }
+          final int ps = sessions.session[p];
+          if (ps >= lo && ps < hi && sessions.position[p] > clock[row + ps - lo]) {
+            clock[row + ps - lo] = sessions.position[p];
+          }
+        }
+      }
     }
 
     /**
@@ -287,12 +334,36 @@ final class AxiomArcs {
      * SO ∪ WR (a path of base arcs implies it) or another one of them follows it (its arc to t1
      * implies this one). On a valid history most reads so yield no arc at all.
      */
-    int[] latestWritersBefore(final int t, final int t1, final String key) {
+    int[] latestWritersBefore(final int t, final int read, final int t1, final String key) {
+      if (chunked != null) {
+        return chunked[t][read];
+      }
+      final int[] found = candidates(t, t1, key);
+      final int k = found.length;
+      int kept = 0;
+      for (int i = 0; i < k; i++) {
+        boolean implied = false;
+        for (int j = 0; j < k && !implied; j++) {
+          implied = j != i && precedes(found[i], found[j]);
+        }
+        if (!implied) {
+          found[kept++] = found[i];
+        }
+      }
+      return Arrays.copyOf(found, kept);
+    }
+
+    /**
+     * Per session of the current chunk, the last writer of {@code key} that precedes {@code t},
+     * unless it is t1 or precedes t1.
+     */
+    private int[] candidates(final int t, final int t1, final String key) {
       final int row = t * width;
-      final int[] found = new int[width];
+      final int hi = Math.min(sessions.members.size(), lo + width);
+      final int[] found = new int[hi - lo];
       int k = 0;
-      for (int s = 0; s < width; s++) {
-        final int upTo = clock[row + s];
+      for (int s = lo; s < hi; s++) {
+        final int upTo = clock[row + s - lo];
         if (upTo < 0) {
           continue;
         }
@@ -311,22 +382,16 @@ final class AxiomArcs {
           }
         }
       }
-      int kept = 0;
-      for (int i = 0; i < k; i++) {
-        boolean implied = false;
-        for (int j = 0; j < k && !implied; j++) {
-          implied = j != i && precedes(found[i], found[j]);
-        }
-        if (!implied) {
-          found[kept++] = found[i];
-        }
-      }
-      return Arrays.copyOf(found, kept);
+      return Arrays.copyOf(found, k);
     }
 
-    /** Whether node {@code a} precedes node {@code b} in (SO ∪ WR)+ (node 0 precedes none here). */
+    /**
+     * Whether node {@code a} precedes node {@code b} in (SO ∪ WR)+ (node 0 precedes none here);
+     * a's session must be in the current chunk.
+     */
     private boolean precedes(final int a, final int b) {
-      return b != WeakGraph.INIT && a != WeakGraph.INIT && clock[b * width + sessions.session[a]] >= sessions.position[a];
+      return b != WeakGraph.INIT && a != WeakGraph.INIT
+          && clock[b * width + sessions.session[a] - lo] >= sessions.position[a];
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.isowatch.core.check;
 
-import io.isowatch.core.check.WeakGraph.Arc;
 import io.isowatch.core.history.Transaction;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,9 +21,12 @@ import java.util.Set;
  * writes) are its concern, not this class's. The result names one counterexample per violated
  * level, as an {@link Anomaly} with a Let/Then explanation.
  *
- * <p>The jobs are split: {@link WeakGraph} resolves reads and session order, {@link AxiomArcs} and
- * {@link AdyaArcs} derive each level's arcs, {@link ArcCycles} finds cycles, {@link
- * WeakExplanations} turns a cycle into an anomaly.
+ * <p>Two steps. {@link WeakIndex} and {@link WeakDecision} decide each level over primitive
+ * arrays, without building the arcs that write-read arcs already imply. Only a level found
+ * violated is then explained by the arc graph ({@link WeakCounterexamples}): {@link WeakGraph}
+ * resolves reads and session order, {@link AxiomArcs} and {@link AdyaArcs} derive each level's
+ * arcs, {@link ArcCycles} finds cycles, {@link WeakExplanations} turns a cycle into an anomaly; so
+ * the counterexample is the one the arc graph gives (docs/benchmarks.md, "Weak levels").
  */
 public final class WeakLevelCheck {
   /** One transaction as the engine holds it: its session id and rank in the session. */
@@ -32,7 +35,15 @@ public final class WeakLevelCheck {
   /** Verdicts of the weak levels, the counterexample of each violated one, and why an unknown one is. */
   public record Result(Map<Level, Verdict> verdicts, Map<Level, Anomaly> witnesses, String unknownReason) {}
 
-  private final WeakGraph graph;
+  /** Vector clocks of CC hold at most this many ints at a time (a chunk of sessions at a time). */
+  static final long CLOCK_CELLS = 1L << 25;
+
+  private final List<Entry> all;
+  private final Long initialValue;
+  private final boolean horizon;
+  private final boolean complete;
+  private final long clockCells;
+  private final WeakIndex index;
 
   /**
    * @param all the transactions to judge
@@ -43,7 +54,18 @@ public final class WeakLevelCheck {
    *     is then from thin air, not waiting for its writer
    */
   public WeakLevelCheck(final List<Entry> all, final Long initialValue, final boolean horizon, final boolean complete) {
-    this.graph = new WeakGraph(all, initialValue, horizon, complete);
+    this(all, initialValue, horizon, complete, CLOCK_CELLS);
+  }
+
+  /** As above, with CC's vector clocks bounded by {@code clockCells} ints (tests use tiny bounds). */
+  WeakLevelCheck(final List<Entry> all, final Long initialValue, final boolean horizon, final boolean complete,
+      final long clockCells) {
+    this.all = all;
+    this.initialValue = initialValue;
+    this.horizon = horizon;
+    this.complete = complete;
+    this.clockCells = clockCells;
+    this.index = new WeakIndex(all, initialValue, horizon, complete);
   }
 
   /** Decides {@code levels} (those of them that are weak). */
@@ -53,49 +75,51 @@ public final class WeakLevelCheck {
 
   /** Decides {@code levels} (those of them that are weak); its anomalies show {@code requested}. */
   public Result decide(final Set<Level> levels, final Set<Level> requested) {
-    final WeakExplanations explain = new WeakExplanations(graph, requested);
-    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
-    final Map<Level, Anomaly> witnesses = new EnumMap<>(Level.class);
-    if (graph.readViolation() != null) {
-      for (final Level level : levels) {
-        if (Level.WEAK.contains(level)) {
-          verdicts.put(level, Verdict.VIOLATED);
-          witnesses.put(level, explain.readViolation(graph.readViolation()));
-        }
-      }
-      return new Result(verdicts, witnesses, null);
+    if (index.readViolation()) {
+      return counterexamples().decide(levels, requested);
     }
-    final List<Arc> base = graph.baseArcs();
-    final List<Arc> g1c = ArcCycles.cycle(base, graph.n);
-    final List<Arc> wr = base.stream().filter(a -> a.kind() != EdgeKind.SO).toList();
-    final AxiomArcs axioms = new AxiomArcs(graph, base);
-    final String unknownReason = graph.unknownReason();
+    final WeakDecision decision = new WeakDecision(index, clockCells);
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Set<Level> violated = EnumSet.noneOf(Level.class);
+    final String unknownReason = index.unknownReason();
     String rrReason = null;
     for (final Level level : Level.weakestFirst(levels)) {
       if (!Level.WEAK.contains(level)) {
         continue;
       }
-      final List<Arc> cycle;
+      final boolean cyclic;
       if (level == Level.PL2) {
-        cycle = ArcCycles.cycle(wr, graph.n);
+        cyclic = decision.pl2Cyclic();
       } else if (level == Level.RR) {
-        final AdyaArcs adya = new AdyaArcs(graph, wr);
-        cycle = ArcCycles.cycle(adya.arcs(), graph.n);
-        rrReason = adya.blindWriter() == null ? null : "the version order of " + adya.blindWriter()
+        cyclic = decision.rrCyclic();
+        rrReason = index.blindKey() == null ? null : "the version order of " + index.blindKey()
             + " is open (BLIND_WRITE), and Adya's PL-2.99 needs one; no violation is certain";
       } else {
-        cycle = g1c != null ? g1c : ArcCycles.cycle(axioms.withDerived(level), graph.n);
+        cyclic = decision.axiomCyclic(level);
       }
-      if (cycle != null) {
+      if (cyclic) {
+        violated.add(level);
         verdicts.put(level, Verdict.VIOLATED);
-        witnesses.put(level, level == Level.RR || level == Level.PL2
-            ? explain.adyaAnomaly(cycle, level) : explain.anomaly(cycle, level));
       } else if (unknownReason != null || (level == Level.RR && rrReason != null)) {
         verdicts.put(level, Verdict.UNKNOWN);
       } else {
         verdicts.put(level, Verdict.SATISFIED);
       }
     }
+    final Map<Level, Anomaly> witnesses = new EnumMap<>(Level.class);
+    if (!violated.isEmpty()) {
+      final Result explained = counterexamples().decide(violated, requested);
+      for (final Level level : violated) {
+        if (explained.verdicts().get(level) != Verdict.VIOLATED) {
+          throw new IllegalStateException("the weak check found " + level + " violated, but no cycle to explain it");
+        }
+        witnesses.put(level, explained.witnesses().get(level));
+      }
+    }
     return new Result(verdicts, witnesses, unknownReason != null ? unknownReason : rrReason);
+  }
+
+  private WeakCounterexamples counterexamples() {
+    return new WeakCounterexamples(new WeakGraph(all, initialValue, horizon, complete), clockCells);
   }
 }

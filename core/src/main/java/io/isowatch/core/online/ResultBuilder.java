@@ -187,14 +187,21 @@ final class ResultBuilder {
     }
     List<io.isowatch.core.check.Anomaly> listed = s.anomalies.select();
     Map<String, Long> counts = s.anomalies.counts();
-    // A level proven by an anomaly listed before a cut (in the summary) needs no counterexample
-    // either: otherwise a cut, even one that pruned nothing, would add one that check does not list.
-    final List<io.isowatch.core.check.Anomaly> proof = h == null || h.anomalies.isEmpty() ? listed
-        : concat(h.anomalies, listed);
-    final List<io.isowatch.core.check.Anomaly> witnesses = weak.witnesses(proof);
-    final List<io.isowatch.core.check.Anomaly> mixedWitnesses =
-        mixed.witnesses(witnesses.isEmpty() ? proof : concat(proof, witnesses));
     boolean truncated = s.anomalies.truncated();
+    // The counterexamples of the weak levels and of MIXED come after the engine's anomalies; a
+    // full listing keeps room for them, dropping the engine's last ones, so that every violated
+    // level keeps a listed proof. Dropping one may leave a weak level it proved without proof, so
+    // the room is found again until it holds. A counterexample is counted only if the engine's
+    // listing before the drops needed it too, so the drops add nothing to the counts.
+    final Witnesses counted = witnessesOf(h, listed);
+    Witnesses needed = counted;
+    while (listed.size() > Math.max(0, s.options.maxAnomalies() - needed.size())) {
+      listed = List.copyOf(listed.subList(0, Math.max(0, s.options.maxAnomalies() - needed.size())));
+      truncated = true;
+      needed = witnessesOf(h, listed);
+    }
+    final List<io.isowatch.core.check.Anomaly> witnesses = needed.weak();
+    final List<io.isowatch.core.check.Anomaly> mixedWitnesses = needed.mixed();
     if (!witnesses.isEmpty() || !mixedWitnesses.isEmpty()) {
       listed = new ArrayList<>(listed);
       counts = new java.util.LinkedHashMap<>(counts);
@@ -202,7 +209,9 @@ final class ResultBuilder {
         if (listed.size() < s.options.maxAnomalies()) {
           listed.add(a);
         }
-        counts.merge(a.displayName(), 1L, Long::sum);
+        if (counted.weak().contains(a)) {
+          counts.merge(a.displayName(), 1L, Long::sum);
+        }
       }
       // The mixed counterexample is the only proof of a violated MIXED (classic anomalies never
       // list it): listed first, so that a full listing cannot leave it out.
@@ -212,7 +221,9 @@ final class ResultBuilder {
           listed.remove(listed.size() - 1);
           truncated = true;
         }
-        counts.merge(a.displayName(), 1L, Long::sum);
+        if (counted.mixed().contains(a)) {
+          counts.merge(a.displayName(), 1L, Long::sum);
+        }
       }
     }
     if (h != null && h.cuts > 0) {
@@ -232,6 +243,26 @@ final class ResultBuilder {
             h.falsePositiveProbability(), HorizonSummary.FALSE_POSITIVE_BOUND, new CheckStats.Runs(h.runs(),
                 h.runBytes(), h.exactVersions(), h.allRuns.maxRuns())));
     return new CheckResult(verdicts, reasons, listed, findings.toList(), stats);
+  }
+
+  /** The counterexamples of the violated weak levels, and that of MIXED, to list. */
+  private record Witnesses(List<io.isowatch.core.check.Anomaly> weak, List<io.isowatch.core.check.Anomaly> mixed) {
+    int size() {
+      return weak.size() + mixed.size();
+    }
+  }
+
+  /**
+   * The counterexamples of the violated weak levels and of MIXED that the engine's anomalies
+   * {@code listed} (and those listed before a cut) do not prove.
+   */
+  private Witnesses witnessesOf(final HorizonSummary h, final List<io.isowatch.core.check.Anomaly> listed) {
+    // A level proven by an anomaly listed before a cut (in the summary) needs no counterexample
+    // either: otherwise a cut, even one that pruned nothing, would add one that check does not list.
+    final List<io.isowatch.core.check.Anomaly> proof = h == null || h.anomalies.isEmpty() ? listed
+        : concat(h.anomalies, listed);
+    final List<io.isowatch.core.check.Anomaly> weakOnes = weak.witnesses(proof);
+    return new Witnesses(weakOnes, mixed.witnesses(weakOnes.isEmpty() ? proof : concat(proof, weakOnes)));
   }
 
   private static <T> List<T> concat(final List<T> a, final List<T> b) {
