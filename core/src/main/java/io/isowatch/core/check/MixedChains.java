@@ -29,8 +29,13 @@ import java.util.Map;
  *
  * Each of these is forced, and together they suffice: a commit order exists exactly when the
  * local checks pass and SO ∪ WR with the SER, PC and SI arcs is acyclic (any topological order
- * then satisfies every axiom). Anything else (a blind write, a fork, a read whose writer is open) is
- * not for this class: {@link #decide} returns null and {@link MixedLevelCheck} searches.
+ * then satisfies every axiom).
+ *
+ * <p>After a lost update (two writers read the same version: a fork), each key's versions form a
+ * tree: every writer that descends from t1 still follows it, so the arcs to every child of t1 and
+ * the local checks are still forced, and a violation they show stands; but the order of the
+ * branches is open, so no violation found is not a satisfaction: {@link #decide} returns null, as
+ * for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches.
  */
 final class MixedChains {
   private static final int INIT = WeakGraph.INIT;
@@ -49,12 +54,21 @@ final class MixedChains {
   private final Level[] level;
   private final int n;
   private final Map<String, Integer> keyIds = new HashMap<>();
-  /** Per node: the keys it writes, the writer it read each from, and the writer after it. */
+  /**
+   * Per node and key it writes: the writer it read the key from (its parent in the key's tree of
+   * versions), its first child, its next sibling, and its interval in a depth-first numbering of
+   * the tree (a writer follows t1 in the key's version order exactly when it descends from t1).
+   */
   private final int[][] wKey;
   private final int[][] wPrev;
-  private final int[][] wNext;
-  private final int[][] wPos;
+  private final int[][] wChild;
+  private final int[][] wSibling;
+  private final int[][] wIn;
+  private final int[][] wOut;
+  /** Per key: the first writer that read the initial value (the roots' first sibling). */
   private int[] firstWriter = new int[16];
+  /** Whether two writers read the same version of a key (a lost update): the version order is then open. */
+  private boolean forked;
 
   // The arcs of SO ∪ WR ∪ the SER and PC arcs, as parallel arrays.
   private int arcs;
@@ -70,8 +84,10 @@ final class MixedChains {
     this.n = g.n;
     this.wKey = new int[n + 1][];
     this.wPrev = new int[n + 1][];
-    this.wNext = new int[n + 1][];
-    this.wPos = new int[n + 1][];
+    this.wChild = new int[n + 1][];
+    this.wSibling = new int[n + 1][];
+    this.wIn = new int[n + 1][];
+    this.wOut = new int[n + 1][];
   }
 
   /** The outcome, or null when some key's version order is not known from WR alone. */
@@ -89,7 +105,9 @@ final class MixedChains {
       return new Outcome(cycle(order));
     }
     final List<MixedStep> causal = causalChecks(order);
-    if (causal == MIXED_UNDECIDED) {
+    if (causal == MIXED_UNDECIDED || causal == null && forked) {
+      // After a lost update the branches' order is a choice the arcs above do not make: the
+      // violations found without it stand, a satisfaction needs the search.
       return null;
     }
     return new Outcome(causal);
@@ -107,8 +125,10 @@ final class MixedChains {
       final List<String> keys = new ArrayList<>(g.writtenKeys(t));
       wKey[t] = new int[keys.size()];
       wPrev[t] = new int[keys.size()];
-      wNext[t] = new int[keys.size()];
-      wPos[t] = new int[keys.size()];
+      wChild[t] = new int[keys.size()];
+      wSibling[t] = new int[keys.size()];
+      wIn[t] = new int[keys.size()];
+      wOut[t] = new int[keys.size()];
       for (int i = 0; i < keys.size(); i++) {
         wKey[t][i] = keyId(keys.get(i));
         int prev = -1;
@@ -134,16 +154,17 @@ final class MixedChains {
           if (k >= firstWriter.length) {
             firstWriter = Arrays.copyOf(firstWriter, Math.max(k + 1, firstWriter.length * 2));
           }
-          if (firstWriter[k] != 0) {
-            return false; // a fork at the initial version
-          }
+          forked |= firstWriter[k] != 0;
+          wSibling[t][i] = firstWriter[k];
           firstWriter[k] = t;
         } else {
           final int at = indexOf(p, k);
-          if (at < 0 || wNext[p][at] != 0) {
-            return false; // a fork: two writers followed the same version
+          if (at < 0) {
+            return false;
           }
-          wNext[p][at] = t;
+          forked |= wChild[p][at] != 0; // two writers followed the same version
+          wSibling[t][i] = wChild[p][at];
+          wChild[p][at] = t;
         }
       }
     }
@@ -171,20 +192,32 @@ final class MixedChains {
     return -1;
   }
 
-  /** Chain positions (the initial version is 0); false when WR is cyclic among writers (left to the search). */
+  /** The depth-first intervals of each key's tree; false when WR is cyclic among writers (left to the search). */
   private boolean positions() {
+    final ArrayDeque<int[]> stack = new ArrayDeque<>();
     for (int k = 0; k < keyIds.size() && k < firstWriter.length; k++) {
-      int t = firstWriter[k];
-      int pos = 1;
-      while (t != 0) {
-        final int at = indexOf(t, k);
-        wPos[t][at] = pos++;
-        t = wNext[t][at];
+      int clock = 1;
+      for (int root = firstWriter[k]; root != 0; root = wSibling[root][indexOf(root, k)]) {
+        stack.push(new int[] {root, 0});
+        while (!stack.isEmpty()) {
+          final int[] top = stack.peek();
+          final int at = indexOf(top[0], k);
+          if (top[1] == 0) {
+            top[1] = 1;
+            wIn[top[0]][at] = clock++;
+            for (int c = wChild[top[0]][at]; c != 0; c = wSibling[c][indexOf(c, k)]) {
+              stack.push(new int[] {c, 0});
+            }
+          } else {
+            wOut[top[0]][at] = clock - 1;
+            stack.pop();
+          }
+        }
       }
     }
     for (int t = 1; t <= n; t++) {
-      for (final int p : wPos[t]) {
-        if (p == 0) {
+      for (final int in : wIn[t]) {
+        if (in == 0) {
           return false; // not reachable from the initial version: a cycle of writers
         }
       }
@@ -192,25 +225,33 @@ final class MixedChains {
     return true;
   }
 
-  private int pos(final int t, final String key) {
-    if (t == INIT) {
-      return 0;
-    }
+  /** Whether writer {@code u} of {@code key} follows {@code t1} (a writer of it, or the initial transaction) in its version order. */
+  private boolean after(final int u, final int t1, final String key) {
     final Integer k = keyIds.get(key);
-    final int at = k == null ? -1 : indexOf(t, k);
-    return at < 0 ? -1 : wPos[t][at];
+    final int au = k == null || u == INIT ? -1 : indexOf(u, k);
+    if (au < 0) {
+      return false;
+    }
+    if (t1 == INIT) {
+      return true;
+    }
+    final int a1 = indexOf(t1, k);
+    return wIn[t1][a1] < wIn[u][au] && wIn[u][au] <= wOut[t1][a1];
   }
 
-  private int next(final int t, final String key) {
-    final Integer id = keyIds.get(key);
-    if (id == null) {
-      return 0; // a key nobody writes: read at its initial value, with no writer after it
+  /** The writers of {@code key} that read the version {@code t1} wrote (several after a lost update). */
+  private List<Integer> next(final int t, final String key) {
+    final Integer k = keyIds.get(key);
+    if (k == null) {
+      return List.of(); // a key nobody writes: read at its initial value, with no writer after it
     }
-    final int k = id;
-    if (t == INIT) {
-      return k < firstWriter.length ? firstWriter[k] : 0;
+    final List<Integer> out = new ArrayList<>(1);
+    int c = t == INIT ? (k < firstWriter.length ? firstWriter[k] : 0) : wChild[t][indexOf(t, k)];
+    while (c != 0) {
+      out.add(c);
+      c = wSibling[c][indexOf(c, k)];
     }
-    return wNext[t][indexOf(t, k)];
+    return out;
   }
 
   /** RC and RA: a writer of the key after the one read, among those read from or (RA) earlier in the session. */
@@ -222,11 +263,10 @@ final class MixedChains {
       final List<Read> rs = g.reads[t3];
       for (int i = 0; i < rs.size(); i++) {
         final Read r = rs.get(i);
-        final int p1 = pos(r.writer(), r.key());
         for (int j = 0; j < (level[t3] == Level.RC ? i : rs.size()); j++) {
           final Read seen = rs.get(j);
           final int w = seen.writer();
-          if (w != INIT && w != t3 && pos(w, r.key()) > p1) {
+          if (w != INIT && w != t3 && after(w, r.writer(), r.key())) {
             return axiomCycle(r, w, List.of(new Arc(w, t3, EdgeKind.WR, seen.key(), seen.value(), null)));
           }
         }
@@ -247,27 +287,32 @@ final class MixedChains {
       if (g.soPred[head] > 0) {
         continue;
       }
-      // key -> the latest position an earlier transaction of the session wrote, and who wrote it
-      final Map<String, int[]> latest = new HashMap<>();
+      // key -> the earlier transactions of the session that wrote it, by their depth-first number
+      final Map<String, java.util.TreeMap<Integer, Integer>> written = new HashMap<>();
       for (int t3 = head; t3 != 0; t3 = soNext[t3]) {
         if (level[t3] == Level.RA) {
           for (final Read r : g.reads[t3]) {
-            final int[] l = latest.get(r.key());
-            if (l != null && l[0] > pos(r.writer(), r.key())) {
-              return axiomCycle(r, l[1], sessionPath(l[1], t3));
+            final java.util.TreeMap<Integer, Integer> ws = written.get(r.key());
+            final int t2 = ws == null ? 0 : laterIn(ws, r.writer(), r.key());
+            if (t2 != 0) {
+              return axiomCycle(r, t2, sessionPath(t2, t3));
             }
           }
         }
         for (final String k : g.writtenKeys(t3)) {
-          final int p = pos(t3, k);
-          final int[] l = latest.get(k);
-          if (l == null || l[0] < p) {
-            latest.put(k, new int[] {p, t3});
-          }
+          written.computeIfAbsent(k, x -> new java.util.TreeMap<>()).put(wIn[t3][indexOf(t3, keyIds.get(k))], t3);
         }
       }
     }
     return null;
+  }
+
+  /** One of {@code ws} (writers by depth-first number) that follows {@code t1} in the key's order, or 0. */
+  private int laterIn(final java.util.TreeMap<Integer, Integer> ws, final int t1, final String key) {
+    final int from = t1 == INIT ? 0 : wIn[t1][indexOf(t1, keyIds.get(key))];
+    final int to = t1 == INIT ? Integer.MAX_VALUE : wOut[t1][indexOf(t1, keyIds.get(key))];
+    final Map.Entry<Integer, Integer> e = ws.higherEntry(from);
+    return e != null && e.getKey() <= to ? e.getValue() : 0;
   }
 
   private List<Arc> sessionPath(final int from, final int to) {
@@ -290,16 +335,17 @@ final class MixedChains {
     return cycle;
   }
 
-  /** The WR facts from {@code from} down the key's chain to {@code to} (the initial transaction: one INIT fact). */
+  /** The WR facts from {@code from} down the key's tree to {@code to} (the initial transaction: one INIT fact). */
   private List<MixedStep> chainPath(final int from, final int to, final String key) {
     if (from == INIT) {
       return List.of(MixedStep.fact(INIT, to, Rule.INIT, null, null));
     }
+    final int k = keyIds.get(key);
     final List<MixedStep> path = new ArrayList<>();
-    for (int t = from; t != to; ) {
-      final int nx = next(t, key);
-      path.add(MixedStep.fact(t, nx, Rule.WR, key, g.lastWrite(t, key)));
-      t = nx;
+    for (int t = to; t != from; ) {
+      final int parent = wPrev[t][indexOf(t, k)];
+      path.add(0, MixedStep.fact(parent, t, Rule.WR, key, g.lastWrite(parent, key)));
+      t = parent;
     }
     return path;
   }
@@ -323,19 +369,20 @@ final class MixedChains {
       }
       final List<Read> rs = g.reads[t3];
       for (int i = 0; i < rs.size(); i++) {
-        final int nx = next(rs.get(i).writer(), rs.get(i).key());
-        if (nx == 0 || nx == t3) {
-          continue;
-        }
-        if (l == Level.SER) {
-          arc(t3, nx, SER_ARC, t3, i);
-        } else {
-          if (g.soPred[t3] > 0) {
-            arc(g.soPred[t3], nx, PC_ARC, t3, i);
+        for (final int nx : next(rs.get(i).writer(), rs.get(i).key())) {
+          if (nx == t3) {
+            continue;
           }
-          for (final Read p : rs) {
-            if (p.writer() != INIT) {
-              arc(p.writer(), nx, PC_ARC, t3, i);
+          if (l == Level.SER) {
+            arc(t3, nx, SER_ARC, t3, i);
+          } else {
+            if (g.soPred[t3] > 0) {
+              arc(g.soPred[t3], nx, PC_ARC, t3, i);
+            }
+            for (final Read p : rs) {
+              if (p.writer() != INIT) {
+                arc(p.writer(), nx, PC_ARC, t3, i);
+              }
             }
           }
         }
@@ -479,9 +526,10 @@ final class MixedChains {
       clock[t] = c;
       if (level[t] == Level.CC) {
         for (final Read r : g.reads[t]) {
-          final int nx = next(r.writer(), r.key());
-          if (nx != 0 && nx != t && clock[t][session[nx]] >= rank[nx]) {
-            return axiomCycle(r, nx, causalPath(nx, t));
+          for (final int nx : next(r.writer(), r.key())) {
+            if (nx != t && clock[t][session[nx]] >= rank[nx]) {
+              return axiomCycle(r, nx, causalPath(nx, t));
+            }
           }
         }
       }

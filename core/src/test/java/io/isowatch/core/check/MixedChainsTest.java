@@ -115,6 +115,27 @@ class MixedChainsTest {
     assertTrue(ser.witness().explanation().contains("declared SER"), ser.witness().explanation());
   }
 
+  @Test
+  void shouldProveAViolationAfterALostUpdateButLeaveASatisfactionToTheSearch() {
+    // Given: 50,000 MT transactions with two lost updates (forks in two keys' version orders)
+    final History h = MtHistoryGenerator.generateHistory(GeneratorConfig.defaults().withSeed(6)
+        .withTransactions(50_000).withSessions(20).withKeys(1_000).withLevel(SimulatedLevel.SER)
+        .withInjections(List.of(new Injection(InjectedKind.LOST_UPDATE, 2))));
+    final List<WeakLevelCheck.Entry> entries = entries(h);
+
+    // When: every transaction declares SER; then RC, which allows a lost update
+    final MixedLevelCheck.Result ser = new MixedLevelCheck(entries, 0L, false, true, t -> Level.SER)
+        .decide(EnumSet.of(Level.MIXED));
+    final MixedLevelCheck.Result rc = new MixedLevelCheck(entries, 0L, false, true, t -> Level.RC)
+        .decide(EnumSet.of(Level.MIXED));
+
+    // Then: the lost update between two SER readers is a cycle of forced arcs; without one, the
+    // order of the branches is open, and above the search's bound the answer is UNKNOWN
+    assertEquals(Verdict.VIOLATED, ser.verdict(), ser.unknownReason());
+    assertEquals("LostUpdate", ser.witness().name(), ser.witness().explanation());
+    assertEquals(Verdict.UNKNOWN, rc.verdict());
+  }
+
   private static List<WeakLevelCheck.Entry> entries(final History h) {
     final Map<String, Integer> rank = new HashMap<>();
     final Map<String, Integer> session = new HashMap<>();
