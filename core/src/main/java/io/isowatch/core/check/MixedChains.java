@@ -277,6 +277,13 @@ final class MixedChains {
 
   /** RA: a writer of the key after the one read, earlier in the reader's session. */
   private List<MixedStep> sessionChecks() {
+    boolean anyRa = false;
+    for (int t = 1; t <= n && !anyRa; t++) {
+      anyRa = level[t] == Level.RA;
+    }
+    if (!anyRa) {
+      return null; // only RA readers have session predecessors in their premise
+    }
     final int[] soNext = new int[n + 1];
     for (int t = 1; t <= n; t++) {
       if (g.soPred[t] > 0) {
