@@ -50,6 +50,9 @@ final class MixedChains {
   /** The outcome: a counterexample's steps, or none (SATISFIED). */
   record Outcome(List<MixedStep> cycle) {}
 
+  /** What {@link #causalChecks} returns when its clocks would be too large: left to the search. */
+  private static final List<MixedStep> UNDECIDED = List.of();
+
   private final WeakGraph g;
   private final Level[] level;
   private final int n;
@@ -90,7 +93,10 @@ final class MixedChains {
     this.wOut = new int[n + 1][];
   }
 
-  /** The outcome, or null when some key's version order is not known from WR alone. */
+  /**
+   * The outcome, or null when this class cannot decide: a version order WR does not fix (a blind
+   * write, a cycle of writers), a lost update with no violation found, or CC clocks too large.
+   */
   Outcome decide() {
     if (!chains() || !positions()) {
       return null;
@@ -105,15 +111,13 @@ final class MixedChains {
       return new Outcome(cycle(order));
     }
     final List<MixedStep> causal = causalChecks(order);
-    if (causal == MIXED_UNDECIDED || causal == null && forked) {
+    if (causal == UNDECIDED || causal == null && forked) {
       // After a lost update the branches' order is a choice the arcs above do not make: the
       // violations found without it stand, a satisfaction needs the search.
       return null;
     }
     return new Outcome(causal);
   }
-
-  private static final List<MixedStep> MIXED_UNDECIDED = new ArrayList<>();
 
   private int keyId(final String key) {
     return keyIds.computeIfAbsent(key, k -> keyIds.size());
@@ -497,7 +501,7 @@ final class MixedChains {
 
   /**
    * CC: the next writer after the one read must not precede the reader in (SO ∪ WR)+, by vector
-   * clocks over sessions in a topological order; {@link #MIXED_UNDECIDED} when they are too large.
+   * clocks over sessions in a topological order; {@link #UNDECIDED} when they are too large.
    */
   private List<MixedStep> causalChecks(final int[] order) {
     boolean any = false;
@@ -516,7 +520,7 @@ final class MixedChains {
       rank[t] = p > 0 ? rank[p] + 1 : 1;
     }
     if ((long) sessions * (n + 1) > MAX_CLOCK_ENTRIES) {
-      return MIXED_UNDECIDED;
+      return UNDECIDED;
     }
     final int[][] clock = new int[n + 1][];
     for (final int t : order) {
