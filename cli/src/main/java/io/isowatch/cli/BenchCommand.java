@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.isowatch.agent.target.IsolationMix;
 import io.isowatch.cli.bench.BenchEngine;
 import io.isowatch.cli.bench.BenchReport;
 import io.isowatch.cli.bench.CoreBenchmark;
@@ -11,11 +12,16 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.SimulatedLevel;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +48,16 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--levels", paramLabel = "LEVELS", split = ",", defaultValue = CheckFlags.DEFAULT_LEVELS,
       converter = Converters.LevelConverter.class, description = "Levels to time, each on its own (default: ${DEFAULT-VALUE}).")
   List<Level> levels;
+
+  @Option(names = "--declare", paramLabel = "LEVEL|mix:LEVEL=WEIGHT,...",
+      description = "For --levels MIXED: give each transaction a declared level, as the agent's --isolation does "
+          + "(e.g. mix:serializable=1,read-committed=3: a quarter SERIALIZABLE, drawn with --seed), replacing the "
+          + "levels of --file; untimed.")
+  String declare;
+
+  @Option(names = "--default-level", paramLabel = "LEVEL", converter = Converters.DeclaredLevelConverter.class,
+      description = "For --levels MIXED: the level of a transaction that declares none (RC, RA, CC, PC, SI or SER).")
+  Level defaultLevel;
 
   @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
       description = "Measured runs per level; best and median are reported (default: ${DEFAULT-VALUE}).")
@@ -83,7 +99,7 @@ public final class BenchCommand implements Callable<Integer> {
     final CoreBenchmark bench;
     try {
       source = source();
-      bench = new CoreBenchmark(engine, levels, warmup, repeat, err);
+      bench = new CoreBenchmark(engine, levels, warmup, repeat, err).declaring(defaultLevel, declarations());
     } catch (final IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -106,6 +122,23 @@ public final class BenchCommand implements Callable<Integer> {
     out.print(json ? toJson(report) : BenchTable.render(report));
     out.flush();
     return 0;
+  }
+
+  /** The --declare rewrite: each transaction's level drawn from the mix, seeded by --seed. */
+  private UnaryOperator<History> declarations() {
+    if (declare == null) {
+      return UnaryOperator.identity();
+    }
+    final IsolationMix mix = IsolationMix.parse(declare);
+    return h -> {
+      final Random rnd = new Random(options.toConfig(transactions, simLevel, true).seed());
+      final List<Transaction> out = new ArrayList<>(h.size());
+      for (final Transaction t : h.transactions()) {
+        out.add(new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), t.ops(), t.tenant(),
+            mix.pick(rnd).label(), t.line()));
+      }
+      return new History(out);
+    };
   }
 
   private HistorySource source() {

@@ -275,6 +275,9 @@ public final class ReplayCommand implements Callable<Integer> {
       s.put(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
           options.levels().stream().map(Enum::name).collect(Collectors.joining(",")));
     }
+    if (options.defaultLevel() != null) {
+      s.put(IsoWatchStreamsConfig.CHECK_DEFAULT_LEVEL_CONFIG, options.defaultLevel().name());
+    }
     if (withDefaults || checkFlags.given("--initial-value")) {
       s.put(IsoWatchStreamsConfig.CHECK_INITIAL_VALUE_CONFIG, String.valueOf(options.initialValue()));
     }

@@ -48,6 +48,25 @@ class BenchCommandTest {
   }
 
   @Test
+  void shouldDecideMixedWhenTransactionsDeclareAMixOfLevels() throws Exception {
+    // When: a quarter of the transactions declare SERIALIZABLE, the rest READ COMMITTED, in a history
+    // with two write skews; then none declares and the default level is SI
+    final CliRun mix = CliRun.of(new BenchCommand(), "--txns", "30000", "--levels", "MIXED", "--repeat", "1",
+        "--warmup", "0", "--inject", "WriteSkew:2", "--declare", "mix:serializable=1,read-committed=3", "--json");
+    final CliRun si = CliRun.of(new BenchCommand(), "--txns", "30000", "--levels", "MIXED", "--repeat", "1",
+        "--warmup", "0", "--sim-level", "si", "--default-level", "SI", "--json");
+
+    // Then: both decided, above the search's bound of 20,000 transactions (a write skew is allowed
+    // unless both its transactions declared SERIALIZABLE)
+    assertEquals(0, mix.exit(), mix.err());
+    final JsonNode mixed = new ObjectMapper().readTree(mix.out()).at("/levels/0");
+    assertEquals("MIXED", mixed.get("level").asText());
+    assertTrue(List.of("SATISFIED", "VIOLATED").contains(mixed.get("verdict").asText()), mixed.toString());
+    assertEquals(0, si.exit(), si.err());
+    assertEquals("SATISFIED", new ObjectMapper().readTree(si.out()).at("/levels/0/verdict").asText(), si.out());
+  }
+
+  @Test
   void shouldTimeTheOnlineEngineWhenAskedForIt() throws Exception {
     // When
     final CliRun run = CliRun.of(new BenchCommand(), "--engine", "online", "--txns", "3000", "--levels", "SSER,SI",

@@ -70,7 +70,7 @@ class LevelEvolutionTest {
   void shouldReadALevelAddedLaterAsOtherWhenTheReaderIsCurrent() throws IOException {
     // Given: a future writer whose Level has one more symbol, writing a verdict of that level
     final Schema future = new Schema.Parser().parse(Anomaly.getClassSchema().toString()
-        .replace("\"RR\",\"OTHER\"]", "\"RR\",\"OTHER\",\"FUTURE\"]"));
+        .replace("\"OTHER\",\"MIXED\"]", "\"OTHER\",\"MIXED\",\"FUTURE\"]"));
     final GenericRecord record = new GenericData.Record(future);
     final Anomaly base = anomaly(List.of(Level.SER));
     for (final Schema.Field f : future.getFields()) {
@@ -94,16 +94,36 @@ class LevelEvolutionTest {
   @Test
   void shouldHaveASymbolForEveryCoreLevelWhenMapping() {
     for (final io.isowatch.core.check.Level l : io.isowatch.core.check.Level.values()) {
-      if (l != io.isowatch.core.check.Level.MIXED) {
-        assertEquals(l, LevelRecords.toCore(LevelRecords.toAvro(l)));
-      }
+      assertEquals(l, LevelRecords.toCore(LevelRecords.toAvro(l)));
     }
-    // MIXED is decided by isowatch check only: refused alone, left out of a list of levels
-    final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> LevelRecords.toAvro(io.isowatch.core.check.Level.MIXED));
-    assertEquals("MIXED is not carried by the topics (decided by isowatch check only)", e.getMessage());
-    assertEquals(List.of(Level.SER), LevelRecords.toAvro(List.of(io.isowatch.core.check.Level.SER,
+    assertEquals(List.of(Level.SER, Level.MIXED), LevelRecords.toAvro(List.of(io.isowatch.core.check.Level.SER,
         io.isowatch.core.check.Level.MIXED)));
+  }
+
+  @Test
+  void shouldReadMixedAsOtherWhenTheConsumerIsOnTheWeakLevelsSchemas() throws IOException {
+    // Given: the frozen schemas of the weak levels (Anomaly v4 and v5, TenantVerdict v4), whose Level
+    // ends with OTHER, the enum default; and a record of the current checker deciding MIXED
+    final Anomaly mixed = anomaly(List.of(Level.SER, Level.MIXED));
+    final byte[] bytes = write(mixed);
+    for (final String old : List.of("Anomaly/v4.avsc", "Anomaly/v5.avsc")) {
+      // When
+      final GenericRecord read = readAs(published(old), bytes, Anomaly.getClassSchema());
+      // Then: MIXED reads as OTHER, which LevelRecords.toCore skips; the other levels are read
+      assertEquals("[SER, OTHER]", read.get("violates").toString(), old);
+    }
+    // Then: the schemas agree: the current reads every v5 (Anomaly) and v4 (TenantVerdict) record
+    // (BACKWARD), and their readers read every current record too (the enum default covers MIXED: so
+    // FORWARD holds as well), which v3 cannot (Anomaly v4 cannot either, for v5's APPEND op)
+    for (final String old : List.of("Anomaly/v5.avsc", "TenantVerdict/v4.avsc")) {
+      final Schema current = old.startsWith("Anomaly") ? Anomaly.getClassSchema() : TenantVerdict.getClassSchema();
+      assertEquals(SchemaCompatibilityType.COMPATIBLE,
+          SchemaCompatibility.checkReaderWriterCompatibility(current, published(old)).getType(), old);
+      assertEquals(SchemaCompatibilityType.COMPATIBLE,
+          SchemaCompatibility.checkReaderWriterCompatibility(published(old), current).getType(), old + " reads current");
+    }
+    assertEquals(SchemaCompatibilityType.INCOMPATIBLE, SchemaCompatibility.checkReaderWriterCompatibility(
+        published("Anomaly/v3.avsc"), Anomaly.getClassSchema()).getType());
   }
 
   private static Anomaly anomaly(final List<Level> violates) {

@@ -10,8 +10,8 @@ import org.apache.kafka.common.config.ConfigException;
 /**
  * The levels the streaming checker decides: those its {@code check.levels} validator accepts. Read
  * from the validator rather than listed again, so that a promise's levels reach the topology as soon
- * as the topology carries them (every level but MIXED, which is decided by {@code isowatch check}
- * only), with nothing here to change.
+ * as the topology carries them (every level, MIXED included since the topics' Level has its
+ * symbol), with nothing here to change.
  */
 public final class CarriedLevels {
   private static final Set<Level> CARRIED = compute();

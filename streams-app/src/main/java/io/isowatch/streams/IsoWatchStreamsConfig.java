@@ -1,6 +1,7 @@
 package io.isowatch.streams;
 
 import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.DeclaredLevels;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.online.Horizon;
 import io.isowatch.core.online.OnlineOptions;
@@ -104,10 +105,18 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
 
   public static final String CHECK_LEVELS_CONFIG = "check.levels";
   public static final String CHECK_LEVELS_DOC = "Isolation levels to decide, comma-separated, any of (weakest first)"
-      + " PL2, RC, RA, CC, PC, SI, RR, SER, SSER (docs/levels.md; the spellings of isowatch check --levels are"
-      + " accepted too). A verdict is published for each; the weak ones (PL2 ... PC, RR) need consumers of the"
-      + " topics that read the Avro Level of v4 (schemas/README.md, 'Weak levels').";
+      + " PL2, RC, RA, CC, PC, SI, RR, SER, SSER, and MIXED: each transaction at the level it declares"
+      + " (TransactionEvent.level, else check.default.level; docs/levels.md, 'Mixed levels'). The spellings of"
+      + " isowatch check --levels are accepted too. A verdict is published for each; the weak ones (PL2 ... PC,"
+      + " RR) need consumers of the topics that read the Avro Level of v4, MIXED one of Anomaly v6 / TenantVerdict"
+      + " v5 (an older v4+ consumer reads it as OTHER; schemas/README.md, 'Weak levels', 'Mixed levels').";
   public static final String CHECK_LEVELS_DEFAULT = "SSER,SER,SI";
+
+  public static final String CHECK_DEFAULT_LEVEL_CONFIG = "check.default.level";
+  public static final String CHECK_DEFAULT_LEVEL_DOC = "With MIXED in check.levels: the level of a transaction that"
+      + " declares none (RC, RA, CC, PC, SI or SER, spelt as isowatch check --default-level reads it). Empty: such a"
+      + " transaction is an INVALID_LEVEL finding and MIXED stays UNKNOWN.";
+  public static final String CHECK_DEFAULT_LEVEL_DEFAULT = "";
 
   public static final String CHECK_GRACE_MS_CONFIG = "check.grace.ms";
   public static final String CHECK_GRACE_MS_DOC =
@@ -383,6 +392,9 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
               "partition:offset[,partition:offset...], or empty"), Importance.LOW, REPLAY_END_OFFSETS_DOC)
       .define(CHECK_LEVELS_CONFIG, Type.LIST, CHECK_LEVELS_DEFAULT,
           parsedBy(IsoWatchStreamsConfig::parseLevels, "levels such as RC,RA,SI,SER"), Importance.HIGH, CHECK_LEVELS_DOC)
+      .define(CHECK_DEFAULT_LEVEL_CONFIG, Type.STRING, CHECK_DEFAULT_LEVEL_DEFAULT,
+          parsedBy(IsoWatchStreamsConfig::parseDefaultLevel, "empty, or one of RC, RA, CC, PC, SI, SER"),
+          Importance.MEDIUM, CHECK_DEFAULT_LEVEL_DOC)
       .define(CHECK_GRACE_MS_CONFIG, Type.LONG, CHECK_GRACE_MS_DEFAULT, ConfigDef.Range.atLeast(0),
           Importance.HIGH, CHECK_GRACE_MS_DOC)
       .define(CHECK_ABSENCE_BOUND_MS_CONFIG, Type.LONG, CHECK_ABSENCE_BOUND_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
@@ -520,7 +532,14 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
   /** The check options of every tenant. */
   public CheckOptions checkOptions() {
     return new CheckOptions(levels(), initialValue(), getLong(CHECK_RT_SKEW_US_CONFIG),
-        getInt(CHECK_MAX_ANOMALIES_CONFIG), java.time.Duration.ofMillis(getLong(CHECK_SOLVER_BUDGET_MS_CONFIG)));
+        getInt(CHECK_MAX_ANOMALIES_CONFIG), java.time.Duration.ofMillis(getLong(CHECK_SOLVER_BUDGET_MS_CONFIG)))
+        .withDefaultLevel(defaultLevel());
+  }
+
+  /** The level of a transaction that declares none, under MIXED ({@code check.default.level}), or null. */
+  public Level defaultLevel() {
+    final String s = getString(CHECK_DEFAULT_LEVEL_CONFIG);
+    return s == null || s.isBlank() ? null : DeclaredLevels.parse(s);
   }
 
   /** The levels to decide. */
@@ -658,10 +677,15 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
     }
     for (final String s : levels) {
       if (!LevelRecords.carried(Level.parse(s))) {
-        // MIXED, each transaction at its declared level: decided by isowatch check, not by the
-        // topology yet (the Avro Level of the topics has no MIXED; LevelRecords holds that rule).
-        throw new IllegalArgumentException("MIXED is decided by isowatch check only, not by the streaming checker");
+        // The topics' rule, held by LevelRecords: a level they cannot carry is refused here.
+        throw new IllegalArgumentException(s + " is not carried by the topics");
       }
+    }
+  }
+
+  private static void parseDefaultLevel(final Object value) {
+    if (value != null && !((String) value).isBlank()) {
+      DeclaredLevels.parse((String) value);
     }
   }
 

@@ -204,6 +204,23 @@ class ConfigSourcesTest {
   }
 
   @Test
+  void shouldDecideMixedWithTheDefaultLevelWhenCheckLevelsNamesMixed() {
+    // Given: MIXED (also spelt "declared") and the level of transactions that declare none, in SQL's name
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(Map.of(
+        IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SER,declared",
+        IsoWatchStreamsConfig.CHECK_DEFAULT_LEVEL_CONFIG, "read committed"));
+    // Then
+    assertEquals(java.util.EnumSet.of(io.isowatch.core.check.Level.SER, io.isowatch.core.check.Level.MIXED),
+        config.checkOptions().levels());
+    assertEquals(io.isowatch.core.check.Level.RC, config.checkOptions().defaultLevel());
+    assertEquals(null, new IsoWatchStreamsConfig(Map.of()).checkOptions().defaultLevel());
+    // Then: a level MIXED cannot judge a transaction by is refused at start-up, saying why
+    final ConfigException ambiguous = assertThrows(ConfigException.class, () -> new IsoWatchStreamsConfig(Map.of(
+        IsoWatchStreamsConfig.CHECK_DEFAULT_LEVEL_CONFIG, "repeatable read")));
+    assertTrue(ambiguous.getMessage().contains("ambiguous"), ambiguous.getMessage());
+  }
+
+  @Test
   void shouldDecideEveryLevelWhenCheckLevelsNamesThem() {
     // Given: every level, in check's spellings, in no particular order
     final Map<String, String> settings = Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
@@ -214,9 +231,6 @@ class ConfigSourcesTest {
     assertEquals(java.util.EnumSet.complementOf(java.util.EnumSet.of(io.isowatch.core.check.Level.MIXED)),
         config.levels());
     assertEquals(config.levels(), config.checkOptions().levels());
-    final ConfigException mixed = assertThrows(ConfigException.class,
-        () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "SER,MIXED")));
-    assertTrue(mixed.getMessage().contains("isowatch check only"), mixed.getMessage());
     final ConfigException none = assertThrows(ConfigException.class,
         () -> new IsoWatchStreamsConfig(Map.of(IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG, "")));
     assertTrue(none.getMessage().contains("check.levels"), none.getMessage());

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +35,10 @@ public final class CoreBenchmark {
   private final int warmup;
   private final int repeat;
   private final PrintWriter progress;
+  /** The level of a transaction that declares none, for MIXED; null when none. */
+  private Level defaultLevel;
+  /** What each loaded history's transactions declare (levels for MIXED), applied after the timed load. */
+  private UnaryOperator<History> declare = UnaryOperator.identity();
 
   public CoreBenchmark(final List<Level> levels, final int warmup, final int repeat, final PrintWriter progress) {
     this(BenchEngine.ONLINE, levels, warmup, repeat, progress);
@@ -51,12 +56,23 @@ public final class CoreBenchmark {
     this.progress = progress;
   }
 
+  /**
+   * Declared levels for {@link Level#MIXED}: {@code declare} rewrites the loaded history (untimed),
+   * {@code defaultLevel} judges a transaction that declares none.
+   */
+  public CoreBenchmark declaring(final Level defaultLevel, final UnaryOperator<History> declare) {
+    this.defaultLevel = defaultLevel;
+    this.declare = declare;
+    return this;
+  }
+
   public BenchReport run(final HistorySource source)
       throws IOException, InvalidHistoryException, InterruptedException {
     final String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     final MachineInfo machine = MachineInfo.current();
     try (HeapMeter meter = new HeapMeter()) {
-      final Loaded loaded = load(source);
+      final Loaded raw = load(source);
+      final Loaded loaded = new Loaded(declare.apply(raw.history), raw.input);
       final List<BenchReport.LevelResult> results = new ArrayList<>();
       for (final Level level : levels) {
         results.add(measure(level, loaded.history, meter));
@@ -103,7 +119,7 @@ public final class CoreBenchmark {
 
   private BenchReport.LevelResult measure(final Level level, final History history, final HeapMeter meter)
       throws InterruptedException {
-    final CheckOptions options = CheckOptions.defaults().withLevels(Set.of(level));
+    final CheckOptions options = CheckOptions.defaults().withLevels(Set.of(level)).withDefaultLevel(defaultLevel);
     final long n = history.size();
     for (int i = 0; i < warmup; i++) {
       final long t0 = System.nanoTime();

@@ -290,6 +290,57 @@ class ReplayIT {
     assertTrue(files.size() >= 20 && violated >= 15, files.size() + " files, " + violated + " violated");
   }
 
+  @Test
+  void shouldDecideMixedAsCheckDoesOnTheMixedCorpusWhenReplayingARecordedTopicPerTenant() throws Exception {
+    // Given: each case of the mixed-level corpus (transactions declaring their levels) a tenant of
+    // one recorded topic
+    final Path mixed = corpus().resolveSibling("corpus-mixed");
+    final Map<String, Path> cases = new TreeMap<>();
+    try (Stream<Path> files = Files.list(mixed)) {
+      for (final Path hist : files.filter(p -> p.toString().endsWith(".hist")).sorted().toList()) {
+        final String name = hist.getFileName().toString().replace(".hist", "");
+        final Map<String, String> declared = new java.util.HashMap<>();
+        for (final String line : Files.readAllLines(mixed.resolve(name + ".expected"))) {
+          if (line.startsWith("levels=")) {
+            for (final String pair : line.substring("levels=".length()).split(",")) {
+              declared.put(pair.substring(0, pair.indexOf(':')).trim(), pair.substring(pair.indexOf(':') + 1).trim());
+            }
+          }
+        }
+        final List<io.isowatch.core.history.Transaction> txns = new java.util.ArrayList<>();
+        for (final io.isowatch.core.history.Transaction t : HistoryDsl.history(Files.readString(hist)).transactions()) {
+          txns.add(new io.isowatch.core.history.Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(),
+              t.end(), t.ops(), t.tenant(), declared.get(t.id()), t.line()));
+        }
+        final Path file = dir.resolve("mixed-" + name + ".jsonl");
+        try (Writer w = Files.newBufferedWriter(file)) {
+          HistoryIO.write(new io.isowatch.core.history.History(txns), HistoryFormat.JSONL, w);
+        }
+        cases.put(name, file);
+      }
+    }
+    record("corpus-mixed", cases);
+
+    // When
+    final Cli replay = cli("replay", "--topic", "corpus-mixed", "--from-beginning", "--bootstrap",
+        KAFKA.bootstrapServers(), "--registry", REGISTRY.url().toString(), "--json", "--quiet",
+        "--grace-ms", "1000000000000", "--levels", "SER,MIXED");
+
+    // Then: each tenant's report is that of `isowatch check --levels SER,MIXED` on its file, MIXED
+    // verdict and counterexample included
+    final JsonNode tenants = JSON.readTree(replay.out()).get("tenants");
+    assertEquals(cases.keySet(), fieldNames(tenants), replay.err());
+    int violated = 0;
+    for (final Map.Entry<String, Path> c : cases.entrySet()) {
+      final Cli check = cli("check", "--json", "--levels", "SER,MIXED", c.getValue().toString());
+      final JsonNode checked = JSON.readTree(check.out());
+      assertEquals(comparable(checked), comparable(tenants.get(c.getKey())), c.getKey());
+      violated += checked.toString().contains("\"MIXED\":\"VIOLATED\"") ? 1 : 0;
+    }
+    assertTrue(cases.size() >= 9, "cases: " + cases.keySet());
+    assertTrue(violated > 0, "no case violates MIXED");
+  }
+
   /** Writes a history of the test language as a JSONL file. */
   private static void write(final Path file, final String dsl) throws IOException {
     try (Writer w = Files.newBufferedWriter(file)) {

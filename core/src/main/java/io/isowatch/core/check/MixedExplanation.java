@@ -86,7 +86,38 @@ final class MixedExplanation {
     return new Anomaly(type, name, shown, involved, edges, let(mentioned) + then
         + "No commit order has all these precedences, so " + promise + ". This violates "
         + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (" + type
-        + (name == null ? "" : ", " + name) + ")");
+        + (name == null ? "" : ", " + name) + ")", brokenRead(cycle));
+  }
+
+  /**
+   * The read the counterexample is about: that of the first step a reader's declared level derived,
+   * or, in a cycle of facts alone, the read of its first WR step. It sets the counterexample apart
+   * from a cycle of the same edges the classic engine reports for SER or SI (an anomaly's identity
+   * leaves its levels out, schemas/README.md "Anomaly ids"), so that both are published.
+   */
+  private AnomalyRead brokenRead(final List<MixedStep> cycle) {
+    for (final MixedStep s : cycle) {
+      if (s.derived() && s.reader() > 0 && s.key() != null) {
+        return read(s.reader(), s.key(), s.value());
+      }
+    }
+    for (final MixedStep s : cycle) {
+      if (s.rule() == Rule.WR) {
+        return read(s.to(), s.key(), s.value());
+      }
+    }
+    return null;
+  }
+
+  private AnomalyRead read(final int reader, final String key, final Long value) {
+    final List<Op> ops = g.txn(reader).ops();
+    for (int i = 0; i < ops.size(); i++) {
+      final Op op = ops.get(i);
+      if (op.isRead() && op.key().equals(key) && java.util.Objects.equals(op.value(), value)) {
+        return new AnomalyRead(g.id(reader), i, key, value);
+      }
+    }
+    return null;
   }
 
   /**

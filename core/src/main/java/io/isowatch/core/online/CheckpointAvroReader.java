@@ -101,7 +101,7 @@ final class CheckpointAvroReader extends CheckpointSections {
   @Override
   ThinAirReads thinAirReads(final HorizonSummary h) {
     final ThinAirReads reads = new ThinAirReads();
-    if (version < CheckpointFormat.VERSION || !in.present()) {
+    if (version < CheckpointFormat.VERSION_AVRO_THIN_AIR || !in.present()) {
       return reads;
     }
     h.thinAirViolated.addAll(in.levels());

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
  * <pre>
  * offset  size  field
  *      0     4  magic "IWCK"
- *      4     4  format version (5; 1, 2, 3 and 4 are still read)
+ *      4     4  format version (6; 1, 2, 3, 4 and 5 are still read)
  *      8     4  total length in bytes, checksum included
  *     12     8  nanos: the engine's time spent so far
  *     20     8  the summary's nanos spent in cuts
@@ -23,8 +23,10 @@ import org.apache.avro.Schema;
  *  len-4     4  CRC-32 of bytes 0 .. len-5
  * </pre>
  *
- * The body of format 5 is the Avro binary encoding of {@link #SCHEMA} ({@code Checkpoint.avsc}, a
- * resource of this package): a stock {@code GenericDatumReader} with that schema decodes it. Format 4
+ * The body of format 6 is the Avro binary encoding of {@link #SCHEMA} ({@code Checkpoint.avsc}, a
+ * resource of this package): a stock {@code GenericDatumReader} with that schema decodes it. Format 5
+ * is the same schema without MIXED at the end of its {@code Level} enum (so a format-5 body is read
+ * as a format-6 body that holds no MIXED). Format 4
  * is the same schema without {@code thinAirReads} (the retractable ThinAirReads, which default to
  * null) and with only the three levels SSER, SER and SI in its {@code Level} enum (format 5 appends
  * the weak levels, so a format-4 body is read as a format-5 body that holds no weak level); format 3
@@ -37,8 +39,10 @@ import org.apache.avro.Schema;
  */
 final class CheckpointFormat {
   static final int MAGIC = 0x4957434B;
-  /** The Avro body of {@code Checkpoint.avsc}: the retractable ThinAirReads, and every level, the weak ones included. */
-  static final int VERSION = 5;
+  /** The Avro body of {@code Checkpoint.avsc}: every level, the weak ones and MIXED included. */
+  static final int VERSION = 6;
+  /** The Avro body with the retractable ThinAirReads and the weak levels, without MIXED; still read. */
+  static final int VERSION_AVRO_THIN_AIR = 5;
   /** The Avro body with the run-sets, without the retractable ThinAirReads, SSER, SER and SI only; still read. */
   static final int VERSION_AVRO_RUNS = 4;
   /** The Avro body without run-sets (every retired version in the filters); still read. */

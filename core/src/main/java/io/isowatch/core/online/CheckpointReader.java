@@ -46,7 +46,8 @@ final class CheckpointReader extends CheckpointSections {
     final int length = bytes.length - CheckpointFormat.HEADER - CheckpointFormat.CHECKSUM;
     try {
       final int version = header.getInt(4);
-      final Checkpoint c = version == CheckpointFormat.VERSION || version == CheckpointFormat.VERSION_AVRO_RUNS
+      final Checkpoint c = version == CheckpointFormat.VERSION || version == CheckpointFormat.VERSION_AVRO_THIN_AIR
+          || version == CheckpointFormat.VERSION_AVRO_RUNS
           || version == CheckpointFormat.VERSION_AVRO_FILTERS
           ? CheckpointAvroReader.readBody(new CheckpointDecoder(bytes, CheckpointFormat.HEADER, length), nanos,
               version)
@@ -77,12 +78,14 @@ final class CheckpointReader extends CheckpointSections {
       throw new CheckpointFormatException("not a checkpoint: the bytes do not start with \"IWCK\"");
     }
     final int version = b.getInt(4);
-    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_AVRO_RUNS
+    if (version != CheckpointFormat.VERSION && version != CheckpointFormat.VERSION_AVRO_THIN_AIR
+        && version != CheckpointFormat.VERSION_AVRO_RUNS
         && version != CheckpointFormat.VERSION_AVRO_FILTERS
         && version != CheckpointFormat.VERSION_VARINT && version != CheckpointFormat.VERSION_FIXED_FILTERS) {
       throw new CheckpointFormatException("unsupported checkpoint format version " + version + " (this release reads "
           + CheckpointFormat.VERSION_FIXED_FILTERS + ", " + CheckpointFormat.VERSION_VARINT + ", "
-          + CheckpointFormat.VERSION_AVRO_FILTERS + ", " + CheckpointFormat.VERSION_AVRO_RUNS + " and "
+          + CheckpointFormat.VERSION_AVRO_FILTERS + ", " + CheckpointFormat.VERSION_AVRO_RUNS + ", "
+          + CheckpointFormat.VERSION_AVRO_THIN_AIR + " and "
           + CheckpointFormat.VERSION + ")");
     }
     if (bytes.length < CheckpointFormat.HEADER + CheckpointFormat.CHECKSUM) {

@@ -25,10 +25,10 @@ import java.util.Set;
 final class CheckpointRecords {
   /**
    * The enum codes of the levels: formats 1 to 4 know the first three only (the one-byte masks of
-   * formats 1 and 2 never hold more), format 5 appends the weak levels.
+   * formats 1 and 2 never hold more), format 5 appends the weak levels, format 6 MIXED.
    */
   private static final Level[] LEVELS = {Level.SSER, Level.SER, Level.SI, Level.PL2, Level.RC, Level.RA, Level.CC,
-      Level.PC, Level.RR};
+      Level.PC, Level.RR, Level.MIXED};
   /** How many levels the masks of formats 1 and 2 know. */
   private static final int MASK_LEVELS = 3;
   static final TxnStatus[] STATUSES = {TxnStatus.COMMITTED, TxnStatus.ABORTED, TxnStatus.UNKNOWN};

@@ -233,6 +233,17 @@ final class ResultBuilder {
       listed = merged.anomalies();
       counts = merged.counts();
       truncated = merged.truncated();
+      if (!mixedWitnesses.isEmpty()) {
+        // First after a cut too, as without one: the anomalies listed before the cut come first in
+        // the merge, and the order of the listing names each level's first violation (the verdict's reason).
+        listed = new ArrayList<>(listed);
+        listed.removeAll(mixedWitnesses);
+        listed.addAll(0, mixedWitnesses);
+        while (listed.size() > s.options.maxAnomalies()) {
+          listed.remove(listed.size() - 1);
+          truncated = true;
+        }
+      }
     }
     final Counters c = s.counters;
     final CheckStats stats = new CheckStats(c.input(), c.committed(), c.aborted(), c.promoted(), unknown - c.promoted(),

@@ -39,6 +39,8 @@ public final class DatabaseProfiles {
   private static final String ORACLE_DOCS = "Oracle Database Concepts, \"Data Concurrency and Consistency\"";
   private static final String MSSQL_DOCS = "Microsoft SQL Server documentation, \"SET TRANSACTION ISOLATION LEVEL (Transact-SQL)\"";
   private static final String H2_DOCS = "H2 documentation, \"Advanced\", section \"Transaction Isolation\"";
+  private static final String H2_LIST = "E. Ryazanov (H2) on the h2-database group (2021-03-03): SERIALIZABLE prevents the"
+      + " three read phenomena but does not ensure equivalence to a serial execution";
   private static final String CRDB_DOCS = "CockroachDB documentation, \"Transaction Isolation\" and \"Read Committed Transactions\"";
   private static final String JEPSEN_CRDB = "Jepsen, \"CockroachDB beta-20160829\" (2017)";
   private static final String YB_DOCS = "YugabyteDB documentation, \"Isolation levels\" (Explore > Transactions)";
@@ -177,10 +179,12 @@ public final class DatabaseProfiles {
     put(t, "h2:snapshot", "H2", "SNAPSHOT", EnumSet.of(SI), Map.of(RR, "write skew", SER, "write skew"),
         Certainty.UNCERTAIN, List.of(H2_DOCS, LOCAL_PROBE),
         "Snapshot isolation by its name and documentation; the demo's canary runs it. No independent test.");
-    put(t, "h2:serializable", "H2", "SERIALIZABLE", EnumSet.of(SI), Map.of(), Certainty.UNCERTAIN,
-        List.of(H2_DOCS, LOCAL_PROBE),
-        "No source checked here establishes that H2's SERIALIZABLE is serializable on MVStore: IsoWatch promises"
-            + " SI (a lost update is rejected, by this project's probe) and leaves SER as context.");
+    put(t, "h2:serializable", "H2", "SERIALIZABLE", EnumSet.of(SI),
+        Map.of(SER, "not ensured (an H2 maintainer: it prevents the read phenomena only)"), Certainty.UNCERTAIN,
+        List.of(H2_DOCS, H2_LIST, LOCAL_PROBE),
+        "An H2 maintainer says SERIALIZABLE prevents dirty, non-repeatable and phantom reads but does not ensure"
+            + " equivalence to a serial execution: IsoWatch promises SI (a lost update is rejected, by this"
+            + " project's probe) and reports a SER violation as allowed.");
     // CockroachDB.
     put(t, "cockroachdb:read-committed", "CockroachDB", "READ COMMITTED", EnumSet.of(RC),
         Map.of(RA, READ_SKEW, SI, LOST_UPDATE), Certainty.DOCUMENTED, List.of(CRDB_DOCS, HERMITAGE),

@@ -106,11 +106,31 @@ class CheckpointAvroContractTest {
   }
 
   @Test
-  void shouldKeepTheSchemaOfFormatFiveAsPublished() throws IOException {
+  void shouldKeepTheSchemaOfFormatSixAsPublished() throws IOException {
     // A change of Checkpoint.avsc is a new format version, with its own frozen schema (the reader
     // of the new version resolves the bodies of the older ones against their frozen schemas).
-    assertEquals(5, CheckpointFormat.VERSION);
-    assertEquals(schema("published/Checkpoint-v5.avsc"), CheckpointFormat.SCHEMA);
+    assertEquals(6, CheckpointFormat.VERSION);
+    assertEquals(schema("published/Checkpoint-v6.avsc"), CheckpointFormat.SCHEMA);
+  }
+
+  @Test
+  void shouldRestoreAFormatFiveCheckpointAsTheSameEngineWhenItHoldsNoMixed() throws IOException {
+    // Given: a format-5 checkpoint (the frozen v5 schema, whose Level ends at RR), made from a
+    // format-6 one of an engine that decides the classic levels
+    final OnlineChecker original = engine();
+    final byte[] v6 = original.checkpoint();
+    final byte[] v5 = CheckpointFormat.frame(5, reencode(v6, CheckpointFormat.SCHEMA,
+        schema("published/Checkpoint-v5.avsc")), 0, CheckpointReader.read(v6).summary());
+
+    // When
+    final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v5);
+
+    // Then: the same state, written back as format 6 with the same body
+    assertEquals(original.result().verdicts(), restored.result().verdicts());
+    assertEquals(original.result().anomalies(), restored.result().anomalies());
+    assertArrayEquals(CheckpointPropertyTest.withoutTimings(v6), CheckpointPropertyTest.withoutTimings(
+        restored.checkpoint()));
+    assertEquals(6, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
   }
 
   @Test
@@ -141,7 +161,7 @@ class CheckpointAvroContractTest {
     final OnlineChecker restored = OnlineChecker.restore(CheckOptions.defaults(), ONLINE, v4);
 
     // Then: the same state (its next checkpoint is format 5), the same result
-    assertEquals(5, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
     assertEquals(original.result().verdicts(), restored.result().verdicts());
     assertEquals(original.result().anomalies(), restored.result().anomalies());
     assertEquals(CheckpointReader.read(v5).segment().size(), CheckpointReader.read(v4).segment().size());
@@ -169,12 +189,13 @@ class CheckpointAvroContractTest {
     assertEquals(original.result().anomalies(), restored.result().anomalies());
     assertArrayEquals(CheckpointPropertyTest.withoutTimings(v5), CheckpointPropertyTest.withoutTimings(
         restored.checkpoint()));
-    assertEquals(5, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(restored.checkpoint()).getInt(4));
   }
 
   @Test
   void shouldReadEveryFrozenFormatWhenResolvedUnderTheCurrentSchema() throws IOException {
-    for (final String frozen : List.of("published/Checkpoint-v3.avsc", "published/Checkpoint-v4.avsc")) {
+    for (final String frozen : List.of("published/Checkpoint-v3.avsc", "published/Checkpoint-v4.avsc",
+        "published/Checkpoint-v5.avsc")) {
       assertEquals(org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE,
           org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(CheckpointFormat.SCHEMA, schema(frozen))
               .getType(), frozen);

@@ -98,7 +98,7 @@ class CheckpointWeakLevelsTest {
     final OnlineChecker restored = OnlineChecker.restore(EVERY_LEVEL, online, checkpoint);
 
     // Then: format 5, and the restored engine still knows RA, CC, PC ... are violated and RC is not
-    assertEquals(5, ByteBuffer.wrap(checkpoint).getInt(4));
+    assertEquals(CheckpointFormat.VERSION, ByteBuffer.wrap(checkpoint).getInt(4));
     final Map<Level, Verdict> verdicts = restored.result().verdicts();
     assertEquals(engine.result().verdicts(), verdicts);
     for (final Level l : List.of(Level.RA, Level.CC, Level.PC, Level.SI, Level.SER)) {

@@ -134,7 +134,7 @@ class ThinAirRetractionAcrossCutsTest {
     assertEquals(VIOLATED, c.result().verdicts());
   }
 
-  /** Every level the online checker decides (MIXED is decided by check only), the weak ones included. */
+  /** Every uniform level the online checker decides, the weak ones included (MIXED has tests of its own). */
   private static final CheckOptions EVERY_LEVEL =
       OPTIONS.withLevels(EnumSet.complementOf(EnumSet.of(Level.MIXED)));
   private static final String LATE_WRITER = "W s4 r(x,0) w(x,5) @5..15";

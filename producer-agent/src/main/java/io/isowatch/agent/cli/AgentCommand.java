@@ -22,6 +22,8 @@ import io.isowatch.agent.workload.ShapeMix;
 import io.isowatch.agent.workload.WorkloadConfig;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.DeclaredLevels;
+import io.isowatch.core.check.Level;
 import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.schemas.config.KafkaClientConfig;
@@ -79,7 +81,8 @@ public final class AgentCommand implements Callable<Integer> {
 
   @Option(names = "--isolation", paramLabel = "LEVEL", defaultValue = "serializable",
       description = "read-committed|repeatable-read|serializable|snapshot (snapshot: H2 only), or a weighted mix per "
-          + "transaction, mix:serializable=1,read-committed=3 (JDBC targets); each transaction's level is recorded "
+          + "transaction, mix:serializable=1,read-committed=3 (JDBC targets; with --check, a mix is also decided as MIXED, "
+          + "each transaction at its own level); each transaction's level is recorded "
           + "(default: ${DEFAULT-VALUE}).")
   private String isolation;
 
@@ -326,8 +329,7 @@ public final class AgentCommand implements Callable<Integer> {
       }
       if (memory != null) {
         // The engine isowatch check and the topology run, so the summary and they agree on a history.
-        final CheckResult result =
-            OnlineChecker.check(memory.history(), CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES));
+        final CheckResult result = OnlineChecker.check(memory.history(), checkOptions(t.isolationMix()));
         text.check(result, t instanceof FaultyTarget f ? f.injections() : null, report);
       }
       report.flush();
@@ -382,5 +384,28 @@ public final class AgentCommand implements Callable<Integer> {
 
   private ParameterException usage(final String message) {
     return new ParameterException(spec.commandLine(), message);
+  }
+
+  /**
+   * What {@code --check} decides: the default levels, and MIXED (each transaction at the level it
+   * ran at, docs/levels.md "Mixed levels") when the run mixes levels each of which IsoWatch can
+   * mix; a mix holding an ambiguous level (repeatable-read) leaves MIXED out rather than report
+   * every transaction as INVALID_LEVEL.
+   */
+  static CheckOptions checkOptions(final IsolationMix mix) {
+    final CheckOptions defaults = CheckOptions.defaults().withMaxAnomalies(CHECK_MAX_ANOMALIES);
+    if (mix.single()) {
+      return defaults;
+    }
+    for (final IsolationMix.Share s : mix.shares()) {
+      try {
+        DeclaredLevels.parse(s.level().label());
+      } catch (final IllegalArgumentException ambiguous) {
+        return defaults;
+      }
+    }
+    final java.util.EnumSet<Level> levels = java.util.EnumSet.copyOf(defaults.levels());
+    levels.add(Level.MIXED);
+    return defaults.withLevels(levels);
   }
 }

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * Maps the core's {@link io.isowatch.core.check.Level} to the Avro {@link Level} of the topics and
- * back. Every core level has a symbol of the same name (since v4 of the schemas); {@link
+ * back. Every core level has a symbol of the same name (the weak ones since v4 of the schemas,
+ * MIXED since Anomaly v6 and TenantVerdict v5); {@link
  * Level#OTHER} is the enum default a reader gets for a level added after its schema, which maps to
  * no core level and is skipped (schemas/README.md, "Weak levels").
  */
@@ -16,18 +17,18 @@ public final class LevelRecords {
   private LevelRecords() {}
 
   /**
-   * Whether the topics carry {@code level}: every core level but {@link
-   * io.isowatch.core.check.Level#MIXED}, which is decided by {@code isowatch check} only (the
-   * streaming checker's check.levels refuses it).
+   * Whether the topics carry {@code level}: every core level, {@link
+   * io.isowatch.core.check.Level#MIXED} included since {@code Level} gained its symbol (Anomaly v6,
+   * TenantVerdict v5; schemas/README.md, "Mixed levels").
    */
   public static boolean carried(final io.isowatch.core.check.Level level) {
-    return level != io.isowatch.core.check.Level.MIXED;
+    return level != null;
   }
 
-  /** The Avro symbol of a core level the topics carry ({@link #carried}). */
+  /** The Avro symbol of a core level. */
   public static Level toAvro(final io.isowatch.core.check.Level level) {
     if (!carried(level)) {
-      throw new IllegalArgumentException(level + " is not carried by the topics (decided by isowatch check only)");
+      throw new IllegalArgumentException("no level");
     }
     return Level.valueOf(level.name());
   }

@@ -66,6 +66,25 @@ class OpsFilesTest {
   }
 
   @Test
+  void shouldChartEveryPromiseMetricWhenTheDashboardIsProvisioned() throws Exception {
+    // Given: the metrics that separate "promise broken" from "weaker than X but allowed" (docs/levels.md,
+    // "Database profiles"), which an operator of tenant.promises watches
+    final JsonNode dashboard = new ObjectMapper().readTree(OPS.resolve("grafana/dashboards/isowatch.json").toFile());
+    final List<String> missing = new ArrayList<>();
+    // When
+    for (final String metric : List.of(MetricNames.PROMISE_BROKEN_ANOMALIES_TOTAL,
+        MetricNames.PROMISE_ALLOWED_ANOMALIES_TOTAL, MetricNames.PROMISE_UNCHECKED_LEVEL)) {
+      final boolean charted = dashboard.path("panels").findValues("expr").stream()
+          .anyMatch(e -> APP_METRIC.matcher(e.asText()).results().anyMatch(m -> m.group().equals(metric)));
+      if (!charted) {
+        missing.add(metric);
+      }
+    }
+    // Then
+    assertEquals(List.of(), missing, "promise metrics with no panel");
+  }
+
+  @Test
   void shouldReportMisspeltMetricsWhenARuleFileHasThem() throws Exception {
     // When
     final List<String> unknown = unknownMetrics(ruleExpressions(Path.of("src/test/resources/ops/broken-alerts.yml")));

@@ -205,6 +205,47 @@ class SchemaCompatibilityIT {
         serde.deserializer().deserialize(anomaliesTopic.name(), weak).getViolates());
   }
 
+  @Test
+  void shouldRegisterMixedUnderBackwardAndForwardAndBeReadAsOtherWhenTheReaderIsOnTheWeakLevels() throws Exception {
+    // Given: subjects holding the frozen Anomaly v5 and TenantVerdict v4 (Level ends with OTHER, its
+    // default), at BACKWARD, and one more holding Anomaly v5 at FORWARD
+    final CcompatClient ccompat = new CcompatClient(REGISTRY.url());
+    final var anomaliesTopic = Topics.defaults().anomalies().withName("mixed-level-anomalies");
+    final String anomalies = anomaliesTopic.valueSubject();
+    final String verdicts = "mixed-level-verdicts-value";
+    final String forward = "mixed-level-forward-value";
+    for (final String subject : List.of(anomalies, verdicts)) {
+      assertEquals(200, ccompat.setCompatibility(subject, "BACKWARD").status());
+    }
+    assertEquals(200, ccompat.setCompatibility(forward, "FORWARD").status());
+    final Schema anomalyV5 = published("Anomaly", 5);
+    assertEquals(200, ccompat.register(anomalies, anomalyV5).status());
+    assertEquals(200, ccompat.register(forward, anomalyV5).status());
+    assertEquals(200, ccompat.register(verdicts, published("TenantVerdict", 4)).status());
+
+    // When: the schemas whose Level has MIXED (Anomaly v6, TenantVerdict v5) are registered
+    final CcompatClient.Response newAnomaly = ccompat.register(anomalies, Anomaly.getClassSchema());
+    final CcompatClient.Response newVerdict = ccompat.register(verdicts, TenantVerdict.getClassSchema());
+    final CcompatClient.Response underForward = ccompat.register(forward, Anomaly.getClassSchema());
+
+    // Then: accepted under both: a v5 reader reads MIXED as OTHER (schemas/README.md, "Mixed levels")
+    assertEquals(200, newAnomaly.status(), newAnomaly.body().toString());
+    assertEquals(200, newVerdict.status(), newVerdict.body().toString());
+    assertEquals(200, underForward.status(), underForward.body().toString());
+    // Then: through the registry, a consumer on v5 reads a MIXED counterexample with MIXED as OTHER
+    final Serde<Anomaly> serde = new AvroSerdes(AvroSerdeConfig.production(REGISTRY.url())).forTopic(anomaliesTopic)
+        .value();
+    final byte[] mixed = serde.serializer().serialize(anomaliesTopic.name(),
+        anomaly().setName("LostUpdate").setViolates(List.of(Level.SSER, Level.SER, Level.MIXED)).build());
+    final Schema writer = new Schema.Parser().parse(
+        ccompat.schemaById(ByteBuffer.wrap(mixed, 1, 4).getInt()).body().get("schema").asText());
+    final GenericRecord asV5 = new GenericDatumReader<GenericRecord>(writer, anomalyV5)
+        .read(null, DecoderFactory.get().binaryDecoder(Arrays.copyOfRange(mixed, 5, mixed.length), null));
+    assertEquals("[SSER, SER, OTHER]", asV5.get("violates").toString());
+    assertEquals(List.of(Level.SSER, Level.SER, Level.MIXED),
+        serde.deserializer().deserialize(anomaliesTopic.name(), mixed).getViolates());
+  }
+
   private static Anomaly.Builder anomaly() {
     return Anomaly.newBuilder().setTenant("acme").setAnomalyId("a1").setType("thin-air").setName("ThinAirRead")
         .setViolates(List.of(Level.SSER, Level.SER, Level.SI)).setCycle(List.of())

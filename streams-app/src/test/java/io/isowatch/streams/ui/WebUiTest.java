@@ -69,6 +69,31 @@ class WebUiTest {
   }
 
   @Test
+  void shouldShowTheMixedVerdictAndFilterItsCounterexampleWhenTheCheckerDecidesMixed() throws Exception {
+    // Given: a tenant whose checker decides MIXED (check.levels=SER,MIXED): its counterexample lists
+    // MIXED, another anomaly does not, and the verdict has a MIXED level
+    final UiState state = new UiState(100);
+    final Anomaly mixed = UiFixtures.simple("mix", "m1", "G-single", "LostUpdate",
+        List.of(io.isowatch.schemas.Level.SER, io.isowatch.schemas.Level.MIXED), 1L);
+    state.onAnomaly(mixed);
+    state.onAnomaly(UiFixtures.simple("mix", "m2", "G2-item", "WriteSkew", List.of(io.isowatch.schemas.Level.SER), 2L));
+    state.onVerdict(io.isowatch.schemas.TenantVerdict.newBuilder(UiFixtures.verdict("mix", 3L, 4)).setLevels(List.of(
+        new io.isowatch.schemas.LevelVerdict(io.isowatch.schemas.Level.SER, io.isowatch.schemas.Verdict.VIOLATED,
+            "LostUpdate"),
+        new io.isowatch.schemas.LevelVerdict(io.isowatch.schemas.Level.MIXED, io.isowatch.schemas.Verdict.VIOLATED,
+            "LostUpdate t1"))).build());
+    try (HealthAndMetricsServer server = server(state, Optional.empty())) {
+      // When
+      final JsonNode feed = json(get(server, "/api/anomalies?level=mixed&tenant=mix", null));
+      final JsonNode tenants = json(get(server, "/api/tenants", null));
+
+      // Then: the filter keeps the counterexample only, and the tenant shows MIXED VIOLATED
+      assertEquals(List.of("m1"), feed.get("anomalies").findValuesAsText("anomalyId"), feed.toString());
+      assertTrue(tenants.toString().contains("\"MIXED\""), tenants.toString());
+    }
+  }
+
+  @Test
   void shouldSayPromiseBrokenForOneTenantAndWeakerButAllowedForTheOtherWhenTheirProfilesDiffer() throws Exception {
     // Given: the same lost update (violating SSER, SER, SI) in a tenant on PostgreSQL REPEATABLE READ
     // and one on READ COMMITTED, each with a verdict of SER VIOLATED, SI SATISFIED
