@@ -41,13 +41,13 @@ class CheckpointCodecTest {
   void shouldRefuseAnotherVersion() {
     // Given
     final byte[] bytes = checkpoint();
-    ByteBuffer.wrap(bytes).putInt(4, 6);
+    ByteBuffer.wrap(bytes).putInt(4, 7);
 
     // When
     final CheckpointFormatException e = assertThrows(CheckpointFormatException.class, () -> restore(bytes));
 
     // Then
-    assertEquals("unsupported checkpoint format version 6 (this release reads 1, 2, 3, 4 and 5)", e.getMessage());
+    assertEquals("unsupported checkpoint format version 7 (this release reads 1, 2, 3, 4, 5 and 6)", e.getMessage());
   }
 
   @Test
