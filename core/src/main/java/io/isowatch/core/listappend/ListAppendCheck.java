@@ -223,6 +223,15 @@ public final class ListAppendCheck {
       final RegisterTranslation.Phantom p = f.key() == null ? null : translated.phantoms().get(f.key());
       final boolean open = f.kind() == FindingKind.BLIND_WRITE
           && (p != null || translated.openKeys().contains(f.key()));
+      if (f.kind() == FindingKind.BLIND_WRITE && f.key() == null && !translated.registerWrites()) {
+        // The engine's summary of the keys beyond those it names: all unobserved appends here.
+        final java.util.Set<Level> levels = java.util.EnumSet.noneOf(Level.class);
+        levels.addAll(f.levels());
+        levels.remove(Level.SER);
+        levels.remove(Level.SSER);
+        findings.add(new Finding(f.kind(), levels, null, f.count(), f.txns(), f.lines(), f.message()));
+        continue;
+      }
       if (!open) {
         findings.add(f);
         continue;

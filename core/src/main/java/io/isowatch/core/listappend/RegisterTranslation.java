@@ -55,10 +55,12 @@ public final class RegisterTranslation {
 
   /**
    * The translated history and, per transaction id, the position in the original ops of each
-   * translated op (an append's read and write both map to the append).
+   * translated op (an append's read and write both map to the append); the stand-in keys, the keys
+   * whose unobserved appends have an open order, and whether the history has register writes (when
+   * it has none, every blind write of the translation is an unobserved append).
    */
   public record Translated(History history, Map<String, int[]> origin, Map<String, Phantom> phantoms,
-      Set<String> openKeys) {}
+      Set<String> openKeys, boolean registerWrites) {}
 
   /**
    * The stand-in key of an open key's unobserved appends: they all come after the key's latest
@@ -77,7 +79,11 @@ public final class RegisterTranslation {
     final History.Builder out = History.builder();
     t.phantoms(history);
     final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
+    boolean registerWrites = false;
     for (final Transaction txn : history.transactions()) {
+      for (final Op op : txn.ops()) {
+        registerWrites |= op.isWrite();
+      }
       final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
       out.add(t.translate(txn, from));
       origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
@@ -90,7 +96,7 @@ public final class RegisterTranslation {
         open.add(k);
       }
     });
-    return new Translated(out.build(), origin, byName, open);
+    return new Translated(out.build(), origin, byName, open, registerWrites);
   }
 
   /**
@@ -215,9 +221,10 @@ public final class RegisterTranslation {
   private Long base(final ListOrders.KeyOrder order, final int at) {
     final List<Long> known = order.order();
     for (int i = at - 1; i >= 0; i--) {
-      final List<Transaction> by = appenders(order.key(), known.get(i));
-      if (by.stream().anyMatch(a -> a.status() != TxnStatus.ABORTED)) {
-        return known.get(i);
+      for (final Transaction a : appenders(order.key(), known.get(i))) {
+        if (a.status() != TxnStatus.ABORTED) {
+          return known.get(i);
+        }
       }
     }
     return null;
