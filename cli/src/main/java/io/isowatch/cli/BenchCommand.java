@@ -92,6 +92,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Mixin
   GeneratorOptions options;
 
+  @Mixin
+  WorkloadOptions workload;
+
   @Override
   public Integer call() {
     final PrintWriter err = spec.commandLine().getErr();
@@ -144,11 +147,17 @@ public final class BenchCommand implements Callable<Integer> {
   private HistorySource source() {
     if (file == null) {
       final GeneratorConfig config = options.toConfig(transactions, simLevel, true);
-      return new HistorySource.Generated(config);
+      final var register = workload.register(config, transactions, simLevel);
+      final var lists = workload.listAppend(config, transactions, simLevel);
+      if (register != null) {
+        return new HistorySource.GeneratedRegister(register);
+      }
+      return lists != null ? new HistorySource.GeneratedListAppend(lists) : new HistorySource.Generated(config);
     }
     final CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     for (final String generatorOnly : List.of("--txns", "--inject", "--sim-level", "--sessions", "--keys", "--dist",
-        "--read-only-ratio", "--shapes", "--inject-at", "--seed")) {
+        "--read-only-ratio", "--shapes", "--inject-at", "--seed", "--workload", "--ops", "--read-ratio",
+        "--max-writes-per-key")) {
       if (parsed.hasMatchedOption(generatorOnly)) {
         throw new IllegalArgumentException(generatorOnly + " applies to generated histories, not to --file");
       }

@@ -4,6 +4,7 @@ import io.isowatch.core.format.JsonlHistoryWriter;
 import io.isowatch.core.gen.GenerationSummary;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.InjectedAnomaly;
+import io.isowatch.core.gen.ListAppendHistoryGenerator;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.gen.RegisterHistoryGenerator;
 import io.isowatch.core.gen.SimulatedLevel;
@@ -23,13 +24,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code isowatch generate}: writes a generated mini-transaction history as native JSONL, streaming,
+ * {@code isowatch generate}: writes a generated history (--workload) as native JSONL, streaming,
  * so histories larger than memory can be written. Exit 0 on success, 1 when the output cannot be
  * written, 2 when the options are invalid.
  */
 @Command(name = "generate", mixinStandardHelpOptions = true,
-    description = "Generate a mini-transaction history (simulated SER or SI database, optional injected"
-        + " anomalies) as native JSONL.")
+    description = "Generate a history (mini-transactions, rw-register with blind writes or list-append; simulated SER"
+        + " or SI database; optional injected anomalies for mini-transactions) as native JSONL.")
 public final class GenerateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -54,34 +55,19 @@ public final class GenerateCommand implements Callable<Integer> {
   @Mixin
   GeneratorOptions options;
 
-  @Option(names = "--workload", paramLabel = "W", defaultValue = "mt",
-      description = "mt: mini-transactions (every write reads its key first); rw-register: transactions of --ops "
-          + "operations on uniformly chosen keys, reads with probability --read-ratio, writes blind (PolySI's and "
-          + "Cobra's benchmarks; --sessions, --keys, --seed and --level apply, always with times) (default: "
-          + "${DEFAULT-VALUE}).")
-  String workload;
-
-  @Option(names = "--ops", paramLabel = "N", defaultValue = "15",
-      description = "rw-register: operations per transaction (default: ${DEFAULT-VALUE}).")
-  int ops;
-
-  @Option(names = "--read-ratio", paramLabel = "R", defaultValue = "0.5",
-      description = "rw-register: probability that an operation is a read (default: ${DEFAULT-VALUE}).")
-  double readRatio;
+  @Mixin
+  WorkloadOptions workload;
 
   @Override
   public Integer call() {
     final PrintWriter err = spec.commandLine().getErr();
     final GeneratorConfig config;
     final RegisterHistoryGenerator.Config register;
+    final ListAppendHistoryGenerator.Config lists;
     try {
       config = options.toConfig(transactions, level, !noTimes);
-      register = switch (workload) {
-        case "mt" -> null;
-        case "rw-register" -> new RegisterHistoryGenerator.Config(config.seed(), transactions, config.sessions(),
-            config.keys(), ops, readRatio, level);
-        default -> throw new IllegalArgumentException("unknown workload '" + workload + "' (expected mt or rw-register)");
-      };
+      register = workload.register(config, transactions, level);
+      lists = workload.listAppend(config, transactions, level);
     } catch (final IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -89,9 +75,13 @@ public final class GenerateCommand implements Callable<Integer> {
     final boolean toStdout = "-".equals(out);
     final GenerationSummary summary;
     try (JsonlHistoryWriter writer = new JsonlHistoryWriter(open(toStdout))) {
-      summary = register != null
-          ? RegisterHistoryGenerator.generate(register, writer::write)
-          : MtHistoryGenerator.generate(config, writer::write);
+      if (register != null) {
+        summary = RegisterHistoryGenerator.generate(register, writer::write);
+      } else if (lists != null) {
+        summary = ListAppendHistoryGenerator.generate(lists, writer::write);
+      } else {
+        summary = MtHistoryGenerator.generate(config, writer::write);
+      }
     } catch (final IOException e) {
       err.println("error: cannot write " + (toStdout ? "standard output" : out) + ": " + e.getMessage());
       return 1;

@@ -177,6 +177,19 @@ class BenchCommandTest {
   }
 
   @Test
+  void shouldTimeAGeneratedListAppendHistoryWhenTheWorkloadIsListAppend() {
+    // When
+    final CliRun run = CliRun.of(new BenchCommand(), "--workload", "list-append", "--txns", "2000", "--levels",
+        "SSER,SER,SI", "--repeat", "1", "--warmup", "0");
+
+    // Then
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("history: generated, 2,000 transactions, 0 injected anomalies (list-append, level SER, "
+        + "20 sessions, 1000 active keys, 1-4 ops, read ratio 0.5, 32 appends per key, seed 1)"), run.out());
+    assertTrue(run.out().matches("(?s).*\\nSSER +SATISFIED .*\\nSER +SATISFIED .*\\nSI +SATISFIED .*"), run.out());
+  }
+
+  @Test
   void shouldExitTwoWhenGeneratorOptionsAreGivenWithAFile() {
     // When
     final CliRun run = CliRun.of(new BenchCommand(), "--file", "h.jsonl", "--inject", "LostUpdate");

@@ -78,11 +78,31 @@ class GenerateCommandTest {
   @Test
   void shouldRefuseAnUnknownWorkload() {
     // When
-    final CliRun run = CliRun.of(new GenerateCommand(), "--workload", "list-append", "--out", dir.resolve("x").toString());
+    final CliRun run = CliRun.of(new GenerateCommand(), "--workload", "bank", "--out", dir.resolve("x").toString());
 
     // Then
     assertEquals(2, run.exit());
-    assertTrue(run.err().contains("unknown workload 'list-append'"), run.err());
+    assertTrue(run.err().contains("unknown workload 'bank' (expected mt, rw-register or list-append)"), run.err());
+  }
+
+  @Test
+  void shouldWriteAListAppendHistoryThatCheckDecidesWhenTheWorkloadIsListAppend() throws Exception {
+    // Given
+    final Path out = dir.resolve("la.jsonl");
+
+    // When
+    final CliRun run = CliRun.of(new GenerateCommand(), "--workload", "list-append", "--txns", "2000", "--sessions",
+        "20", "--keys", "10", "--max-writes-per-key", "16", "--level", "si", "--seed", "3", "--out", out.toString());
+
+    // Then: appends and list reads, and the simulated SI database's history satisfies SI
+    assertEquals(0, run.exit(), run.err());
+    final History h = HistoryIO.read(out, HistoryFormat.JSONL);
+    assertEquals(2000, h.size());
+    assertTrue(h.transactions().stream().flatMap(t -> t.ops().stream()).anyMatch(io.isowatch.core.history.Op::isAppend));
+    assertTrue(h.transactions().stream().flatMap(t -> t.ops().stream())
+        .anyMatch(io.isowatch.core.history.Op::isListRead));
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults().withLevels(java.util.Set.of(Level.SI)));
+    assertEquals(io.isowatch.core.check.Verdict.SATISFIED, r.verdicts().get(Level.SI), r.reasons()::toString);
   }
 
   @Test

@@ -8,6 +8,8 @@ import io.isowatch.core.format.InvalidHistoryException;
 import io.isowatch.core.gen.GeneratedHistory;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.Injection;
+import io.isowatch.core.gen.ListAppendHistoryGenerator;
+import io.isowatch.core.gen.RegisterHistoryGenerator;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import java.io.IOException;
@@ -96,6 +98,21 @@ public final class CoreBenchmark {
           gh.summary().injected().size(), "generate", load, load.bestRate(h.size()), 0, retained,
           retained / (double) h.size()));
     }
+    if (source instanceof HistorySource.GeneratedRegister g) {
+      final RegisterHistoryGenerator.Config c = g.config();
+      return generated(() -> {
+        final History.Builder b = History.builder();
+        final io.isowatch.core.gen.GenerationSummary summary = RegisterHistoryGenerator.generate(c, b::add);
+        return new GeneratedHistory(b.build(), summary);
+      }, "rw-register, level " + c.level() + ", " + c.sessions() + " sessions, " + c.keys() + " keys, " + c.ops()
+          + " ops, read ratio " + c.readRatio() + ", seed " + c.seed(), before);
+    }
+    if (source instanceof HistorySource.GeneratedListAppend g) {
+      final ListAppendHistoryGenerator.Config c = g.config();
+      return generated(() -> ListAppendHistoryGenerator.generateWithSummary(c), "list-append, level " + c.level()
+          + ", " + c.sessions() + " sessions, " + c.keys() + " active keys, 1-" + c.ops() + " ops, read ratio "
+          + c.readRatio() + ", " + c.maxWritesPerKey() + " appends per key, seed " + c.seed(), before);
+    }
     final HistorySource.File f = (HistorySource.File) source;
     final List<Double> times = new ArrayList<>();
     History h = null;
@@ -115,6 +132,27 @@ public final class CoreBenchmark {
     final RunStats load = RunStats.of(times);
     return new Loaded(h, new BenchReport.Input(f.path().toString(), "format " + f.format(), h.size(), 0, "parse",
         load, load.bestRate(h.size()), Files.size(f.path()), retained, retained / (double) h.size()));
+  }
+
+  /** Generates the history in memory, timed once. */
+  private Loaded generated(final Generation generation, final String description, final long before)
+      throws IOException {
+    final long t0 = System.nanoTime();
+    final GeneratedHistory gh = generation.run();
+    final double seconds = (System.nanoTime() - t0) / 1e9;
+    progress.printf("generated %d transactions in %.2f s%n", gh.history().size(), seconds);
+    progress.flush();
+    final History h = gh.history();
+    final long retained = HeapMeter.liveBytes() - before;
+    final RunStats load = RunStats.of(List.of(seconds));
+    return new Loaded(h, new BenchReport.Input("generated", description, h.size(), 0, "generate", load,
+        load.bestRate(h.size()), 0, retained, retained / (double) h.size()));
+  }
+
+  /** One generator run. */
+  @FunctionalInterface
+  private interface Generation {
+    GeneratedHistory run() throws IOException;
   }
 
   private BenchReport.LevelResult measure(final Level level, final History history, final HeapMeter meter)

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param key the register's (or list's) name
  * @param value the value read or written, or the element appended; {@code null} only for a read
  *     that found the key absent (or an empty list)
- * @param elements for a list read, the list it returned, in order; null for every other op
+ * @param elements for a list read, the list it returned, in order, held as a {@link LongList}; null for every
+ *     other op
  */
 public record Op(OpType type, String key, Long value, List<Long> elements) {
   public Op {
@@ -29,7 +30,7 @@ public record Op(OpType type, String key, Long value, List<Long> elements) {
       if (type != OpType.READ) {
         throw new IllegalArgumentException("only a read returns a list (key " + key + ")");
       }
-      elements = List.copyOf(elements);
+      elements = LongList.copyOf(elements); // one long[] per list, not an object per element
       final Long last = elements.isEmpty() ? null : elements.get(elements.size() - 1);
       if (!Objects.equals(last, value)) {
         throw new IllegalArgumentException("a list read's value is its last element (key " + key + ")");

@@ -10,8 +10,10 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -75,7 +77,7 @@ final class ListAnomalies {
    */
   private void appendsOutOfOrder(final History history) {
     for (final Transaction t : history.transactions()) {
-      if (!orders.counted(t)) {
+      if (!orders.counted(t) || appends(t) < 2) {
         continue;
       }
       final java.util.Map<String, Long> previous = new java.util.HashMap<>();
@@ -107,26 +109,44 @@ final class ListAnomalies {
     }
   }
 
+  private static int appends(final Transaction t) {
+    int n = 0;
+    for (final Op op : t.ops()) {
+      n += op.isAppend() ? 1 : 0;
+    }
+    return n;
+  }
+
   /**
    * Every committed read holding an element only aborted transactions appended (Adya G1a). The
    * engine would see such an element only at the end of a list; here it is found anywhere.
    */
   private void abortedElements(final History history) {
-    final java.util.Map<String, Transaction> abortedBy = new java.util.HashMap<>();
-    final Set<String> live = new HashSet<>();
+    final Map<String, Map<Long, Transaction>> abortedBy = new HashMap<>();
     for (final Transaction t : history.transactions()) {
+      if (t.status() != TxnStatus.ABORTED) {
+        continue;
+      }
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
-          if (t.status() == TxnStatus.ABORTED) {
-            abortedBy.putIfAbsent(op.key() + '\u0000' + op.value(), t);
-          } else {
-            live.add(op.key() + '\u0000' + op.value());
-          }
+          abortedBy.computeIfAbsent(op.key(), k -> new HashMap<>()).putIfAbsent(op.value(), t);
         }
       }
     }
     if (abortedBy.isEmpty()) {
       return;
+    }
+    // An element some transaction that did not abort also appended is not an aborted read.
+    for (final Transaction t : history.transactions()) {
+      if (t.status() == TxnStatus.ABORTED) {
+        continue;
+      }
+      for (final Op op : t.ops()) {
+        final Map<Long, Transaction> byElement = op.isAppend() ? abortedBy.get(op.key()) : null;
+        if (byElement != null) {
+          byElement.remove(op.value());
+        }
+      }
     }
     for (final Transaction t : history.transactions()) {
       if (!orders.counted(t)) {
@@ -134,13 +154,13 @@ final class ListAnomalies {
       }
       for (int i = 0; i < t.ops().size(); i++) {
         final Op op = t.ops().get(i);
-        if (!op.isListRead()) {
+        final Map<Long, Transaction> byElement = op.isListRead() ? abortedBy.get(op.key()) : null;
+        if (byElement == null || byElement.isEmpty()) {
           continue;
         }
         for (final Long e : op.elements()) {
-          final String id = op.key() + '\u0000' + e;
-          final Transaction writer = abortedBy.get(id);
-          if (writer != null && !live.contains(id)) {
+          final Transaction writer = byElement.get(e);
+          if (writer != null) {
             found.add(new Anomaly("G1a", "AbortedRead", EnumSet.allOf(Level.class), List.of(writer, t), List.of(),
                 let(writer, t) + "Then:\n  - T2 read " + op.key() + "=" + show(op.elements()) + ", which holds " + e
                     + ", which only T1 appended, and T1 aborted: an aborted write must never be visible (Adya G1a).\n"
@@ -155,21 +175,22 @@ final class ListAnomalies {
 
   /** An element of a committed read that no transaction appended (first read showing it). */
   private void thinAirElements(final History history) {
-    final Set<String> appended = new HashSet<>();
+    final Map<String, Set<Long>> appended = new HashMap<>();
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
-          appended.add(op.key() + '\u0000' + op.value());
+          appended.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
         }
       }
     }
-    final Set<String> reported = new HashSet<>();
     for (final ListOrders.KeyOrder k : orders.keys()) {
       if (k.longest() == null) {
         continue;
       }
+      final Set<Long> byKey = appended.getOrDefault(k.key(), Set.of());
+      final Set<Long> reported = new HashSet<>();
       for (final Long e : k.order()) {
-        if (!appended.contains(k.key() + '\u0000' + e) && reported.add(k.key() + '\u0000' + e)) {
+        if (!byKey.contains(e) && reported.add(e)) {
           final ListOrders.ListRead r = firstReadShowing(history, k.key(), e);
           found.add(new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class), List.of(r.txn()), List.of(),
               let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", but no "

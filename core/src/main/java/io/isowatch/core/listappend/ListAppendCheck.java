@@ -13,12 +13,16 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.online.WholeHistoryCheck;
+import io.isowatch.core.solve.BlindWriteDecision;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -60,16 +64,18 @@ public final class ListAppendCheck {
     final ListOrders orders = ListOrders.of(history);
     final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
     final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
-    final CheckResult engine = WholeHistoryCheck.check(translated.history(), options.withInitialValue(null));
-    final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
+    final CheckResult engine = decide(translated, options.withInitialValue(null));
     long operations = 0;
     for (final Transaction t : history.transactions()) {
-      originals.putIfAbsent(t.id(), t);
       operations += t.ops().size();
     }
     final List<Anomaly> all = new ArrayList<>(lists);
     final Map<String, Long> dropped = new HashMap<>();
     if (!engine.anomalies().isEmpty()) {
+      final Map<String, Transaction> originals = new HashMap<>();
+      for (final Transaction t : history.transactions()) {
+        originals.putIfAbsent(t.id(), t);
+      }
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
         final Anomaly restored = restore(a, originals, described, translated);
@@ -84,7 +90,7 @@ public final class ListAppendCheck {
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     verdicts.putAll(engine.verdicts());
     reasons.putAll(engine.reasons());
-    final List<Finding> findings = openOrders(verdicts, reasons, engine.findings(), translated);
+    final List<Finding> findings = engine.findings();
     final List<Anomaly> ownMissed = OwnAppendReads.missed(history, orders, all, options.levels());
     all.addAll(ownMissed);
     final List<Anomaly> adya = adyaLevels(history, orders, options.levels(), verdicts, reasons, all, findings);
@@ -130,6 +136,73 @@ public final class ListAppendCheck {
   }
 
   /**
+   * The engine's result on the translation, with what the open orders of unobserved appends leave
+   * open settled ({@link #openOrders}) and the rest searched ({@link BlindWriteDecision}). SER and
+   * SSER need no search: the engine runs with the search off, {@link #openOrders} settles them, and
+   * a SATISFIED SER or SSER settles SI (a graph acyclic for SER is acyclic for SI), so only what is
+   * still open is searched. When SI is asked without SER or SSER and some order is open, the engine
+   * first decides SER with it: if SER is SATISFIED so is SI, with no search; otherwise it runs again
+   * on the levels asked, so the result is the same as searching SI directly (issue 14, item 5).
+   */
+  private static CheckResult decide(final RegisterTranslation.Translated translated, final CheckOptions options) {
+    final CheckOptions engineOnly = options.withSolverBudget(Duration.ZERO);
+    final Set<Level> asked = options.levels();
+    if (!translated.openKeys().isEmpty() && asked.contains(Level.SI) && !asked.contains(Level.SER)
+        && !asked.contains(Level.SSER)) {
+      final Set<Level> withSer = EnumSet.copyOf(asked);
+      withSer.add(Level.SER);
+      final CheckResult r = settled(WholeHistoryCheck.check(translated.history(), engineOnly.withLevels(withSer)),
+          translated);
+      if (r.verdicts().get(Level.SER) == Verdict.SATISFIED) {
+        return without(r, Level.SER);
+      }
+    }
+    final CheckResult r = settled(WholeHistoryCheck.check(translated.history(), engineOnly), translated);
+    return BlindWriteDecision.decide(translated.history(), options, r);
+  }
+
+  /** The result with {@link #openOrders} applied, and SI SATISFIED when SER or SSER is. */
+  private static CheckResult settled(final CheckResult r, final RegisterTranslation.Translated translated) {
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(r.verdicts());
+    reasons.putAll(r.reasons());
+    final List<Finding> findings = openOrders(verdicts, reasons, r.findings(), translated);
+    final boolean serializable = verdicts.get(Level.SER) == Verdict.SATISFIED
+        || verdicts.get(Level.SSER) == Verdict.SATISFIED;
+    if (serializable && verdicts.get(Level.SI) == Verdict.UNKNOWN) {
+      verdicts.put(Level.SI, Verdict.SATISFIED);
+      reasons.remove(Level.SI);
+    }
+    return new CheckResult(verdicts, reasons, r.anomalies(), findings, r.stats());
+  }
+
+  /**
+   * The result without a level asked only to settle another: its verdict, its reason, and its name
+   * in the findings (a finding about that level alone is dropped). With that level SATISFIED no
+   * anomaly violates it, so the anomalies are those of the levels asked.
+   */
+  private static CheckResult without(final CheckResult r, final Level level) {
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(r.verdicts());
+    reasons.putAll(r.reasons());
+    verdicts.remove(level);
+    reasons.remove(level);
+    final List<Finding> findings = new ArrayList<>(r.findings().size());
+    for (final Finding f : r.findings()) {
+      if (!f.levels().contains(level)) {
+        findings.add(f);
+      } else if (f.levels().size() > 1) {
+        final Set<Level> levels = EnumSet.copyOf(f.levels());
+        levels.remove(level);
+        findings.add(new Finding(f.kind(), levels, f.key(), f.count(), f.txns(), f.lines(), f.message()));
+      }
+    }
+    return new CheckResult(verdicts, reasons, r.anomalies(), findings, r.stats());
+  }
+
+  /**
    * Settles what the open order of unobserved appends leaves open. Every order of them puts each
    * after the latest version a read shows, and the translation gives the engine exactly those
    * edges; a cycle in some order uses a chain of unobserved appends, which a topological order of
@@ -147,6 +220,15 @@ public final class ListAppendCheck {
       final RegisterTranslation.Phantom p = f.key() == null ? null : translated.phantoms().get(f.key());
       final boolean open = f.kind() == FindingKind.BLIND_WRITE
           && (p != null || translated.openKeys().contains(f.key()));
+      if (f.kind() == FindingKind.BLIND_WRITE && f.key() == null && !translated.registerWrites()) {
+        // The engine's summary of the keys beyond those it names: all unobserved appends here.
+        final java.util.Set<Level> levels = java.util.EnumSet.noneOf(Level.class);
+        levels.addAll(f.levels());
+        levels.remove(Level.SER);
+        levels.remove(Level.SSER);
+        findings.add(new Finding(f.kind(), levels, null, f.count(), f.txns(), f.lines(), f.message()));
+        continue;
+      }
       if (!open) {
         findings.add(f);
         continue;

@@ -1,6 +1,7 @@
 package io.isowatch.core.listappend;
 
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.LongList;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
@@ -71,8 +72,11 @@ public final class ListOrders {
 
     /** True when the read is a prefix of the order. */
     public boolean isPrefix(final List<Long> elements) {
-      final List<Long> order = order();
-      return elements.size() <= order.size() && order.subList(0, elements.size()).equals(elements);
+      if (longest == null) {
+        return elements.isEmpty();
+      }
+      // Lists of Op reads are LongLists: compared as arrays, without boxing.
+      return LongList.copyOf(elements).prefixOf(LongList.copyOf(longest.elements()));
     }
   }
 
@@ -100,10 +104,10 @@ public final class ListOrders {
    * empty list. Reads of aborted and of unseen indeterminate transactions fix nothing.
    */
   public static ListOrders of(final History history) {
-    final Set<Transaction> counted = counted(history);
+    final ListOrders result = new ListOrders(new LinkedHashMap<>(), counted(history));
     final Map<String, List<ListRead>> reads = new LinkedHashMap<>();
     for (final Transaction t : history.transactions()) {
-      if (!counted.contains(t)) {
+      if (!result.counted(t)) {
         continue;
       }
       for (int i = 0; i < t.ops().size(); i++) {
@@ -116,14 +120,21 @@ public final class ListOrders {
         }
       }
     }
-    final Map<String, KeyOrder> keys = new LinkedHashMap<>();
+    final Map<String, KeyOrder> keys = result.keys;
     for (final Map.Entry<String, List<ListRead>> e : reads.entrySet()) {
       final KeyOrder order = new KeyOrder(e.getKey());
       for (final ListRead r : e.getValue()) {
         if (order.longest == null || r.elements().size() > order.longest.elements().size()) {
           order.longest = r;
         }
-        if (hasDuplicate(r.elements()) && order.duplicates.stream().noneMatch(d -> d.elements().equals(r.elements()))) {
+      }
+      // A prefix of the longest list repeats an element exactly when it is longer than the
+      // longest list's first repetition: only the other reads need a set of their own.
+      final int firstRepeat = order.longest == null ? 0 : firstRepeat(order.longest.elements());
+      for (final ListRead r : e.getValue()) {
+        final boolean repeats = order.isPrefix(r.elements()) ? r.elements().size() > firstRepeat
+            : firstRepeat(r.elements()) < r.elements().size();
+        if (repeats && order.duplicates.stream().noneMatch(d -> d.elements().equals(r.elements()))) {
           order.duplicates.add(r);
         }
       }
@@ -138,7 +149,7 @@ public final class ListOrders {
       }
       keys.put(e.getKey(), order);
     }
-    return new ListOrders(keys, counted);
+    return result;
   }
 
   /**
@@ -147,6 +158,7 @@ public final class ListOrders {
    * the engine promotes an indeterminate writer that a committed transaction read).
    */
   private static Set<Transaction> counted(final History history) {
+    // The committed ones are in the set only while the fixpoint runs; counted(t) tests their status.
     final Set<Transaction> counted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     final Map<String, List<Transaction>> unknownByElement = new HashMap<>();
     final java.util.ArrayDeque<Transaction> work = new java.util.ArrayDeque<>();
@@ -161,6 +173,9 @@ public final class ListOrders {
           }
         }
       }
+    }
+    if (unknownByElement.isEmpty()) {
+      return Set.of(); // no indeterminate append: counted is committed
     }
     while (!work.isEmpty() && !unknownByElement.isEmpty()) {
       final Transaction t = work.poll();
@@ -185,16 +200,17 @@ public final class ListOrders {
 
   /** True when the transaction counts as committed (committed, or indeterminate and seen). */
   public boolean counted(final Transaction t) {
-    return counted.contains(t);
+    return t.status() == TxnStatus.COMMITTED || t.status() == TxnStatus.UNKNOWN && counted.contains(t);
   }
 
-  private static boolean hasDuplicate(final List<Long> elements) {
+  /** The index of the first element that repeats an earlier one, the list's size when none does. */
+  private static int firstRepeat(final List<Long> elements) {
     final Set<Long> seen = new HashSet<>(elements.size() * 2);
-    for (final Long e : elements) {
-      if (!seen.add(e)) {
-        return true;
+    for (int i = 0; i < elements.size(); i++) {
+      if (!seen.add(elements.get(i))) {
+        return i;
       }
     }
-    return false;
+    return elements.size();
   }
 }

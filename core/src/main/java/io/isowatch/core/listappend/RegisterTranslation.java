@@ -45,7 +45,13 @@ public final class RegisterTranslation {
   static final long NEVER_ENDED = Long.MAX_VALUE / 4;
 
   private final ListOrders orders;
-  private final Map<String, Map<Long, List<Transaction>>> appenders = new HashMap<>();
+  /** Per key, the elements a transaction that did not abort appended (the versions of the committed order). */
+  private final Map<String, Set<Long>> liveElements = new HashMap<>();
+  /**
+   * Per key, for each length {@code n} of its known order, the index of the last element before
+   * {@code n} that is live, or -1: {@link #base} in one array read (built on first use).
+   */
+  private final Map<String, int[]> lastLive = new HashMap<>();
   private final Map<String, Integer> unobservedCommitted = new HashMap<>();
   private final Map<String, Phantom> phantoms = new HashMap<>();
 
@@ -55,10 +61,12 @@ public final class RegisterTranslation {
 
   /**
    * The translated history and, per transaction id, the position in the original ops of each
-   * translated op (an append's read and write both map to the append).
+   * translated op (an append's read and write both map to the append); the stand-in keys, the keys
+   * whose unobserved appends have an open order, and whether the history has register writes (when
+   * it has none, every blind write of the translation is an unobserved append).
    */
   public record Translated(History history, Map<String, int[]> origin, Map<String, Phantom> phantoms,
-      Set<String> openKeys) {}
+      Set<String> openKeys, boolean registerWrites) {}
 
   /**
    * The stand-in key of an open key's unobserved appends: they all come after the key's latest
@@ -77,7 +85,11 @@ public final class RegisterTranslation {
     final History.Builder out = History.builder();
     t.phantoms(history);
     final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
+    boolean registerWrites = false;
     for (final Transaction txn : history.transactions()) {
+      for (final Op op : txn.ops()) {
+        registerWrites |= op.isWrite();
+      }
       final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
       out.add(t.translate(txn, from));
       origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
@@ -90,7 +102,7 @@ public final class RegisterTranslation {
         open.add(k);
       }
     });
-    return new Translated(out.build(), origin, byName, open);
+    return new Translated(out.build(), origin, byName, open, registerWrites);
   }
 
   /**
@@ -120,17 +132,13 @@ public final class RegisterTranslation {
     });
   }
 
-  /** The transactions that appended {@code element} to {@code key}, in source order. */
-  List<Transaction> appenders(final String key, final Long element) {
-    return appenders.getOrDefault(key, Map.of()).getOrDefault(element, List.of());
-  }
-
   private void indexAppends(final History history) {
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
-          appenders.computeIfAbsent(op.key(), k -> new HashMap<>())
-              .computeIfAbsent(op.value(), v -> new ArrayList<>(1)).add(t);
+          if (t.status() != TxnStatus.ABORTED) {
+            liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+          }
           if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
             unobservedCommitted.merge(op.key(), 1, Integer::sum);
           }
@@ -214,12 +222,21 @@ public final class RegisterTranslation {
   /** The version an append at index {@code at} builds on: the last element before it a live append put there. */
   private Long base(final ListOrders.KeyOrder order, final int at) {
     final List<Long> known = order.order();
-    for (int i = at - 1; i >= 0; i--) {
-      final List<Transaction> by = appenders(order.key(), known.get(i));
-      if (by.stream().anyMatch(a -> a.status() != TxnStatus.ABORTED)) {
-        return known.get(i);
-      }
+    if (at == 0) {
+      return null;
     }
-    return null;
+    final int[] last = lastLive.computeIfAbsent(order.key(), k -> lastLive(k, known));
+    return last[at] < 0 ? null : known.get(last[at]);
+  }
+
+  /** For each length n of {@code known}, the index of the last live element before n, or -1. */
+  private int[] lastLive(final String key, final List<Long> known) {
+    final Set<Long> live = liveElements.getOrDefault(key, Set.of());
+    final int[] last = new int[known.size() + 1];
+    last[0] = -1;
+    for (int i = 0; i < known.size(); i++) {
+      last[i + 1] = live.contains(known.get(i)) ? i : last[i];
+    }
+    return last;
   }
 }

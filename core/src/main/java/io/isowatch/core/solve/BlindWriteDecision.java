@@ -42,7 +42,7 @@ public final class BlindWriteDecision {
   /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
     if (!applies(options, result)) {
-      return result;
+      return repeatedValuesNotSearched(options, result);
     }
     final List<Level> open = new ArrayList<>();
     for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
@@ -121,6 +121,46 @@ public final class BlindWriteDecision {
     final CheckStats stats = result.stats().withAnomalies(counts,
         result.stats().anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size());
     return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
+  }
+
+  /**
+   * The reason a level keeps when blind writes left it open but a value written twice kept the
+   * search from running (issue 14; docs/anomalies.md, "Blind writes"). The search gives every read
+   * the one transaction that wrote its value; a read of a value two transactions wrote may read
+   * from either, and the search does not choose among them (it would need a choice of writer per
+   * such read, which it does not encode), so it cannot be run soundly and is not run.
+   */
+  public static final String REPEATED_VALUES_NOT_SEARCHED = "not searched (NON_UNIQUE_WRITE): the search of version "
+      + "orders left open by blind writes did not run, because a value is written more than once and a read of it may "
+      + "read from any of its writers, a choice the search does not make; with a unique value per write the search "
+      + "decides this level";
+
+  /**
+   * The result with {@link #REPEATED_VALUES_NOT_SEARCHED} added to the reason of every UNKNOWN
+   * SSER, SER or SI when the search is on, a write was blind, and a value written twice is what
+   * kept the search from running; otherwise the result itself.
+   */
+  private static CheckResult repeatedValuesNotSearched(final CheckOptions options, final CheckResult result) {
+    final boolean twice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
+    final boolean blind = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE);
+    final boolean otherwiseSearched = !options.solverBudget().isZero() && !result.hasInvalidInput()
+        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
+            || f.kind() == FindingKind.HORIZON_PRUNED);
+    if (!twice || !blind || !otherwiseSearched) {
+      return result;
+    }
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    boolean changed = false;
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      if (result.verdicts().get(level) == Verdict.UNKNOWN) {
+        final String before = reasons.get(level);
+        reasons.put(level, before == null ? REPEATED_VALUES_NOT_SEARCHED : before + "; " + REPEATED_VALUES_NOT_SEARCHED);
+        changed = true;
+      }
+    }
+    return changed ? new CheckResult(result.verdicts(), reasons, result.anomalies(), result.findings(), result.stats())
+        : result;
   }
 
   /**

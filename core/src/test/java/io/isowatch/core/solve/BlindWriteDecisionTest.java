@@ -110,6 +110,43 @@ class BlindWriteDecisionTest {
   }
 
   @Test
+  void shouldSayTheSearchDidNotRunWhenABlindWriteHistoryWritesAValueTwice() {
+    // Given: x=1 written blindly by two transactions, so the read of x=1 has two candidate writers
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1)
+        T2 s2 w(x,1)
+        T3 s3 r(x,1) w(y,2)
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults());
+
+    // Then: UNKNOWN, and the reason says the search was not run and why
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(Verdict.UNKNOWN, r.verdicts().get(level), level::name);
+      assertTrue(r.reasons().get(level).contains(BlindWriteDecision.REPEATED_VALUES_NOT_SEARCHED),
+          r.reasons().get(level));
+    }
+  }
+
+  @Test
+  void shouldNotSayTheSearchDidNotRunWhenTheSearchIsOff() {
+    // Given
+    final History h = HistoryDsl.history("""
+        T1 s1 w(x,1)
+        T2 s2 w(x,1)
+        T3 s3 r(x,1) w(y,2)
+        """);
+
+    // When
+    final CheckResult r = OnlineChecker.check(h, CheckOptions.defaults().withSolverBudget(Duration.ZERO));
+
+    // Then
+    assertTrue(r.reasons().values().stream().noneMatch(v -> v.contains(BlindWriteDecision.REPEATED_VALUES_NOT_SEARCHED)),
+        r.reasons()::toString);
+  }
+
+  @Test
   void shouldReturnTheEngineResultUntouchedWhenEveryWriteReadsItsKeyFirst() {
     // Given: mini-transactions, the order of every key determined
     final History h = HistoryDsl.history("""
