@@ -105,11 +105,12 @@ final class CycleDetector {
     // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
     // refused like any edge where they close a cycle, but that cycle is not reported again.
     boolean reported = siblingAntiDependencies(g);
-    for (final LevelGraph graph : s.graph.levels()) {
-      final LevelGraph.Cycle c = graph.insert(g);
+    s.graph.insert(g);
+    for (int i = 0; i < s.graph.count(); i++) {
+      final LevelGraph.Cycle c = s.graph.refused(i);
       if (c != null && !reported) {
         reported = true;
-        out.cycle(steps(graph, c));
+        out.cycle(steps(s.graph.graph(i), c));
       }
     }
   }
