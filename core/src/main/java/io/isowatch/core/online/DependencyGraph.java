@@ -126,7 +126,9 @@ final class DependencyGraph {
       final LevelGraph.Cycle strongest = graphs[last].insert(group);
       if (strongest == null) {
         deferred.add(group);
-        java.util.Arrays.fill(refused, null);
+        for (int i = 0; i <= last; i++) {
+          refused[i] = null;
+        }
         return;
       }
       build();
