@@ -15,6 +15,8 @@
 #   refcheck-250k    python3 scripts/refcheck.py --levels SSER,SER,SI H250K
 #   check-1m         ./isowatch check --levels SSER,SER,SI --json H1M            (unless --no-1m)
 #   refcheck-1m      python3 scripts/refcheck.py H1M                             (only with --refcheck-1m)
+#   check-250k-edn, check-250k-aion   the 250K history as Elle EDN and as Aion JSON (only with
+#                    --formats; written once by scripts/jsonl-to-formats.py next to H250K)
 # Every check must answer SATISFIED for the three levels (exit 0): the generated histories are valid.
 #
 # Prints, per command, the median wall time and the median CPU time (user + sys, children included:
@@ -28,6 +30,8 @@
 #   --h1m FILE       use this 10^6-transaction history instead of generating one
 #   --no-1m          skip the 10^6-transaction history
 #   --refcheck-1m    also run refcheck on the 10^6 history (about 80 s of CPU per run)
+#   --formats        also check the 250K history written as Elle EDN and as Aion (per-transaction
+#                    speed of the other readers against JSONL's)
 #   --opts L=OPTS    an extra isowatch variant for check-250k/check-1m, labelled L, run with
 #                    ISOWATCH_JAVA_OPTS=OPTS (repeatable)
 #   --baseline DIR   also run DIR/isowatch (another checkout, e.g. main's: git archive main | tar -x -C DIR)
@@ -43,6 +47,7 @@ h250k=
 h1m=
 with_1m=1
 refcheck_1m=0
+formats=0
 variant_labels=(default)
 variant_opts=("")
 baseline=
@@ -54,6 +59,7 @@ while [[ $# -gt 0 ]]; do
     --h1m) h1m=$2; shift 2 ;;
     --no-1m) with_1m=0; shift ;;
     --refcheck-1m) refcheck_1m=1; shift ;;
+    --formats) formats=1; shift ;;
     --baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
     --opts) variant_labels+=("${2%%=*}"); variant_opts+=("${2#*=}"); shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -91,6 +97,18 @@ commands+=(
   "check-250k-nocds|0|$(txns_of "$h250k")|ISOWATCH_CDS=off ./isowatch check --levels SSER,SER,SI --json '$h250k'"
   "refcheck-250k|0|$(txns_of "$h250k")|python3 scripts/refcheck.py --levels SSER,SER,SI '$h250k'"
 )
+if [[ $formats == 1 ]]; then
+  edn=${h250k%.jsonl}.edn
+  aion=${h250k%.jsonl}-aion.json
+  if [[ ! -s $edn || ! -s $aion || $edn -ot $h250k || $aion -ot $h250k ]]; then
+    echo "writing $edn and $aion…" >&2
+    python3 scripts/jsonl-to-formats.py "$h250k" "$edn" "$aion"
+  fi
+  commands+=(
+    "check-250k-edn|0|$(txns_of "$h250k")|./isowatch check --levels SSER,SER,SI --json '$edn'"
+    "check-250k-aion|0|$(txns_of "$h250k")|./isowatch check --levels SSER,SER,SI --json '$aion'"
+  )
+fi
 if [[ $with_1m == 1 ]]; then
   n1m=$(txns_of "$h1m")
   for i in "${!variant_labels[@]}"; do
@@ -163,6 +181,10 @@ if [[ -n $baseline ]]; then
   if [[ $with_1m == 1 ]]; then
     echo "1m baseline/this: CPU $(ratio "${cpu[check-1m-baseline]}" "${cpu[check-1m]}"), wall $(ratio "${wall[check-1m-baseline]}" "${wall[check-1m]}")"
   fi
+fi
+if [[ $formats == 1 ]]; then
+  echo "250k edn/jsonl: CPU $(ratio "${cpu[check-250k-edn]}" "${cpu[check-250k]}"), wall $(ratio "${wall[check-250k-edn]}" "${wall[check-250k]}")"
+  echo "250k aion/jsonl: CPU $(ratio "${cpu[check-250k-aion]}" "${cpu[check-250k]}"), wall $(ratio "${wall[check-250k-aion]}" "${wall[check-250k]}")"
 fi
 if [[ $refcheck_1m == 1 ]]; then
   echo "1m refcheck/isowatch: CPU $(ratio "${cpu[refcheck-1m]}" "${cpu[check-1m]}"), wall $(ratio "${wall[refcheck-1m]}" "${wall[check-1m]}")"

@@ -22,6 +22,8 @@ final class CycleDetector {
   private int[] order = new int[64];
   private int[] runStart = new int[64];
   private int[] runOrder = new int[64];
+  /** Up to this many edges (or groups), a step's sorts are insertion sorts written out. */
+  private static final int SMALL = 32;
   private final IntList groups = new IntList(8);
   private StepEdges step;
   /** Entries by pair, then kind and version. */
@@ -65,7 +67,11 @@ final class CycleDetector {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    IndexSort.sort(order, n, byPair);
+    if (n <= SMALL) {
+      sortByPairSmall(n);
+    } else {
+      IndexSort.sort(order, n, byPair);
+    }
     int runs = 0;
     for (int i = 0; i < n; i++) {
       if (i == 0 || step.from(order[i]) != step.from(order[i - 1]) || step.to(order[i]) != step.to(order[i - 1])) {
@@ -76,7 +82,11 @@ final class CycleDetector {
     for (int r = 0; r < runs; r++) {
       runOrder[r] = r;
     }
-    IndexSort.sort(runOrder, runs, byKindAndPosition);
+    if (runs <= SMALL) {
+      sortRunsSmall(runs);
+    } else {
+      IndexSort.sort(runOrder, runs, byKindAndPosition);
+    }
     for (int k = 0; k < runs; k++) {
       final int r = runOrder[k];
       final int first = order[runStart[r]];
@@ -96,6 +106,70 @@ final class CycleDetector {
     step.clear();
   }
 
+  /**
+   * {@link #byPair} as a stable insertion sort with the comparison written out: a step has a
+   * handful of edges, and {@link IndexSort}'s comparator call is shared by every sort of the
+   * engine (a megamorphic call the JIT does not inline). A stable sort's result is determined by
+   * the comparator, so the order is the same.
+   */
+  private void sortByPairSmall(final int n) {
+    for (int i = 1; i < n; i++) {
+      final int v = order[i];
+      final int vf = step.from(v);
+      final int vt = step.to(v);
+      final int vk = step.kind(v);
+      final int vv = step.version(v);
+      int j = i - 1;
+      while (j >= 0) {
+        final int a = order[j];
+        int c = Integer.compare(step.from(a), vf);
+        if (c == 0) {
+          c = Integer.compare(step.to(a), vt);
+        }
+        if (c == 0) {
+          c = Integer.compare(step.kind(a), vk);
+        }
+        if (c == 0) {
+          c = Integer.compare(step.version(a), vv);
+        }
+        if (c <= 0) {
+          break;
+        }
+        order[j + 1] = a;
+        j--;
+      }
+      order[j + 1] = v;
+    }
+  }
+
+  /** {@link #byKindAndPosition} as a stable insertion sort (see {@link #sortByPairSmall}). */
+  private void sortRunsSmall(final int runs) {
+    for (int i = 1; i < runs; i++) {
+      final int v = runOrder[i];
+      final int ev = order[runStart[v]];
+      final int vk = step.kind(ev);
+      final int vf = position(step.from(ev));
+      final int vt = position(step.to(ev));
+      int j = i - 1;
+      while (j >= 0) {
+        final int ea = order[runStart[runOrder[j]]];
+        int c = Integer.compare(step.kind(ea), vk);
+        if (c == 0) {
+          c = Integer.compare(position(step.from(ea)), vf);
+        }
+        if (c == 0) {
+          c = Integer.compare(position(step.to(ea)), vt);
+        }
+        if (c <= 0) {
+          break;
+        }
+        runOrder[j + 1] = runOrder[j];
+        j--;
+      }
+      runOrder[j + 1] = v;
+    }
+  }
+
   /** π position of a slot (the initial transaction first), or creation index of a time point. */
   private int position(final int endpoint) {
     return endpoint >= 0 ? s.txns.piPos(endpoint) : -endpoint - 1;
@@ -105,11 +179,12 @@ final class CycleDetector {
     // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
     // refused like any edge where they close a cycle, but that cycle is not reported again.
     boolean reported = siblingAntiDependencies(g);
-    for (final LevelGraph graph : s.graph.levels()) {
-      final LevelGraph.Cycle c = graph.insert(g);
+    s.graph.insert(g);
+    for (int i = 0; i < s.graph.count(); i++) {
+      final LevelGraph.Cycle c = s.graph.refused(i);
       if (c != null && !reported) {
         reported = true;
-        out.cycle(steps(graph, c));
+        out.cycle(steps(s.graph.graph(i), c));
       }
     }
   }

@@ -296,6 +296,11 @@ public final class OnlineChecker {
     return segments.state().graph.visitedNodes();
   }
 
+  /** How many level graphs the current segment has built ({@link DependencyGraph}: weaker ones are deferred). */
+  int builtLevelGraphs() {
+    return segments.state().graph.built();
+  }
+
   /** Whether some value was written twice so far. */
   boolean repeatSeen() {
     return segments.state().repeats.seen();

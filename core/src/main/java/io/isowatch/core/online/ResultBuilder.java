@@ -151,12 +151,7 @@ final class ResultBuilder {
   }
 
   boolean cyclic(final Level level) {
-    for (final LevelGraph g : s.graph.levels()) {
-      if (g.level == level) {
-        return g.cyclic();
-      }
-    }
-    return false;
+    return s.graph.cyclic(level);
   }
 
   CheckResult result(final double seconds) {
