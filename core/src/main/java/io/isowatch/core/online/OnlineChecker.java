@@ -255,8 +255,11 @@ public final class OnlineChecker {
     final CheckResult engine = segments.engine().result(nanos / 1e9);
     final OnlineState s = segments.state();
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
-    if (s.summary != null && s.summary.pruned > 0 || !BlindWriteDecision.applies(s.options, engine)) {
+    if (s.summary != null && s.summary.pruned > 0) {
       return engine;
+    }
+    if (!BlindWriteDecision.applies(s.options, engine)) {
+      return BlindWriteDecision.withRepeatedValuesReason(s.options, engine);
     }
     final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
         engine.anomalies().size(), engine.findings().size());

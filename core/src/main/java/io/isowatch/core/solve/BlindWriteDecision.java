@@ -42,7 +42,7 @@ public final class BlindWriteDecision {
   /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
     if (!applies(options, result)) {
-      return repeatedValuesNotSearched(options, result);
+      return withRepeatedValuesReason(options, result);
     }
     final List<Level> open = new ArrayList<>();
     for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
@@ -138,9 +138,10 @@ public final class BlindWriteDecision {
   /**
    * The result with {@link #REPEATED_VALUES_NOT_SEARCHED} added to the reason of every UNKNOWN
    * SSER, SER or SI when the search is on, a write was blind, and a value written twice is what
-   * kept the search from running; otherwise the result itself.
+   * kept the search from running; otherwise the result itself. The online engine calls it where
+   * {@link #decide} does not run, so a streamed history gives the reason {@code check} gives.
    */
-  private static CheckResult repeatedValuesNotSearched(final CheckOptions options, final CheckResult result) {
+  public static CheckResult withRepeatedValuesReason(final CheckOptions options, final CheckResult result) {
     final boolean twice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
     final boolean blind = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE);
     final boolean otherwiseSearched = !options.solverBudget().isZero() && !result.hasInvalidInput()
