@@ -164,6 +164,7 @@ public final class RegisterTranslation {
   private Transaction translate(final Transaction t, final List<Integer> from) {
     final List<Op> ops = new ArrayList<>(t.ops().size() + 2);
     final Set<String> touched = new HashSet<>();
+    final Set<String> written = new HashSet<>(); // keys the transaction wrote as themselves
     for (int index = 0; index < t.ops().size(); index++) {
       final Op op = t.ops().get(index);
       while (from.size() < ops.size()) {
@@ -198,15 +199,18 @@ public final class RegisterTranslation {
         }
         final Phantom p = phantoms.get(op.key());
         final boolean unobserved = order.position(op.value()) < 0;
-        if (p != null && unobserved && orders.counted(t)) {
+        if (p != null && unobserved && orders.counted(t) && !written.contains(op.key())) {
           // After the base, among the others in an open order; also when the transaction already
-          // read or wrote the key: its append is still one of them, and the WW edges between it
-          // and the others exist only on the stand-in key. When it read the base, its read of the
-          // stand-in's base (or initial version) above makes this write follow the base directly, as every order
-          // without a cycle puts it (two such appends are a lost update).
+          // read the key: its append is still one of them, and the WW edges between it and the
+          // others exist only on the stand-in key. When it read the base, its read of the
+          // stand-in's base (or initial version) above makes this write follow the base directly,
+          // as every order without a cycle puts it (two such appends are a lost update). After
+          // its own append of a shown element it stays on the key, so that a read of that element
+          // reads an intermediate version (G1b).
           ops.add(Op.write(p.name(), op.value()));
         } else {
           ops.add(Op.write(op.key(), op.value()));
+          written.add(op.key());
         }
         if (p != null && op.value().equals(p.base()) && t.status() != TxnStatus.ABORTED) {
           // The base's appender precedes every unobserved append: by RW from the initial version,
