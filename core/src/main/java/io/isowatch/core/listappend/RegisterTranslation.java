@@ -35,7 +35,8 @@ import java.util.Set;
  * last element read, so that the engine's certain edges from an initial version put every one of
  * them after those transactions, and nothing orders them among themselves. Those are exactly the
  * edges every order of them has in common, which decides SER and SSER (acyclicity: see
- * docs/list-append.md) and leaves SI open unless a violation is certain.
+ * docs/list-append.md); SI is then searched, and when found satisfied, searched again on {@link
+ * #translateForSnapshotIsolation}, which has the WW edges of the base's appender.
  */
 public final class RegisterTranslation {
   /**
