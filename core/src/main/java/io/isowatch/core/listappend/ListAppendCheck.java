@@ -65,17 +65,16 @@ public final class ListAppendCheck {
     final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
     final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
     final CheckResult engine = decide(translated, options.withInitialValue(null));
+    final ExactSi exactSi = snapshotIsolation(history, orders, translated, engine, options);
+    final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
     long operations = 0;
     for (final Transaction t : history.transactions()) {
+      originals.putIfAbsent(t.id(), t);
       operations += t.ops().size();
     }
     final List<Anomaly> all = new ArrayList<>(lists);
     final Map<String, Long> dropped = new HashMap<>();
     if (!engine.anomalies().isEmpty()) {
-      final Map<String, Transaction> originals = new HashMap<>();
-      for (final Transaction t : history.transactions()) {
-        originals.putIfAbsent(t.id(), t);
-      }
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
         final Anomaly restored = restore(a, originals, described, translated);
@@ -90,6 +89,23 @@ public final class ListAppendCheck {
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     verdicts.putAll(engine.verdicts());
     reasons.putAll(engine.reasons());
+    final Map<String, Long> exactSiNames = new LinkedHashMap<>();
+    if (exactSi != null) {
+      final CheckResult si = exactSi.result();
+      verdicts.put(Level.SI, si.verdicts().get(Level.SI));
+      reasons.remove(Level.SI);
+      if (si.reasons().containsKey(Level.SI)) {
+        reasons.put(Level.SI, si.reasons().get(Level.SI));
+      }
+      final Map<String, String> described = described(history, exactSi.translated().history());
+      for (final Anomaly a : si.anomalies()) {
+        final Anomaly restored = restore(a, originals, described, exactSi.translated());
+        if (restored.violates().contains(Level.SI)) {
+          all.add(restored);
+          exactSiNames.merge(restored.displayName(), 1L, Long::sum);
+        }
+      }
+    }
     final List<Finding> findings = engine.findings();
     final List<Anomaly> ownMissed = OwnAppendReads.missed(history, orders, all, options.levels());
     all.addAll(ownMissed);
@@ -111,6 +127,7 @@ public final class ListAppendCheck {
     for (final Anomaly a : concat(ownMissed, adya)) {
       byName.merge(a.displayName(), 1L, Long::sum);
     }
+    exactSiNames.forEach((k, v) -> byName.merge(k, v, Long::sum));
     engine.stats().anomaliesByName().forEach((k, v) -> {
       final long kept = v - dropped.getOrDefault(k, 0L);
       if (kept > 0) {
@@ -201,6 +218,33 @@ public final class ListAppendCheck {
     }
     return new CheckResult(verdicts, reasons, r.anomalies(), findings, r.stats());
   }
+
+  /**
+   * The SI verdict of {@link RegisterTranslation#translateForSnapshotIsolation}, when it can differ
+   * from the engine's: SI requested, a stand-in key, and the engine found SI SATISFIED (its
+   * translation gives the base's appender an RW edge to each unobserved append where the lists
+   * give WW, so an SI violation needing that WW edge is missed; a violation it finds holds with WW
+   * as well, since a WW edge in place of an RW one leaves no two RW edges adjacent that were not).
+   * Null when the engine's verdict stands.
+   */
+  private static ExactSi snapshotIsolation(final History history, final ListOrders orders,
+      final RegisterTranslation.Translated translated, final CheckResult engine, final CheckOptions options) {
+    if (translated.phantoms().isEmpty() || engine.verdicts().get(Level.SI) != Verdict.SATISFIED) {
+      return null;
+    }
+    // A SATISFIED SER or SSER settles SI whatever the edge kinds: the translation has the same
+    // pairs of transactions ordered, and an acyclic graph has no SI-forbidden cycle either.
+    if (engine.verdicts().get(Level.SER) == Verdict.SATISFIED || engine.verdicts().get(Level.SSER) == Verdict.SATISFIED) {
+      return null;
+    }
+    final RegisterTranslation.Translated si = RegisterTranslation.translateForSnapshotIsolation(history, orders);
+    final CheckResult exact = WholeHistoryCheck.check(si.history(),
+        options.withInitialValue(null).withLevels(java.util.Set.of(Level.SI)));
+    return exact.verdicts().get(Level.SI) == Verdict.SATISFIED ? null : new ExactSi(si, exact);
+  }
+
+  /** The SI translation and the engine's result on it. */
+  private record ExactSi(RegisterTranslation.Translated translated, CheckResult result) {}
 
   /**
    * Settles what the open order of unobserved appends leaves open. Every order of them puts each

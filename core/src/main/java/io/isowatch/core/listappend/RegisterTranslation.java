@@ -35,7 +35,8 @@ import java.util.Set;
  * last element read, so that the engine's certain edges from an initial version put every one of
  * them after those transactions, and nothing orders them among themselves. Those are exactly the
  * edges every order of them has in common, which decides SER and SSER (acyclicity: see
- * docs/list-append.md) and leaves SI open unless a violation is certain.
+ * docs/list-append.md); SI is then searched, and when found satisfied, searched again on {@link
+ * #translateForSnapshotIsolation}, which has the WW edges of the base's appender.
  */
 public final class RegisterTranslation {
   /**
@@ -52,11 +53,14 @@ public final class RegisterTranslation {
    * {@code n} that is live, or -1: {@link #base} in one array read (built on first use).
    */
   private final Map<String, int[]> lastLive = new HashMap<>();
+  /** Whether the base's appender writes the stand-in key's first version ({@link #translateForSnapshotIsolation}). */
+  private final boolean baseWritten;
   private final Map<String, Integer> unobservedCommitted = new HashMap<>();
   private final Map<String, Phantom> phantoms = new HashMap<>();
 
-  private RegisterTranslation(final ListOrders orders) {
+  private RegisterTranslation(final ListOrders orders, final boolean baseWritten) {
     this.orders = orders;
+    this.baseWritten = baseWritten;
   }
 
   /**
@@ -80,7 +84,26 @@ public final class RegisterTranslation {
 
   /** The register history with the same transactions (same ids, sessions, times, statuses). */
   public static Translated translate(final History history, final ListOrders orders) {
-    final RegisterTranslation t = new RegisterTranslation(orders);
+    return translate(history, orders, false);
+  }
+
+  /**
+   * The translation that decides SI exactly when a key has a stand-in: there the stand-in's
+   * initial version stands for the base, so {@link #translate} gives the base's appender a read of
+   * it, an RW edge to every unobserved append where the lists give WW. SSER and SER do not tell the
+   * two apart (acyclicity), SI does: an RW edge next to another RW edge closes no SI-forbidden
+   * cycle, the WW edge does. Here the base's appender instead writes the stand-in key's first
+   * version (the base, after reading the initial one, so first in every order) and the readers of
+   * the base read that version: the search of version orders then has the WW edges the lists give.
+   * The engine's certain edges of an initial version no longer reach the unobserved appends, so
+   * this translation is for the SI verdict only (ListAppendCheck).
+   */
+  public static Translated translateForSnapshotIsolation(final History history, final ListOrders orders) {
+    return translate(history, orders, true);
+  }
+
+  private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten) {
+    final RegisterTranslation t = new RegisterTranslation(orders, baseWritten);
     t.indexAppends(history);
     final History.Builder out = History.builder();
     t.phantoms(history);
@@ -150,6 +173,7 @@ public final class RegisterTranslation {
   private Transaction translate(final Transaction t, final List<Integer> from) {
     final List<Op> ops = new ArrayList<>(t.ops().size() + 2);
     final Set<String> touched = new HashSet<>();
+    final Set<String> written = new HashSet<>(); // keys the transaction wrote as themselves
     for (int index = 0; index < t.ops().size(); index++) {
       final Op op = t.ops().get(index);
       while (from.size() < ops.size()) {
@@ -168,7 +192,9 @@ public final class RegisterTranslation {
           touched.add(op.key());
           final Phantom p = phantoms.get(op.key());
           if (p != null && java.util.Objects.equals(version, p.base()) && orders.counted(t)) {
-            ops.add(Op.read(p.name(), null)); // precedes every unobserved append (RW to each)
+            // Precedes every unobserved append: the initial version (RW to each), or the base's
+            // appender's version of the stand-in key (RW to the one after it, the search decides which)
+            ops.add(Op.read(p.name(), baseWritten ? p.base() : null));
           }
         }
       } else if (op.isAppend()) {
@@ -182,13 +208,26 @@ public final class RegisterTranslation {
         }
         final Phantom p = phantoms.get(op.key());
         final boolean unobserved = order.position(op.value()) < 0;
-        if (p != null && unobserved && !touched.contains(op.key()) && orders.counted(t)) {
-          ops.add(Op.write(p.name(), op.value())); // after the base, among the others in an open order
+        if (p != null && unobserved && orders.counted(t) && !written.contains(op.key())) {
+          // After the base, among the others in an open order; also when the transaction already
+          // read the key: its append is still one of them, and the WW edges between it and the
+          // others exist only on the stand-in key. When it read the base, its read of the
+          // stand-in's base (or initial version) above makes this write follow the base directly,
+          // as every order without a cycle puts it (two such appends are a lost update). After
+          // its own append of a shown element it stays on the key, so that a read of that element
+          // reads an intermediate version (G1b).
+          ops.add(Op.write(p.name(), op.value()));
         } else {
           ops.add(Op.write(op.key(), op.value()));
+          written.add(op.key());
         }
         if (p != null && op.value().equals(p.base()) && t.status() != TxnStatus.ABORTED) {
-          ops.add(Op.read(p.name(), null)); // the base's appender precedes every unobserved append
+          // The base's appender precedes every unobserved append: by RW from the initial version,
+          // or (baseWritten) by WW, as the lists give, writing the stand-in key's first version.
+          ops.add(Op.read(p.name(), null));
+          if (baseWritten) {
+            ops.add(Op.write(p.name(), p.base()));
+          }
         }
         touched.add(op.key());
       } else {

@@ -393,6 +393,95 @@ class ListAppendCheckTest {
   }
 
   @Test
+  void shouldViolateSnapshotIsolationWhenAReaderOfTheLatestVersionAppendsAmongUnobservedAppends() {
+    // Given: ListAppendOraclePropertyTest seed 7 history 698, by hand down to three transactions.
+    // x = [1] and y = [2] are the latest lists read; 4 and 5 are appended to x and 3 to y, never
+    // read. T2 read x = [1] before appending 4, T3 read y = [2] and appends 5 to x: T3 -rw(y)-> T2
+    // (3 follows 2) and T2 -rw(x)-> T3 (5 follows 1). Either order of 4 and 5 adds a WW edge
+    // between them that closes a G-single cycle, so no order satisfies SI. T2's append of 4 once
+    // went to x itself (it had read x) and T3's to the stand-in key, so no order related them.
+    final String h = """
+        T1 s1 a(x,1) a(y,2)
+        T2 s2 r(x,[1]) a(y,3) a(x,4)
+        T3 s3 r(y,[2]) a(x,5)
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then: as ListAppendOracle finds
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r) + " " + r.reasons());
+    for (final Level l : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(false, io.isowatch.core.oracle.ListAppendOracle.holds(HistoryDsl.history(h), l, 0), l::name);
+    }
+    assertTrue(r.anomalies().stream().anyMatch(a -> a.violates().contains(Level.SI)), () -> Outcomes.names(r).toString());
+  }
+
+  @Test
+  void shouldViolateSnapshotIsolationWhenAStaleReaderAppendsAmongUnobservedAppends() {
+    // Given: ListAppendOraclePropertyTest seed 11 history 3387, by hand down to four transactions.
+    // x = [1] is the latest list of x read; 3 and 5 are appended to x, never read. T2 read x = [1]
+    // before appending 3, T3 read y = [] before T2's 4: T3 -rw(y)-> T2 and T2 -rw(x)-> T3, and
+    // either order of 3 and 5 adds the WW edge that makes the cycle a G-single
+    final String h = """
+        T1 s1 a(x,1) a(y,2)
+        T2 s2 r(x,[1]) a(x,3) a(y,4)
+        T3 s3 r(y,[]) a(x,5)
+        T4 s4 r(y,[2,4])
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then: as ListAppendOracle finds
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r) + " " + r.reasons());
+    for (final Level l : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(false, io.isowatch.core.oracle.ListAppendOracle.holds(HistoryDsl.history(h), l, 0), l::name);
+    }
+    assertTrue(r.anomalies().stream().anyMatch(a -> a.violates().contains(Level.SI)), () -> Outcomes.names(r).toString());
+  }
+
+  @Test
+  void shouldFindG0WhenTheAppendersOfTheLatestVersionsEachAppendUnobservedElementsToTheOtherKey() {
+    // Given: ListAppendOraclePropertyTest seed 3 history 8468, by hand down to three transactions.
+    // x = [2] and y = [3] are the latest lists read; 4 and 5 are appended to x, 1 and 6 to y,
+    // never read. So T1 (2) -ww(x)-> T2 (4) and T2 (3) -ww(y)-> T1 (1): a G0 cycle in every order.
+    // The stand-in keys once gave the appender of a base an RW edge to each unobserved append of
+    // its key instead of that WW edge: two adjacent RW edges, which SI allows.
+    final String h = """
+        T1 s1 a(y,1) a(x,2) r(x,[2])
+        T2 s2 a(y,3) r(y,[3]) a(x,4)
+        T3 s3 a(x,5) a(y,6)
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then: as ListAppendOracle finds
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r) + " " + r.reasons());
+    for (final Level l : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(false, io.isowatch.core.oracle.ListAppendOracle.holds(HistoryDsl.history(h), l, 0), l::name);
+    }
+    final Anomaly si = r.anomalies().stream().filter(a -> a.violates().contains(Level.SI)).findFirst().orElseThrow(
+        () -> new AssertionError(Outcomes.names(r)));
+    // And: the counterexample is the G0 cycle, on the original keys
+    assertEquals(List.of("T2 -WW(y=3)-> T1", "T1 -WW(x=2)-> T2"), edges(si), si.explanation());
+  }
+
+  @Test
+  void shouldViolateSnapshotIsolationWhenTwoAppendersOfUnobservedElementsReadTheLatestVersion() {
+    // Given: T2 and T3 both read x = [1] and append to x, neither append read: whichever comes
+    // second missed the first (a lost update), which SI forbids in either order
+    final String h = """
+        T1 s1 a(x,1)
+        T2 s2 r(x,[1]) a(x,2)
+        T3 s3 r(x,[1]) a(x,3)
+        """;
+    // When
+    final CheckResult r = check(h);
+    // Then
+    assertEquals("V/V/V", verdicts(r), () -> Outcomes.names(r) + " " + r.reasons());
+    assertEquals(List.of("LostUpdate [T2, T3]"), Outcomes.names(r));
+    for (final Level l : List.of(Level.SSER, Level.SER, Level.SI)) {
+      assertEquals(false, io.isowatch.core.oracle.ListAppendOracle.holds(HistoryDsl.history(h), l, 0), l::name);
+    }
+  }
+
+  @Test
   void shouldDecideOnlyTheClassicLevelsOnListAppendHistories() {
     // Given: a correct history, all levels requested
     final String h = """

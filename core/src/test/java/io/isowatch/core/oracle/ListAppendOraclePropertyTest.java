@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
  * The list-append check against {@link ListAppendOracle} on small random histories: every
  * SATISFIED the engine gives must hold by the oracle and every VIOLATED must fail by it. Other
  * seeds and sizes by hand: {@code -DargLine="-Dseed=7 -Dhistories=10000"} (seeds 1-10 at 8,000-10,000
- * histories each passed when this was written; see docs/list-append.md, "Not yet", for SI
- * disagreements seeds 3, 7 and 11 find at 10,000), and some levels only: {@code -Dlevels=PL2,RR}.
+ * histories each passed when this was written; seeds 3, 7 and 11 found SI disagreements at
+ * 10,000 until SI was rechecked with the stand-in keys' WW edges, ListAppendCheckTest has them
+ * minimized), and some levels only: {@code -Dlevels=PL2,RR}.
  */
 class ListAppendOraclePropertyTest {
   /** The levels compared; {@code -Dlevels=PL2,RR} by hand to look at some only. */
