@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class ListAppendOraclePropertyTest {
   /** The levels compared; {@code -Dlevels=PL2,RR} by hand to look at some only. */
-  private static final List<Level> LEVELS = java.util.Arrays.stream(System.getProperty("levels", "SSER,SER,SI,RR,PL2")
+  private static final List<Level> LEVELS = java.util.Arrays.stream(System.getProperty("levels", "SSER,SER,SI,RR,PL2,RC,RA,CC,PC")
       .split(",")).map(Level::valueOf).toList();
 
   @Test
