@@ -1,5 +1,8 @@
 package io.isowatch.core.listappend;
 
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
@@ -49,30 +52,100 @@ public final class ListWeakLevels {
   /** Per key and writer node (-1: initial), the appenders after that writer's version. */
   private final Map<String, Map<Integer, List<Integer>>> later = new HashMap<>();
   private final List<int[]> base = new ArrayList<>();
+  /** Per arc of {@link #base}, what it is: an {@link Edge} and why it holds. */
+  private final List<Why> baseWhy = new ArrayList<>();
+  /** Per node and read, the list it read. */
+  private final List<List<List<Long>>> readLists = new ArrayList<>();
+
+  /** An arc's counterexample edges (one, or two for PC's arcs) and why it holds. */
+  private record Why(List<Edge> edges, String because) {}
   private final List<List<Integer>> soPreds = new ArrayList<>();
 
   private ListWeakLevels() {}
 
+  /** Verdicts (true: VIOLATED) and a counterexample for each violated level. */
+  public record Decision(Map<Level, Boolean> violated, Map<Level, Anomaly> counterexamples) {}
+
   /**
-   * The verdicts of the levels of {@code levels} this class decides, true for VIOLATED; null when
-   * the history is outside what it decides (register ops, an element appended twice), with every
-   * level then undecided. {@code why}, when not null, receives the reason of a violation that is
-   * not a cycle (lists no commit order produces).
+   * The verdicts of the levels of {@code levels} this class decides, with counterexamples; null
+   * when the history is outside what it decides (register ops, an element appended twice).
    */
-  public static Map<Level, Boolean> decide(final History history, final ListOrders orders, final Set<Level> levels,
-      final StringBuilder why) {
+  public static Decision decide(final History history, final ListOrders orders, final Set<Level> levels) {
     final ListWeakLevels w = new ListWeakLevels();
-    final Built built = w.build(history, orders, why == null ? new StringBuilder() : why);
+    final StringBuilder why = new StringBuilder();
+    final Built built = w.build(history, orders, why);
     if (built == Built.UNDECIDED) {
       return null;
     }
     final Map<Level, Boolean> out = new java.util.EnumMap<>(Level.class);
+    final Map<Level, List<Why>> cycles = new java.util.EnumMap<>(Level.class);
     for (final Level l : levels) {
       if (DECIDED.contains(l)) {
-        out.put(l, built == Built.NO_ORDER || w.cyclic(l));
+        final List<Why> cycle = built == Built.NO_ORDER ? null : w.counterexample(l);
+        out.put(l, built == Built.NO_ORDER || cycle != null);
+        if (cycle != null) {
+          cycles.put(l, cycle);
+        }
       }
     }
-    return out;
+    final Map<Level, Anomaly> witnesses = new java.util.EnumMap<>(Level.class);
+    for (final Level l : Level.weakestFirst(out.keySet())) {
+      if (!out.get(l)) {
+        continue;
+      }
+      final Set<Level> violates = java.util.EnumSet.noneOf(Level.class);
+      for (final Level m : out.keySet()) {
+        if (out.get(m) && (m == l || l.andStronger().contains(m))) {
+          violates.add(m);
+        }
+      }
+      witnesses.put(l, built == Built.NO_ORDER ? w.noOrder(why.toString(), violates) : w.anomaly(cycles.get(l), l, violates));
+    }
+    return new Decision(out, witnesses);
+  }
+
+  private Anomaly noOrder(final String why, final Set<Level> violates) {
+    return new Anomaly("incompatible-order", "IncompatibleOrder", violates, List.of(), List.of(), "Let:\n  (the lists read)\n"
+        + "Then:\n  - " + why + ";\n  - so no commit order of the appends produces the lists read. This violates "
+        + names(violates) + ".");
+  }
+
+  private Anomaly anomaly(final List<Why> cycle, final Level level, final Set<Level> violates) {
+    final List<Edge> edges = new ArrayList<>();
+    final java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+    final StringBuilder then = new StringBuilder("Then:\n");
+    boolean derived = false;
+    for (final Why w : cycle) {
+      edges.addAll(w.edges());
+      w.edges().forEach(e -> ids.add(e.from()));
+      derived |= w.because().contains(" must commit before ") || w.edges().stream().anyMatch(e -> e.kind() == EdgeKind.RW);
+      then.append("  - ").append(w.because()).append(";\n");
+    }
+    final StringBuilder let = new StringBuilder("Let:\n");
+    final List<Transaction> txns = new ArrayList<>();
+    for (final Transaction t : nodes) {
+      if (ids.contains(t.id())) {
+        txns.add(t);
+        let.append("  ").append(t.id()).append(" = [").append(String.join(" ", t.ops().stream().map(Op::toString).toList()))
+            .append("] (session ").append(t.session()).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+      }
+    }
+    final String type = derived ? "G-single" : "G1c";
+    final String name = !derived ? null : switch (level) {
+      case RC -> "NonMonotonicRead";
+      case RA -> "FracturedRead";
+      case CC -> "CausalityViolation";
+      default -> "LongFork";
+    };
+    return new Anomaly(type, name, violates, txns, edges, let.toString() + then
+        + "No commit order of these transactions satisfies all of it. This violates " + names(violates) + " ("
+        + type + (name == null ? "" : ", " + name) + ")");
+  }
+
+  private static String names(final Set<Level> levels) {
+    final List<String> names = Level.strongestFirst(levels).stream().map(Level::name).toList();
+    return names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
   }
 
   private enum Built { GRAPH, NO_ORDER, UNDECIDED }
@@ -175,6 +248,7 @@ public final class ListWeakLevels {
     }
     for (int t = 0; t < nodes.size(); t++) {
       final List<Object[]> mine = new ArrayList<>();
+      final List<List<Long>> lists = new ArrayList<>();
       for (final Object[] r : externals.get(t)) {
         final String x = (String) r[0];
         @SuppressWarnings("unchecked")
@@ -195,19 +269,28 @@ public final class ListWeakLevels {
           }
         }
         mine.add(new Object[] {x, writer});
+        lists.add(external);
       }
       reads.add(mine);
+      readLists.add(lists);
     }
     for (final Map.Entry<String, Set<Integer>> e : appendersOf.entrySet()) {
       final List<Integer> chain = chains.getOrDefault(e.getKey(), List.of());
       final List<Integer> unshown = new ArrayList<>(e.getValue());
       unshown.removeAll(chain);
+      final String x = e.getKey();
       for (int i = 0; i + 1 < chain.size(); i++) {
-        base.add(new int[] {chain.get(i), chain.get(i + 1)});
+        final int a = chain.get(i);
+        final int b = chain.get(i + 1);
+        arc(a, b, new Edge(id(a), id(b), EdgeKind.WW, x, lastOf(appended, x, a)), id(b) + "'s appends to " + x
+            + " follow " + id(a) + "'s in " + x + "=" + longest.get(x));
       }
       if (!chain.isEmpty()) {
+        final int last = chain.get(chain.size() - 1);
         for (final int u : unshown) {
-          base.add(new int[] {chain.get(chain.size() - 1), u});
+          arc(last, u, new Edge(id(last), id(u), EdgeKind.WW, x, lastOf(appended, x, last)), id(u) + "'s append to "
+              + x + " appears in no read, so it follows the last element a read shows, " + id(last) + "'s "
+              + lastOf(appended, x, last));
         }
       }
       final Map<Integer, List<Integer>> after = new HashMap<>();
@@ -221,11 +304,15 @@ public final class ListWeakLevels {
     }
     for (int t = 0; t < nodes.size(); t++) {
       for (final int p : soPreds.get(t)) {
-        base.add(new int[] {p, t});
+        arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), id(p) + " precedes " + id(t) + " in its session");
       }
-      for (final Object[] r : reads.get(t)) {
-        if ((Integer) r[1] >= 0) {
-          base.add(new int[] {(Integer) r[1], t});
+      for (int i = 0; i < reads.get(t).size(); i++) {
+        final Object[] r = reads.get(t).get(i);
+        final int w = (Integer) r[1];
+        if (w >= 0) {
+          final List<Long> list = readLists.get(t).get(i);
+          arc(w, t, new Edge(id(w), id(t), EdgeKind.WR, (String) r[0], list.get(list.size() - 1)), id(t) + " read "
+              + r[0] + "=" + list + ", whose last element " + id(w) + " appended");
         }
       }
     }
@@ -236,51 +323,185 @@ public final class ListWeakLevels {
     return appendersOf.getOrDefault(key, Set.of()).contains(t);
   }
 
-  /** Whether SO ∪ WR ∪ WW and the level's arcs have a cycle. */
-  private boolean cyclic(final Level level) {
+  private void arc(final int from, final int to, final Edge edge, final String because) {
+    base.add(new int[] {from, to});
+    baseWhy.add(new Why(List.of(edge), because));
+  }
+
+  private String id(final int node) {
+    return nodes.get(node).id();
+  }
+
+  private static Long lastOf(final Map<String, Map<Integer, List<Long>>> appended, final String key, final int node) {
+    final List<Long> l = appended.get(key).get(node);
+    return l.get(l.size() - 1);
+  }
+
+  /**
+   * A cycle of SO ∪ WR ∪ WW and the level's arcs, each arc with its edges and why it holds (the
+   * first line says which read and axiom force the level's arcs); null when there is none.
+   */
+  List<Why> counterexample(final Level level) {
     final List<int[]> arcs = new ArrayList<>(base);
+    final List<Why> why = new ArrayList<>(baseWhy);
     final boolean[][] reach = level == Level.CC ? closure() : null;
     for (int t = 0; t < nodes.size(); t++) {
       final List<Object[]> rs = reads.get(t);
       for (int i = 0; i < rs.size(); i++) {
         final String x = (String) rs.get(i)[0];
         final int t1 = (Integer) rs.get(i)[1];
-        final Set<Integer> premises = new HashSet<>();
-        if (level == Level.RC || level == Level.RA) {
-          for (int j = 0; j < (level == Level.RA ? rs.size() : i); j++) {
-            premises.add((Integer) rs.get(j)[1]);
-          }
-          if (level == Level.RA) {
-            premises.addAll(soPreds.get(t));
-          }
-        } else if (level == Level.CC) {
-          for (int u = 0; u < nodes.size(); u++) {
-            if (reach[u][t]) {
-              premises.add(u);
-            }
-          }
-        } else {
+        final List<Long> list = readLists.get(t).get(i);
+        if (level == Level.PC) {
           for (final int t2 : later.getOrDefault(x, Map.of()).getOrDefault(t1, List.of())) {
             if (t2 == t) {
               continue;
             }
             for (final int t4 : directPredecessors(t)) {
+              final Edge into = soPreds.get(t).contains(t4) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
+                  : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
+              final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
               arcs.add(new int[] {t4, t2});
+              why.add(new Why(List.of(into, rw), id(t4) + " must commit before " + id(t2) + ", because " + id(t)
+                  + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
+                  + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
+                  + "): under PC a transaction sees every commit before one it depends on directly"));
             }
           }
           continue;
         }
-        for (final int t2 : premises) {
-          if (t2 >= 0 && t2 != t1 && writes(t2, x)) {
-            if (t1 < 0) {
-              return true; // t2 must commit before the initial version
-            }
-            arcs.add(new int[] {t2, t1});
+        for (int t2 = 0; t2 < nodes.size(); t2++) {
+          if (t2 == t1 || t2 == t || !writes(t2, x) || !premise(level, t, i, t2, reach)) {
+            continue;
           }
+          final String because = id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
+              + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
+          if (t1 < 0) {
+            // t2 would have to commit before the initial version: the path by which the reader saw it, and back.
+            final List<Why> cycle = new ArrayList<>(path(t2, t));
+            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), because
+                + "; no transaction commits before the initial version"));
+            return cycle;
+          }
+          arcs.add(new int[] {t2, t1});
+          why.add(new Why(List.of(new Edge(id(t2), id(t1), EdgeKind.WW, x, null)), id(t2) + " must commit before "
+              + id(t1) + ", because " + because));
         }
       }
     }
-    return hasCycle(arcs);
+    return cycle(arcs, why);
+  }
+
+  private boolean premise(final Level level, final int t, final int i, final int t2, final boolean[][] reach) {
+    final List<Object[]> rs = reads.get(t);
+    if (level == Level.CC) {
+      return reach[t2][t];
+    }
+    for (int j = 0; j < (level == Level.RA ? rs.size() : i); j++) {
+      if ((Integer) rs.get(j)[1] == t2) {
+        return true;
+      }
+    }
+    return level == Level.RA && soPreds.get(t).contains(t2);
+  }
+
+  private static String axiom(final Level level) {
+    return switch (level) {
+      case RC -> "under RC a read sees every commit an earlier read of its transaction saw";
+      case RA -> "under RA a transaction sees every commit any of its reads or its session saw";
+      default -> "under CC a transaction sees every commit that precedes it causally";
+    };
+  }
+
+  /** A shortest path of SO and WR arcs from {@code from} to {@code to}, as whys. */
+  private List<Why> path(final int from, final int to) {
+    final int n = nodes.size();
+    final int[] prev = new int[n];
+    final int[] via = new int[n];
+    java.util.Arrays.fill(prev, -2);
+    prev[from] = -1;
+    final ArrayDeque<Integer> work = new ArrayDeque<>(List.of(from));
+    while (!work.isEmpty() && prev[to] == -2) {
+      final int u = work.poll();
+      for (int k = 0; k < base.size(); k++) {
+        final int[] a = base.get(k);
+        final EdgeKind kind = baseWhy.get(k).edges().get(0).kind();
+        if (a[0] == u && prev[a[1]] == -2 && (kind == EdgeKind.SO || kind == EdgeKind.WR)) {
+          prev[a[1]] = u;
+          via[a[1]] = k;
+          work.add(a[1]);
+        }
+      }
+    }
+    final List<Why> out = new ArrayList<>();
+    for (int v = to; v != from; v = prev[v]) {
+      out.add(0, baseWhy.get(via[v]));
+    }
+    return out;
+  }
+
+  /** A cycle of the arcs, as their whys in order, or null when they are acyclic. */
+  private List<Why> cycle(final List<int[]> arcs, final List<Why> why) {
+    final int n = nodes.size();
+    final int[] in = new int[n];
+    final List<List<Integer>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new ArrayList<>());
+    }
+    for (int k = 0; k < arcs.size(); k++) {
+      out.get(arcs.get(k)[0]).add(k);
+      in[arcs.get(k)[1]]++;
+    }
+    final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    for (int i = 0; i < n; i++) {
+      if (in[i] == 0) {
+        ready.add(i);
+      }
+    }
+    final boolean[] done = new boolean[n];
+    while (!ready.isEmpty()) {
+      final int u = ready.poll();
+      done[u] = true;
+      for (final int k : out.get(u)) {
+        if (--in[arcs.get(k)[1]] == 0) {
+          ready.add(arcs.get(k)[1]);
+        }
+      }
+    }
+    int start = -1;
+    for (int i = 0; i < n && start < 0; i++) {
+      start = done[i] ? -1 : i;
+    }
+    if (start < 0) {
+      return null;
+    }
+    // Every node left has an arc from another node left: walk them backwards until one repeats.
+    final List<List<Integer>> into = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      into.add(new ArrayList<>());
+    }
+    for (int k = 0; k < arcs.size(); k++) {
+      into.get(arcs.get(k)[1]).add(k);
+    }
+    final Map<Integer, Integer> seenAt = new HashMap<>();
+    final List<Integer> walked = new ArrayList<>();
+    int u = start;
+    while (!seenAt.containsKey(u)) {
+      seenAt.put(u, walked.size());
+      int back = -1;
+      for (final int k : into.get(u)) {
+        if (!done[arcs.get(k)[0]]) {
+          back = k;
+          break;
+        }
+      }
+      walked.add(back);
+      u = arcs.get(back)[0];
+    }
+    final List<Why> cycle = new ArrayList<>();
+    for (int i = walked.size() - 1; i >= seenAt.get(u); i--) {
+      cycle.add(why.get(walked.get(i)));
+    }
+    return cycle;
   }
 
   private List<Integer> directPredecessors(final int t) {
@@ -308,35 +529,5 @@ public final class ListWeakLevels {
       }
     }
     return reach;
-  }
-
-  private boolean hasCycle(final List<int[]> arcs) {
-    final int n = nodes.size();
-    final int[] in = new int[n];
-    final List<List<Integer>> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(new ArrayList<>());
-    }
-    for (final int[] a : arcs) {
-      out.get(a[0]).add(a[1]);
-      in[a[1]]++;
-    }
-    final ArrayDeque<Integer> ready = new ArrayDeque<>();
-    for (int i = 0; i < n; i++) {
-      if (in[i] == 0) {
-        ready.add(i);
-      }
-    }
-    int done = 0;
-    while (!ready.isEmpty()) {
-      final int u = ready.poll();
-      done++;
-      for (final int v : out.get(u)) {
-        if (--in[v] == 0) {
-          ready.add(v);
-        }
-      }
-    }
-    return done < n;
   }
 }
