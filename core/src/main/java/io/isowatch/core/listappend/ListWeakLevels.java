@@ -43,6 +43,13 @@ public final class ListWeakLevels {
   /** The levels decided here. */
   public static final Set<Level> DECIDED = Set.of(Level.RC, Level.RA, Level.CC, Level.PC);
 
+  /**
+   * The most transactions decided here: the arcs are built naively (CC's reachability is a matrix
+   * of n² booleans), so a larger history leaves the four levels UNKNOWN with a reason that says so,
+   * rather than running out of memory (docs/list-append.md, "Not yet").
+   */
+  public static final int MAX_TRANSACTIONS = 20_000;
+
   private final List<Transaction> nodes = new ArrayList<>();
   private final Map<Transaction, Integer> index = new IdentityHashMap<>();
   /** Per node, its reads: key and writer node (-1: the initial version). */
@@ -68,9 +75,13 @@ public final class ListWeakLevels {
 
   /**
    * The verdicts of the levels of {@code levels} this class decides, with counterexamples; null
-   * when the history is outside what it decides (register ops, an element appended twice).
+   * when the history is outside what it decides (register ops, an element appended twice, more
+   * than {@link #MAX_TRANSACTIONS} transactions).
    */
   public static Decision decide(final History history, final ListOrders orders, final Set<Level> levels) {
+    if (history.size() > MAX_TRANSACTIONS) {
+      return null;
+    }
     final ListWeakLevels w = new ListWeakLevels();
     final StringBuilder why = new StringBuilder();
     final Built built = w.build(history, orders, why);
