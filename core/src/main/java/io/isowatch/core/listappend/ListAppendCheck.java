@@ -248,11 +248,16 @@ public final class ListAppendCheck {
         if (proven) {
           reasons.remove(l);
         } else {
-          reasons.put(l, history.size() > ListWeakLevels.MAX_TRANSACTIONS
-              ? l.name() + " is decided on list-append histories of at most " + ListWeakLevels.MAX_TRANSACTIONS
-                  + " transactions (this one has " + history.size() + "; docs/list-append.md); no violation of it is certain"
-              : l.name() + " is decided on list-append histories only when every element is appended once and "
-                  + "no register op is mixed in (docs/list-append.md); no violation of it is certain");
+          reasons.put(l, l.name() + " is decided on list-append histories only when every element is appended once and "
+              + "no register op is mixed in (docs/list-append.md); no violation of it is certain");
+        }
+      } else if (decision.undecided().containsKey(l)) {
+        final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
+        verdicts.put(l, proven ? Verdict.VIOLATED : Verdict.UNKNOWN);
+        if (proven) {
+          reasons.remove(l);
+        } else {
+          reasons.put(l, decision.undecided().get(l));
         }
       } else {
         verdicts.put(l, decided.get(l) ? Verdict.VIOLATED : Verdict.SATISFIED);

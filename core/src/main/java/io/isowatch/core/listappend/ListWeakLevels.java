@@ -44,11 +44,10 @@ public final class ListWeakLevels {
   public static final Set<Level> DECIDED = Set.of(Level.RC, Level.RA, Level.CC, Level.PC);
 
   /**
-   * The most transactions decided here: the arcs are built naively (CC's reachability is a matrix
-   * of n² booleans), so a larger history leaves the four levels UNKNOWN with a reason that says so,
-   * rather than running out of memory (docs/list-append.md, "Not yet").
+   * CC's vector clocks hold transactions × sessions ints; above this many, CC is left UNKNOWN with a
+   * reason that says so rather than running out of memory (docs/list-append.md, "Not yet").
    */
-  public static final int MAX_TRANSACTIONS = 20_000;
+  public static final long CLOCK_CELLS = 1L << 25;
 
   private final List<Transaction> nodes = new ArrayList<>();
   private final Map<Transaction, Integer> index = new IdentityHashMap<>();
@@ -66,22 +65,29 @@ public final class ListWeakLevels {
 
   /** An arc's counterexample edges (one, or two for PC's arcs) and why it holds. */
   private record Why(List<Edge> edges, String because) {}
-  private final List<List<Integer>> soPreds = new ArrayList<>();
+  /** Per node, the node before it in its session (-1: none), its session and its position there. */
+  private final List<Integer> soPred = new ArrayList<>();
+  private final List<Integer> sessionOf = new ArrayList<>();
+  private final List<Integer> positionOf = new ArrayList<>();
+  /** Per node and read, the last node before it in its session that appends the key (-1: none). */
+  private final List<int[]> sessionWriter = new ArrayList<>();
+  /** Per key and session, the key's appenders in that session, in session order. */
+  private final Map<String, Map<Integer, List<Integer>>> writersBySession = new HashMap<>();
+  private int sessions;
 
   private ListWeakLevels() {}
 
-  /** Verdicts (true: VIOLATED) and a counterexample for each violated level. */
-  public record Decision(Map<Level, Boolean> violated, Map<Level, Anomaly> counterexamples) {}
+  /**
+   * Verdicts (true: VIOLATED), a counterexample for each violated level, and why a level asked for
+   * is not decided (CC past {@link #CLOCK_CELLS}).
+   */
+  public record Decision(Map<Level, Boolean> violated, Map<Level, Anomaly> counterexamples, Map<Level, String> undecided) {}
 
   /**
    * The verdicts of the levels of {@code levels} this class decides, with counterexamples; null
-   * when the history is outside what it decides (register ops, an element appended twice, more
-   * than {@link #MAX_TRANSACTIONS} transactions).
+   * when the history is outside what it decides (register ops, an element appended twice).
    */
   public static Decision decide(final History history, final ListOrders orders, final Set<Level> levels) {
-    if (history.size() > MAX_TRANSACTIONS) {
-      return null;
-    }
     final ListWeakLevels w = new ListWeakLevels();
     final StringBuilder why = new StringBuilder();
     final Built built = w.build(history, orders, why);
@@ -90,7 +96,13 @@ public final class ListWeakLevels {
     }
     final Map<Level, Boolean> out = new java.util.EnumMap<>(Level.class);
     final Map<Level, List<Why>> cycles = new java.util.EnumMap<>(Level.class);
+    final Map<Level, String> undecided = new java.util.EnumMap<>(Level.class);
     for (final Level l : levels) {
+      if (l == Level.CC && built == Built.GRAPH && w.clockCells() > CLOCK_CELLS) {
+        undecided.put(l, "CC is decided on list-append histories of at most " + CLOCK_CELLS + " transactions × sessions "
+            + "(this one has " + w.nodes.size() + " × " + w.sessions + "; docs/list-append.md); no violation of it is certain");
+        continue;
+      }
       if (DECIDED.contains(l)) {
         final List<Why> cycle = built == Built.NO_ORDER ? null : w.counterexample(l);
         out.put(l, built == Built.NO_ORDER || cycle != null);
@@ -112,7 +124,7 @@ public final class ListWeakLevels {
       }
       witnesses.put(l, built == Built.NO_ORDER ? w.noOrder(why.toString(), violates) : w.anomaly(cycles.get(l), l, violates));
     }
-    return new Decision(out, witnesses);
+    return new Decision(out, witnesses, undecided);
   }
 
   private Anomaly noOrder(final String why, final Set<Level> violates) {
@@ -189,12 +201,30 @@ public final class ListWeakLevels {
         }
       }
     }
+    final Map<String, Integer> sessionIds = new HashMap<>();
+    final Map<Integer, Map<String, Integer>> lastWriter = new HashMap<>();
     for (final Transaction t : nodes) {
       final int me = index.get(t);
-      soPreds.add(new ArrayList<>(sessionMembers.getOrDefault(t.session(), List.of())));
-      sessionMembers.computeIfAbsent(t.session(), k -> new ArrayList<>()).add(me);
+      final List<Integer> members = sessionMembers.computeIfAbsent(t.session(), k -> new ArrayList<>());
+      soPred.add(members.isEmpty() ? -1 : members.get(members.size() - 1));
+      final int session = sessionIds.computeIfAbsent(t.session(), k -> sessionIds.size());
+      sessionOf.add(session);
+      positionOf.add(members.size());
+      members.add(me);
+      final Map<String, Integer> last = lastWriter.computeIfAbsent(session, k -> new HashMap<>());
+      final List<Integer> readWriters = new ArrayList<>();
+      for (final Op op : t.ops()) {
+        if (op.isRead()) {
+          readWriters.add(last.getOrDefault(op.key(), -1));
+        }
+      }
+      sessionWriter.add(readWriters.stream().mapToInt(Integer::intValue).toArray());
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
+          if (!Integer.valueOf(me).equals(last.put(op.key(), me))) {
+            writersBySession.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(session,
+                k -> new ArrayList<>()).add(me);
+          }
           appender.computeIfAbsent(op.key(), k -> new HashMap<>()).put(op.value(), me);
           appended.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(me, k -> new ArrayList<>())
               .add(op.value());
@@ -231,11 +261,13 @@ public final class ListWeakLevels {
       }
       externals.add(mine);
     }
+    sessions = sessionIds.size();
     final Map<String, List<Integer>> chains = new HashMap<>();
     for (final Map.Entry<String, List<Long>> e : longest.entrySet()) {
       final String x = e.getKey();
       final List<Long> order = e.getValue();
       final List<Integer> chain = new ArrayList<>();
+      final Set<Integer> inChain = new HashSet<>();
       int i = 0;
       while (i < order.size()) {
         final Integer a = appender.getOrDefault(x, Map.of()).get(order.get(i));
@@ -245,7 +277,7 @@ public final class ListWeakLevels {
           return Built.NO_ORDER;
         }
         final List<Long> whole = appended.get(x).get(a);
-        if (chain.contains(a) || order.size() - i < whole.size() && !order.subList(i, order.size())
+        if (inChain.contains(a) || order.size() - i < whole.size() && !order.subList(i, order.size())
             .equals(whole.subList(0, order.size() - i)) || order.size() - i >= whole.size()
             && !order.subList(i, i + whole.size()).equals(whole)) {
           why.append(x).append('=').append(order).append(" does not hold ").append(nodes.get(a).id())
@@ -253,6 +285,7 @@ public final class ListWeakLevels {
           return Built.NO_ORDER;
         }
         chain.add(a);
+        inChain.add(a);
         i += whole.size();
       }
       chains.put(x, chain);
@@ -287,8 +320,13 @@ public final class ListWeakLevels {
     }
     for (final Map.Entry<String, Set<Integer>> e : appendersOf.entrySet()) {
       final List<Integer> chain = chains.getOrDefault(e.getKey(), List.of());
-      final List<Integer> unshown = new ArrayList<>(e.getValue());
-      unshown.removeAll(chain);
+      final Set<Integer> shown = new HashSet<>(chain);
+      final List<Integer> unshown = new ArrayList<>();
+      for (final int a : e.getValue()) {
+        if (!shown.contains(a)) {
+          unshown.add(a);
+        }
+      }
       final String x = e.getKey();
       for (int i = 0; i + 1 < chain.size(); i++) {
         final int a = chain.get(i);
@@ -304,17 +342,18 @@ public final class ListWeakLevels {
               + lastOf(appended, x, last));
         }
       }
+      // The appenders right after each version: the next one shown, or after the last shown version
+      // every unshown one; the later ones follow those by WW, so PC's arcs to these imply the rest.
       final Map<Integer, List<Integer>> after = new HashMap<>();
-      final List<Integer> all = new ArrayList<>(chain);
-      all.addAll(unshown);
-      after.put(-1, all);
+      after.put(-1, chain.isEmpty() ? unshown : List.of(chain.get(0)));
       for (int i = 0; i < chain.size(); i++) {
-        after.put(chain.get(i), all.subList(i + 1, all.size()));
+        after.put(chain.get(i), i + 1 < chain.size() ? List.of(chain.get(i + 1)) : unshown);
       }
       later.put(e.getKey(), after);
     }
     for (int t = 0; t < nodes.size(); t++) {
-      for (final int p : soPreds.get(t)) {
+      final int p = soPred.get(t);
+      if (p >= 0) {
         arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), id(p) + " precedes " + id(t) + " in its session");
       }
       for (int i = 0; i < reads.get(t).size(); i++) {
@@ -351,11 +390,23 @@ public final class ListWeakLevels {
   /**
    * A cycle of SO ∪ WR ∪ WW and the level's arcs, each arc with its edges and why it holds (the
    * first line says which read and axiom force the level's arcs); null when there is none.
+   *
+   * <p>Per read only the premises that matter are visited: RC and RA, the writers of the reader's
+   * reads and (RA) the last appender of the key before it in its session (the earlier ones precede
+   * that one in SO); CC, per session the last appender of the key that precedes the reader in
+   * (SO ∪ WR)+, found by vector clocks; PC, the reader's session predecessor and writers, and the
+   * appenders right after the version read (the later ones follow them by WW).
    */
   List<Why> counterexample(final Level level) {
     final List<int[]> arcs = new ArrayList<>(base);
     final List<Why> why = new ArrayList<>(baseWhy);
-    final boolean[][] reach = level == Level.CC ? closure() : null;
+    int[] clock = null;
+    if (level == Level.CC) {
+      clock = clocks();
+      if (clock == null) {
+        return cycle(arcs, why); // SO ∪ WR has a cycle: so has the base graph
+      }
+    }
     for (int t = 0; t < nodes.size(); t++) {
       final List<Object[]> rs = reads.get(t);
       for (int i = 0; i < rs.size(); i++) {
@@ -365,10 +416,10 @@ public final class ListWeakLevels {
         if (level == Level.PC) {
           for (final int t2 : later.getOrDefault(x, Map.of()).getOrDefault(t1, List.of())) {
             if (t2 == t) {
-              continue;
+              continue; // the reader's own append: its predecessors precede it already
             }
             for (final int t4 : directPredecessors(t)) {
-              final Edge into = soPreds.get(t).contains(t4) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
+              final Edge into = t4 == soPred.get(t) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
                   : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
               final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
               arcs.add(new int[] {t4, t2});
@@ -380,8 +431,8 @@ public final class ListWeakLevels {
           }
           continue;
         }
-        for (int t2 = 0; t2 < nodes.size(); t2++) {
-          if (t2 == t1 || t2 == t || !writes(t2, x) || !premise(level, t, i, t2, reach)) {
+        for (final int t2 : premises(level, t, i, x, clock)) {
+          if (t2 < 0 || t2 == t1 || t2 == t || !writes(t2, x)) {
             continue;
           }
           final String because = id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
@@ -402,17 +453,94 @@ public final class ListWeakLevels {
     return cycle(arcs, why);
   }
 
-  private boolean premise(final Level level, final int t, final int i, final int t2, final boolean[][] reach) {
+  /** The candidate premises t2 of read i (key x) of node t at the level (RC, RA or CC). */
+  private List<Integer> premises(final Level level, final int t, final int i, final String x, final int[] clock) {
     final List<Object[]> rs = reads.get(t);
+    final List<Integer> out = new ArrayList<>();
     if (level == Level.CC) {
-      return reach[t2][t];
+      final Map<Integer, List<Integer>> bySession = writersBySession.getOrDefault(x, Map.of());
+      for (final Map.Entry<Integer, List<Integer>> e : bySession.entrySet()) {
+        final int upTo = clock[t * sessions + e.getKey()];
+        final int w = lastAtOrBefore(e.getValue(), upTo);
+        if (w >= 0) {
+          out.add(w);
+        }
+      }
+      return out;
     }
     for (int j = 0; j < (level == Level.RA ? rs.size() : i); j++) {
-      if ((Integer) rs.get(j)[1] == t2) {
-        return true;
+      out.add((Integer) rs.get(j)[1]);
+    }
+    if (level == Level.RA) {
+      out.add(sessionWriter.get(t)[i]);
+    }
+    return out;
+  }
+
+  /** The last of a session's appenders (in session order) at a position at most upTo, or -1. */
+  private int lastAtOrBefore(final List<Integer> writers, final int upTo) {
+    int lo = 0;
+    int hi = writers.size() - 1;
+    int found = -1;
+    while (lo <= hi) {
+      final int mid = (lo + hi) >>> 1;
+      if (positionOf.get(writers.get(mid)) <= upTo) {
+        found = writers.get(mid);
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
       }
     }
-    return level == Level.RA && soPreds.get(t).contains(t2);
+    return found;
+  }
+
+  /**
+   * clock[t * sessions + s]: the last position of session s that precedes t in (SO ∪ WR)+, or -1;
+   * null when SO ∪ WR has a cycle. Callers check {@link #clockCells} first.
+   */
+  private int[] clocks() {
+    final int n = nodes.size();
+    final int[] in = new int[n];
+    final List<List<Integer>> succ = new ArrayList<>();
+    for (int t = 0; t < n; t++) {
+      succ.add(new ArrayList<>());
+    }
+    for (int t = 0; t < n; t++) {
+      for (final int p : directPredecessors(t)) {
+        succ.get(p).add(t);
+        in[t]++;
+      }
+    }
+    final int[] clock = new int[n * sessions];
+    java.util.Arrays.fill(clock, -1);
+    final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    for (int t = 0; t < n; t++) {
+      if (in[t] == 0) {
+        ready.add(t);
+      }
+    }
+    int done = 0;
+    while (!ready.isEmpty()) {
+      final int t = ready.poll();
+      done++;
+      for (final int p : directPredecessors(t)) {
+        for (int c = 0; c < sessions; c++) {
+          clock[t * sessions + c] = Math.max(clock[t * sessions + c], clock[p * sessions + c]);
+        }
+        clock[t * sessions + sessionOf.get(p)] = Math.max(clock[t * sessions + sessionOf.get(p)], positionOf.get(p));
+      }
+      for (final int v : succ.get(t)) {
+        if (--in[v] == 0) {
+          ready.add(v);
+        }
+      }
+    }
+    return done < n ? null : clock;
+  }
+
+  /** How many ints CC's vector clocks take (transactions × sessions). */
+  long clockCells() {
+    return (long) nodes.size() * sessions;
   }
 
   private static String axiom(final Level level) {
@@ -426,6 +554,16 @@ public final class ListWeakLevels {
   /** A shortest path of SO and WR arcs from {@code from} to {@code to}, as whys. */
   private List<Why> path(final int from, final int to) {
     final int n = nodes.size();
+    final List<List<Integer>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new ArrayList<>());
+    }
+    for (int k = 0; k < base.size(); k++) {
+      final EdgeKind kind = baseWhy.get(k).edges().get(0).kind();
+      if (kind == EdgeKind.SO || kind == EdgeKind.WR) {
+        out.get(base.get(k)[0]).add(k);
+      }
+    }
     final int[] prev = new int[n];
     final int[] via = new int[n];
     java.util.Arrays.fill(prev, -2);
@@ -433,21 +571,20 @@ public final class ListWeakLevels {
     final ArrayDeque<Integer> work = new ArrayDeque<>(List.of(from));
     while (!work.isEmpty() && prev[to] == -2) {
       final int u = work.poll();
-      for (int k = 0; k < base.size(); k++) {
-        final int[] a = base.get(k);
-        final EdgeKind kind = baseWhy.get(k).edges().get(0).kind();
-        if (a[0] == u && prev[a[1]] == -2 && (kind == EdgeKind.SO || kind == EdgeKind.WR)) {
-          prev[a[1]] = u;
-          via[a[1]] = k;
-          work.add(a[1]);
+      for (final int k : out.get(u)) {
+        final int v = base.get(k)[1];
+        if (prev[v] == -2) {
+          prev[v] = u;
+          via[v] = k;
+          work.add(v);
         }
       }
     }
-    final List<Why> out = new ArrayList<>();
+    final List<Why> path = new ArrayList<>();
     for (int v = to; v != from; v = prev[v]) {
-      out.add(0, baseWhy.get(via[v]));
+      path.add(0, baseWhy.get(via[v]));
     }
-    return out;
+    return path;
   }
 
   /** A cycle of the arcs, as their whys in order, or null when they are acyclic. */
@@ -515,30 +652,17 @@ public final class ListWeakLevels {
     return cycle;
   }
 
+  /** The direct predecessors of a node in SO ∪ WR: its session predecessor and its reads' writers. */
   private List<Integer> directPredecessors(final int t) {
-    final List<Integer> out = new ArrayList<>(soPreds.get(t));
+    final List<Integer> out = new ArrayList<>(2);
+    if (soPred.get(t) >= 0) {
+      out.add(soPred.get(t));
+    }
     for (final Object[] r : reads.get(t)) {
       if ((Integer) r[1] >= 0) {
         out.add((Integer) r[1]);
       }
     }
     return out;
-  }
-
-  /** reach[u][t]: u precedes t in (SO ∪ WR)+. */
-  private boolean[][] closure() {
-    final int n = nodes.size();
-    final boolean[][] reach = new boolean[n][n];
-    for (int t = 0; t < n; t++) {
-      final ArrayDeque<Integer> work = new ArrayDeque<>(directPredecessors(t));
-      while (!work.isEmpty()) {
-        final int u = work.poll();
-        if (!reach[u][t]) {
-          reach[u][t] = true;
-          work.addAll(directPredecessors(u));
-        }
-      }
-    }
-    return reach;
   }
 }
