@@ -64,7 +64,7 @@ public final class ListWeakLevels {
   private final List<List<List<Long>>> readLists = new ArrayList<>();
 
   /** An arc's counterexample edges (one, or two for PC's arcs) and why it holds. */
-  private record Why(List<Edge> edges, String because) {}
+  private record Why(List<Edge> edges, java.util.function.Supplier<String> because) {}
   /** Per node, the node before it in its session (-1: none), its session and its position there. */
   private final List<Integer> soPred = new ArrayList<>();
   private final List<Integer> sessionOf = new ArrayList<>();
@@ -141,8 +141,8 @@ public final class ListWeakLevels {
     for (final Why w : cycle) {
       edges.addAll(w.edges());
       w.edges().forEach(e -> ids.add(e.from()));
-      derived |= w.because().contains(" must commit before ") || w.edges().stream().anyMatch(e -> e.kind() == EdgeKind.RW);
-      then.append("  - ").append(w.because()).append(";\n");
+      derived |= w.because().get().contains(" must commit before ") || w.edges().stream().anyMatch(e -> e.kind() == EdgeKind.RW);
+      then.append("  - ").append(w.because().get()).append(";\n");
     }
     final StringBuilder let = new StringBuilder("Let:\n");
     final List<Transaction> txns = new ArrayList<>();
@@ -331,13 +331,13 @@ public final class ListWeakLevels {
       for (int i = 0; i + 1 < chain.size(); i++) {
         final int a = chain.get(i);
         final int b = chain.get(i + 1);
-        arc(a, b, new Edge(id(a), id(b), EdgeKind.WW, x, lastOf(appended, x, a)), id(b) + "'s appends to " + x
+        arc(a, b, new Edge(id(a), id(b), EdgeKind.WW, x, lastOf(appended, x, a)), () -> id(b) + "'s appends to " + x
             + " follow " + id(a) + "'s in " + x + "=" + longest.get(x));
       }
       if (!chain.isEmpty()) {
         final int last = chain.get(chain.size() - 1);
         for (final int u : unshown) {
-          arc(last, u, new Edge(id(last), id(u), EdgeKind.WW, x, lastOf(appended, x, last)), id(u) + "'s append to "
+          arc(last, u, new Edge(id(last), id(u), EdgeKind.WW, x, lastOf(appended, x, last)), () -> id(u) + "'s append to "
               + x + " appears in no read, so it follows the last element a read shows, " + id(last) + "'s "
               + lastOf(appended, x, last));
         }
@@ -351,17 +351,18 @@ public final class ListWeakLevels {
       }
       later.put(e.getKey(), after);
     }
-    for (int t = 0; t < nodes.size(); t++) {
+    for (int node = 0; node < nodes.size(); node++) {
+      final int t = node;
       final int p = soPred.get(t);
       if (p >= 0) {
-        arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), id(p) + " precedes " + id(t) + " in its session");
+        arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), () -> id(p) + " precedes " + id(t) + " in its session");
       }
       for (int i = 0; i < reads.get(t).size(); i++) {
         final Object[] r = reads.get(t).get(i);
         final int w = (Integer) r[1];
         if (w >= 0) {
           final List<Long> list = readLists.get(t).get(i);
-          arc(w, t, new Edge(id(w), id(t), EdgeKind.WR, (String) r[0], list.get(list.size() - 1)), id(t) + " read "
+          arc(w, t, new Edge(id(w), id(t), EdgeKind.WR, (String) r[0], list.get(list.size() - 1)), () -> id(t) + " read "
               + r[0] + "=" + list + ", whose last element " + id(w) + " appended");
         }
       }
@@ -373,7 +374,7 @@ public final class ListWeakLevels {
     return appendersOf.getOrDefault(key, Set.of()).contains(t);
   }
 
-  private void arc(final int from, final int to, final Edge edge, final String because) {
+  private void arc(final int from, final int to, final Edge edge, final java.util.function.Supplier<String> because) {
     base.add(new int[] {from, to});
     baseWhy.add(new Why(List.of(edge), because));
   }
@@ -407,7 +408,8 @@ public final class ListWeakLevels {
         return cycle(arcs, why); // SO ∪ WR has a cycle: so has the base graph
       }
     }
-    for (int t = 0; t < nodes.size(); t++) {
+    for (int node = 0; node < nodes.size(); node++) {
+      final int t = node;
       final List<Object[]> rs = reads.get(t);
       for (int i = 0; i < rs.size(); i++) {
         final String x = (String) rs.get(i)[0];
@@ -423,7 +425,7 @@ public final class ListWeakLevels {
                   : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
               final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
               arcs.add(new int[] {t4, t2});
-              why.add(new Why(List.of(into, rw), id(t4) + " must commit before " + id(t2) + ", because " + id(t)
+              why.add(new Why(List.of(into, rw), () -> id(t4) + " must commit before " + id(t2) + ", because " + id(t)
                   + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
                   + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
                   + "): under PC a transaction sees every commit before one it depends on directly"));
@@ -440,12 +442,12 @@ public final class ListWeakLevels {
           if (t1 < 0) {
             // t2 would have to commit before the initial version: the path by which the reader saw it, and back.
             final List<Why> cycle = new ArrayList<>(path(t2, t));
-            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), because
+            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> because
                 + "; no transaction commits before the initial version"));
             return cycle;
           }
           arcs.add(new int[] {t2, t1});
-          why.add(new Why(List.of(new Edge(id(t2), id(t1), EdgeKind.WW, x, null)), id(t2) + " must commit before "
+          why.add(new Why(List.of(new Edge(id(t2), id(t1), EdgeKind.WW, x, null)), () -> id(t2) + " must commit before "
               + id(t1) + ", because " + because));
         }
       }
