@@ -111,10 +111,11 @@ public final class ListAppendCheck {
     all.addAll(ownMissed);
     final List<Anomaly> adya = adyaLevels(history, orders, options.levels(), verdicts, reasons, all, findings);
     all.addAll(adya);
-    weakLevels(verdicts, reasons, all);
+    final java.util.Set<Level> axiomatic = axiomLevels(history, orders, verdicts, reasons, all);
+    weakLevels(verdicts, reasons, all, axiomatic);
     for (final Anomaly a : concat(lists, ownMissed)) {
       for (final Level l : a.violates()) {
-        if (verdicts.containsKey(l)) {
+        if (verdicts.containsKey(l) && !axiomatic.contains(l)) {
           verdicts.put(l, Verdict.VIOLATED);
           reasons.remove(l);
         }
@@ -345,7 +346,74 @@ public final class ListAppendCheck {
   }
 
   /**
-   * The levels other than SSER, SER, SI, PL2 and RR are not decided on list-append histories: the
+   * Decides RC, RA, CC and PC, when requested, by their axioms over the lists' write-read relation
+   * and version orders ({@link ListWeakLevels}, exact: docs/list-append.md). Where it decides, its
+   * verdict stands, and an anomaly of the other checks that claims a level it finds satisfied (one
+   * about a read of the reader's own appends, which these levels judge by the version they build
+   * on) no longer claims it. Where it does not (register ops, an element appended twice), a level is
+   * VIOLATED by a non-cycle anomaly that violates it, else UNKNOWN with the reason. Returns the
+   * levels settled here; {@link #weakLevels} leaves them alone.
+   */
+  private static java.util.Set<Level> axiomLevels(final History history, final ListOrders orders,
+      final Map<Level, Verdict> verdicts, final Map<Level, String> reasons, final List<Anomaly> anomalies) {
+    final java.util.Set<Level> asked = java.util.EnumSet.noneOf(Level.class);
+    for (final Level l : verdicts.keySet()) {
+      if (ListWeakLevels.DECIDED.contains(l)) {
+        asked.add(l);
+      }
+    }
+    if (asked.isEmpty()) {
+      return asked;
+    }
+    final ListWeakLevels.Decision decision = ListWeakLevels.decide(history, orders, asked);
+    final Map<Level, Boolean> decided = decision == null ? null : decision.violated();
+    for (final Level l : asked) {
+      if (decided == null) {
+        final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
+        verdicts.put(l, proven ? Verdict.VIOLATED : Verdict.UNKNOWN);
+        if (proven) {
+          reasons.remove(l);
+        } else {
+          reasons.put(l, l.name() + " is decided on list-append histories only when every element is appended once and "
+              + "no register op is mixed in (docs/list-append.md); no violation of it is certain");
+        }
+      } else if (decision.undecided().containsKey(l)) {
+        final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
+        verdicts.put(l, proven ? Verdict.VIOLATED : Verdict.UNKNOWN);
+        if (proven) {
+          reasons.remove(l);
+        } else {
+          reasons.put(l, decision.undecided().get(l));
+        }
+      } else {
+        verdicts.put(l, decided.get(l) ? Verdict.VIOLATED : Verdict.SATISFIED);
+        reasons.remove(l);
+      }
+    }
+    if (decided != null) {
+      for (int i = 0; i < anomalies.size(); i++) {
+        final Anomaly a = anomalies.get(i);
+        final java.util.Set<Level> kept = java.util.EnumSet.noneOf(Level.class);
+        kept.addAll(a.violates());
+        kept.removeIf(l -> decided.containsKey(l) && !decided.get(l));
+        if (kept.size() < a.violates().size()) {
+          final String explanation = a.explanation() == null ? null
+              : a.explanation().replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(kept));
+          anomalies.set(i, new Anomaly(a.type(), a.name(), kept, a.transactions(), a.cycle(), explanation, a.read()));
+        }
+      }
+      anomalies.removeIf(a -> a.violates().isEmpty()); // it only claimed levels found satisfied
+      for (final Map.Entry<Level, Anomaly> w : decision.counterexamples().entrySet()) {
+        if (anomalies.stream().noneMatch(a -> a.violates().contains(w.getKey()))) {
+          anomalies.add(w.getValue());
+        }
+      }
+    }
+    return asked;
+  }
+
+  /**
+   * The levels not decided above (MIXED) are not decided on list-append histories: the
    * translation's read before each append says the appender saw the version it builds on, which
    * SSER, SER and SI all imply (under SI two writers of one key cannot be concurrent), but the
    * weaker levels do not (under causal consistency an append may be ordered after another it never
@@ -353,10 +421,10 @@ public final class ListAppendCheck {
    * or intermediate read, an internal or thin-air read, a list anomaly); otherwise UNKNOWN.
    */
   private static void weakLevels(final Map<Level, Verdict> verdicts, final Map<Level, String> reasons,
-      final List<Anomaly> anomalies) {
+      final List<Anomaly> anomalies, final java.util.Set<Level> decided) {
     for (final Level l : List.copyOf(verdicts.keySet())) {
-      if (Level.CLASSIC.contains(l) || l == Level.PL2 || l == Level.RR) {
-        continue; // PL2 and RR: adyaLevels
+      if (Level.CLASSIC.contains(l) || l == Level.PL2 || l == Level.RR || decided.contains(l)) {
+        continue; // PL2 and RR: adyaLevels; RC, RA, CC, PC: axiomLevels
       }
       final boolean proven = anomalies.stream().anyMatch(a -> a.cycle().isEmpty() && a.violates().contains(l));
       if (proven) {
@@ -364,7 +432,7 @@ public final class ListAppendCheck {
         reasons.remove(l);
       } else {
         verdicts.put(l, Verdict.UNKNOWN);
-        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER, SI, PL2 and RR are; "
+        reasons.put(l, l.name() + " is not decided on list-append histories (only SSER, SER, SI, PC, CC, RA, RC, RR and PL2 are; "
             + "docs/list-append.md); no violation of it is certain");
       }
     }

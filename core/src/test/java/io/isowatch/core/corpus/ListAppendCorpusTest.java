@@ -34,9 +34,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ListAppendCorpusTest {
   private static final String CORPUS = "/corpus/list-append";
   private static final Set<String> KNOWN_KEYS =
-      Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings", "PL2", "RR");
+      Set.of("source", "elle", "differs", "SSER", "SER", "SI", "anomalies", "findings", "PL2", "RR", "RC", "RA", "CC",
+          "PC");
   /** The Adya levels decided on list-append histories besides the classic ones (docs/list-append.md, "Levels"). */
   private static final List<Level> ADYA = List.of(Level.PL2, Level.RR);
+  /** The axiomatic weak levels decided on list-append histories (docs/list-append.md, "Levels"). */
+  private static final List<Level> AXIOMATIC = List.of(Level.RC, Level.RA, Level.CC, Level.PC);
+  /** The chain SER ⇒ SI ⇒ PC ⇒ CC ⇒ RA ⇒ RC, strongest first. */
+  private static final List<Level> CHAIN = List.of(Level.SER, Level.SI, Level.PC, Level.CC, Level.RA, Level.RC);
 
   static Stream<String> cases() {
     return CorpusFiles.caseNames(CORPUS).stream();
@@ -72,6 +77,39 @@ class ListAppendCorpusTest {
     for (final Anomaly a : adya.anomalies()) {
       assertTrue(a.explanation().startsWith("Let:\n") && a.explanation().contains("Then:\n"), a.explanation());
     }
+    // And: RC, RA, CC and PC, checked on request, with a counterexample for each one violated
+    final CheckResult weak = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(Set.copyOf(AXIOMATIC)));
+    for (final Level level : AXIOMATIC) {
+      assertEquals(Verdict.valueOf(expected.get(level.name())), weak.verdicts().get(level),
+          () -> level + " of " + name + "; anomalies " + names(weak) + "; reasons " + weak.reasons());
+      if (weak.verdicts().get(level) == Verdict.VIOLATED) {
+        assertTrue(weak.anomalies().stream().anyMatch(a -> a.violates().contains(level)),
+            () -> level + " of " + name + " has no anomaly: " + names(weak));
+      }
+    }
+    for (final Anomaly a : weak.anomalies()) {
+      assertTrue(a.explanation().startsWith("Let:\n") && a.explanation().contains("Then:\n"), a.explanation());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void shouldKeepTheHierarchyOfTheAxiomaticLevels(final String name) {
+    // Given
+    final History history = HistoryDsl.history(read(name + ".hist"));
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(Set.copyOf(CHAIN)));
+    // Then: no level holds while a weaker one is violated (the corpus decides them all)
+    for (int i = 0; i < CHAIN.size(); i++) {
+      for (int j = i + 1; j < CHAIN.size(); j++) {
+        final Level stronger = CHAIN.get(i);
+        final Level weaker = CHAIN.get(j);
+        assertFalse(r.verdicts().get(stronger) == Verdict.SATISFIED && r.verdicts().get(weaker) != Verdict.SATISFIED,
+            () -> name + ": " + stronger + " SATISFIED but " + weaker + " " + r.verdicts().get(weaker));
+        assertFalse(r.verdicts().get(weaker) == Verdict.VIOLATED && r.verdicts().get(stronger) == Verdict.SATISFIED,
+            () -> name + ": " + weaker + " VIOLATED but " + stronger + " SATISFIED");
+      }
+    }
   }
 
   @ParameterizedTest(name = "{0}")
@@ -81,7 +119,8 @@ class ListAppendCorpusTest {
     final Map<String, String> expected = expected(name);
     final History history = HistoryDsl.history(read(name + ".hist"));
     // When / Then: a decided expected verdict is what the oracle finds by running every schedule
-    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI, Level.PL2, Level.RR)) {
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI, Level.PL2, Level.RR, Level.RC, Level.RA, Level.CC,
+        Level.PC)) {
       final Verdict v = Verdict.valueOf(expected.get(level.name()));
       if (v == Verdict.UNKNOWN) {
         continue;
@@ -118,7 +157,8 @@ class ListAppendCorpusTest {
     for (final String key : kv.keySet()) {
       assertTrue(KNOWN_KEYS.contains(key), () -> name + ".expected: unknown key " + key);
     }
-    for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "PL2", "RR", "anomalies")) {
+    for (final String required : List.of("source", "elle", "SSER", "SER", "SI", "PL2", "RR", "RC", "RA", "CC", "PC",
+        "anomalies")) {
       assertTrue(kv.containsKey(required), () -> name + ".expected: missing " + required);
     }
     return kv;

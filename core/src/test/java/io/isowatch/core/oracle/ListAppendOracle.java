@@ -32,6 +32,15 @@ import java.util.Map;
  *       transaction's (or the empty list); a read that follows its transaction's own appends to the
  *       key reads the version the transaction installs (Adya: a transaction reads its own writes),
  *       whose list is the store's just before its commit followed by those appends.
+ *   <li>RC, RA, CC and PC (the axioms of Biswas-Enea, paper 002, with appends as blind writes of
+ *       their element): some commit order of the transactions that run, extending session order,
+ *       such that every read of a key returns the list the store holds right after the commit of
+ *       some transaction t1 earlier in the order that appended the list's last element (the empty
+ *       list: the initial version), followed by the reader's own earlier appends to the key; and,
+ *       for every other transaction t2 that appended the key, t2 commits before t1 when t2 is a
+ *       transaction an earlier read of the reader read from (RC), any read of the reader read from
+ *       or a session predecessor of the reader (RA), a predecessor of the reader in (SO ∪ WR)+
+ *       (CC), or a transaction that commits before or is some t4 with t4 (SO ∪ WR) reader (PC).
  * </ul>
  *
  * <p>Aborted transactions never run; an indeterminate one may run or not. Exponential by design:
@@ -84,8 +93,183 @@ public final class ListAppendOracle {
       }
       o.sessions = level != Level.RR;
       final boolean ok = level == Level.SI ? o.snapshot(runs) : level == Level.PL2 ? o.committedReads(runs)
-          : o.serial(runs, level == Level.SSER);
+          : AXIOMATIC.contains(level) ? o.axiomatic(runs, level) : o.serial(runs, level == Level.SSER);
       if (ok) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final java.util.Set<Level> AXIOMATIC = java.util.EnumSet.of(Level.RC, Level.RA, Level.CC, Level.PC);
+
+  // ---- axiomatic levels (RC, RA, CC, PC) ----------------------------------------------------------
+
+  private boolean axiomatic(final boolean[] runs, final Level level) {
+    final List<Integer> running = new ArrayList<>();
+    for (int i = 0; i < txns.size(); i++) {
+      if (runs[i]) {
+        running.add(i);
+      }
+    }
+    return axiomOrders(running, new ArrayList<>(), new boolean[txns.size()], level);
+  }
+
+  private boolean axiomOrders(final List<Integer> running, final List<Integer> order, final boolean[] used,
+      final Level level) {
+    if (order.size() == running.size()) {
+      return axiomsHold(order, level);
+    }
+    for (final int i : running) {
+      if (!used[i] && sessionPreds.get(i).stream().allMatch(p -> used[p] || !running.contains(p))) {
+        used[i] = true;
+        order.add(i);
+        final boolean ok = axiomOrders(running, order, used, level);
+        order.remove(order.size() - 1);
+        used[i] = false;
+        if (ok) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * In the commit order {@code order}: every read's writer (position in the order, -1 initial) is
+   * the transaction whose commit left the list it read (less the reader's own appends), it commits
+   * before the reader, and the level's axiom holds for it.
+   */
+  private boolean axiomsHold(final List<Integer> order, final Level level) {
+    final int n = order.size();
+    final List<Map<String, List<Long>>> after = new ArrayList<>(); // after.get(p): the store after order[p]
+    Map<String, List<Long>> store = new HashMap<>();
+    for (final int i : order) {
+      final Map<String, List<Long>> next = new HashMap<>(store);
+      for (final Op op : txns.get(i).ops()) {
+        if (op.isAppend()) {
+          final List<Long> list = new ArrayList<>(next.getOrDefault(op.key(), List.of()));
+          list.add(op.value());
+          next.put(op.key(), list);
+        }
+      }
+      after.add(next);
+      store = next;
+    }
+    // Per position: each read's key and writer position; a read whose writer is not found fails.
+    final List<List<Object[]>> reads = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      final Transaction t = txns.get(order.get(p));
+      final List<Object[]> mine = new ArrayList<>();
+      final Map<String, List<Long>> own = new HashMap<>();
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          own.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op.value());
+          continue;
+        }
+        final List<Long> read = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
+        final List<Long> mineAppended = own.getOrDefault(op.key(), List.of());
+        if (read == null || read.size() < mineAppended.size()
+            || !read.subList(read.size() - mineAppended.size(), read.size()).equals(mineAppended)) {
+          return false;
+        }
+        final List<Long> external = read.subList(0, read.size() - mineAppended.size());
+        int writer = -2;
+        if (external.isEmpty()) {
+          writer = -1;
+        } else {
+          for (int q = 0; q < p; q++) {
+            if (appends(txns.get(order.get(q)), op.key(), external.get(external.size() - 1))
+                && after.get(q).getOrDefault(op.key(), List.of()).equals(external)) {
+              writer = q;
+            }
+          }
+        }
+        if (writer == -2) {
+          return false;
+        }
+        mine.add(new Object[] {op.key(), writer});
+      }
+      reads.add(mine);
+    }
+    // Direct predecessors in SO ∪ WR, and their closure, by position.
+    final boolean[][] direct = new boolean[n][n];
+    for (int p = 0; p < n; p++) {
+      for (final int s : sessionPreds.get(order.get(p))) {
+        final int q = order.indexOf(s);
+        if (q >= 0) {
+          direct[q][p] = true;
+        }
+      }
+      for (final Object[] r : reads.get(p)) {
+        if ((Integer) r[1] >= 0) {
+          direct[(Integer) r[1]][p] = true;
+        }
+      }
+    }
+    final boolean[][] causal = new boolean[n][n];
+    for (int p = 0; p < n; p++) { // positions are a topological order of direct (it is in the commit order)
+      for (int q = 0; q < p; q++) {
+        if (direct[q][p]) {
+          causal[q][p] = true;
+          for (int u = 0; u < q; u++) {
+            causal[u][p] |= causal[u][q];
+          }
+        }
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      final List<Object[]> rs = reads.get(p);
+      for (int i = 0; i < rs.size(); i++) {
+        final String x = (String) rs.get(i)[0];
+        final int t1 = (Integer) rs.get(i)[1];
+        for (int t2 = 0; t2 < n; t2++) {
+          if (t2 == t1 || t2 == p || !appendsKey(txns.get(order.get(t2)), x)) {
+            continue;
+          }
+          final boolean premise;
+          switch (level) {
+            case RC -> premise = readFrom(rs, 0, i, t2);
+            case RA -> premise = readFrom(rs, 0, rs.size(), t2) || sessionPreds.get(order.get(p)).contains(order.get(t2));
+            case CC -> premise = causal[t2][p];
+            default -> {
+              boolean some = false;
+              for (int t4 = 0; t4 < n; t4++) {
+                some |= direct[t4][p] && t2 <= t4;
+              }
+              premise = some;
+            }
+          }
+          if (premise && !(t2 < t1)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean readFrom(final List<Object[]> reads, final int from, final int to, final int writer) {
+    for (int j = from; j < to; j++) {
+      if ((Integer) reads.get(j)[1] == writer) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean appends(final Transaction t, final String key, final Long element) {
+    for (final Op op : t.ops()) {
+      if (op.isAppend() && op.key().equals(key) && op.value().equals(element)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean appendsKey(final Transaction t, final String key) {
+    for (final Op op : t.ops()) {
+      if (op.isAppend() && op.key().equals(key)) {
         return true;
       }
     }

@@ -1,6 +1,7 @@
 package io.isowatch.core.oracle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.check.CheckOptions;
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.Test;
  */
 class ListAppendOraclePropertyTest {
   /** The levels compared; {@code -Dlevels=PL2,RR} by hand to look at some only. */
-  private static final List<Level> LEVELS = java.util.Arrays.stream(System.getProperty("levels", "SSER,SER,SI,RR,PL2")
+  /** The chain of levels, strongest first, whose verdicts must imply one another. */
+  private static final List<Level> CHAIN = List.of(Level.SER, Level.SI, Level.PC, Level.CC, Level.RA, Level.RC);
+  private static final List<Level> LEVELS = java.util.Arrays.stream(System.getProperty("levels", "SSER,SER,SI,RR,PL2,RC,RA,CC,PC")
       .split(",")).map(Level::valueOf).toList();
 
   @Test
@@ -45,7 +48,19 @@ class ListAppendOraclePropertyTest {
       final History h = randomHistory(random);
       // When
       final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(java.util.Set.copyOf(LEVELS)));
-      // Then
+      // Then: the chain SER ⇒ SI ⇒ PC ⇒ CC ⇒ RA ⇒ RC holds among the levels compared: no level holds
+      // while a weaker one is violated (an UNKNOWN contradicts nothing)
+      final List<Level> chain = CHAIN.stream().filter(LEVELS::contains).toList();
+      for (int i = 0; i < chain.size(); i++) {
+        for (int j = i + 1; j < chain.size(); j++) {
+          final Level stronger = chain.get(i);
+          final Level weaker = chain.get(j);
+          final int index = n;
+          assertFalse(r.verdicts().get(stronger) == Verdict.SATISFIED && r.verdicts().get(weaker) == Verdict.VIOLATED,
+              () -> "history " + index + ": " + stronger + " SATISFIED but " + weaker + " VIOLATED\n" + HistoryDsl.format(h));
+        }
+      }
+      // And: every decided verdict is the oracle's
       for (final Level level : LEVELS) {
         final Verdict v = r.verdicts().get(level);
         final int[] t = tally.get(level);
@@ -66,6 +81,8 @@ class ListAppendOraclePropertyTest {
     // And: the comparison meant something: most verdicts decided, both answers seen
     for (final Level level : LEVELS) {
       final int[] t = tally.get(level);
+      System.out.println("ListAppendOraclePropertyTest seed " + Long.getLong("seed", 14) + " " + level
+          + " decided/violated/unknown " + t[0] + "/" + t[1] + "/" + t[2]);
       assertTrue(t[0] > 1000 && t[1] > 100 && t[0] - t[1] > 100, level + " decided/violated/unknown " + t[0] + "/"
           + t[1] + "/" + t[2]);
     }

@@ -1,0 +1,670 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.Anomaly;
+import io.isowatch.core.check.Edge;
+import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides the axiomatic levels RC, RA, CC and PC (Biswas-Enea, paper 002; docs/levels.md) on a
+ * list-append history whose lists agree ({@link ListOrders}: no duplicates, every read a prefix).
+ *
+ * <p>An append is a blind write of its element; the version of a key after it holds every element
+ * appended before it in the commit order. So a read of a list reads from the appender of its last
+ * element (WR; the empty list: from the initial version), and the commit order must extend each
+ * key's version order the lists show (WW: each element's appender before the next one's; every
+ * committed append no read shows after the last element any read shows). RC, RA and CC add, for a
+ * read of x from t1, an arc t2 → t1 for every other appender t2 of x that the reader read from
+ * earlier (RC), read from at all or follows in its session (RA), or follows in (SO ∪ WR)+ (CC);
+ * these premises need only SO and WR, so the level holds exactly when SO ∪ WR ∪ WW and those arcs
+ * are acyclic (a topological order is a commit order). PC's Prefix axiom, with the version order
+ * known, says: when t3 reads x from t1 and t2 appends x after t1 (t3 RW t2), every direct
+ * predecessor t4 of t3 in SO ∪ WR commits before t2; so PC holds exactly when SO ∪ WR ∪ WW and the
+ * arcs t4 → t2 are acyclic (a self-arc, t2 itself preceding t3, is a violation).
+ *
+ * <p>The appends no read shows have no known mutual order; none of the arcs above depends on it
+ * (they all follow the last shown element, every reader reads before them), so the arcs every
+ * order has in common decide: if they are acyclic, a topological order of them orders those
+ * appends too and adds no cycle. Indeterminate transactions no read shows are left out (leaving
+ * one out only removes arcs).
+ */
+public final class ListWeakLevels {
+  /** The levels decided here. */
+  public static final Set<Level> DECIDED = Set.of(Level.RC, Level.RA, Level.CC, Level.PC);
+
+  /**
+   * CC's vector clocks hold transactions × sessions ints; above this many, CC is left UNKNOWN with a
+   * reason that says so rather than running out of memory (docs/list-append.md, "Not yet").
+   */
+  public static final long CLOCK_CELLS = 1L << 25;
+
+  private final List<Transaction> nodes = new ArrayList<>();
+  private final Map<Transaction, Integer> index = new IdentityHashMap<>();
+  /** Per node, its reads: key and writer node (-1: the initial version). */
+  private final List<List<Object[]>> reads = new ArrayList<>();
+  /** Per key, the appender nodes of every version (shown ones first in list order, then the others). */
+  private final Map<String, Set<Integer>> appendersOf = new HashMap<>();
+  /** Per key and writer node (-1: initial), the appenders after that writer's version. */
+  private final Map<String, Map<Integer, List<Integer>>> later = new HashMap<>();
+  private final List<int[]> base = new ArrayList<>();
+  /** Per arc of {@link #base}, what it is: an {@link Edge} and why it holds. */
+  private final List<Why> baseWhy = new ArrayList<>();
+  /** Per node and read, the list it read. */
+  private final List<List<List<Long>>> readLists = new ArrayList<>();
+
+  /** An arc's counterexample edges (one, or two for PC's arcs) and why it holds. */
+  private record Why(List<Edge> edges, java.util.function.Supplier<String> because) {}
+  /** Per node, the node before it in its session (-1: none), its session and its position there. */
+  private final List<Integer> soPred = new ArrayList<>();
+  private final List<Integer> sessionOf = new ArrayList<>();
+  private final List<Integer> positionOf = new ArrayList<>();
+  /** Per node and read, the last node before it in its session that appends the key (-1: none). */
+  private final List<int[]> sessionWriter = new ArrayList<>();
+  /** Per key and session, the key's appenders in that session, in session order. */
+  private final Map<String, Map<Integer, List<Integer>>> writersBySession = new HashMap<>();
+  private int sessions;
+
+  private ListWeakLevels() {}
+
+  /**
+   * Verdicts (true: VIOLATED), a counterexample for each violated level, and why a level asked for
+   * is not decided (CC past {@link #CLOCK_CELLS}).
+   */
+  public record Decision(Map<Level, Boolean> violated, Map<Level, Anomaly> counterexamples, Map<Level, String> undecided) {}
+
+  /**
+   * The verdicts of the levels of {@code levels} this class decides, with counterexamples; null
+   * when the history is outside what it decides (register ops, an element appended twice).
+   */
+  public static Decision decide(final History history, final ListOrders orders, final Set<Level> levels) {
+    final ListWeakLevels w = new ListWeakLevels();
+    final StringBuilder why = new StringBuilder();
+    final Built built = w.build(history, orders, why);
+    if (built == Built.UNDECIDED) {
+      return null;
+    }
+    final Map<Level, Boolean> out = new java.util.EnumMap<>(Level.class);
+    final Map<Level, List<Why>> cycles = new java.util.EnumMap<>(Level.class);
+    final Map<Level, String> undecided = new java.util.EnumMap<>(Level.class);
+    for (final Level l : levels) {
+      if (l == Level.CC && built == Built.GRAPH && w.clockCells() > CLOCK_CELLS) {
+        undecided.put(l, "CC is decided on list-append histories of at most " + CLOCK_CELLS + " transactions × sessions "
+            + "(this one has " + w.nodes.size() + " × " + w.sessions + "; docs/list-append.md); no violation of it is certain");
+        continue;
+      }
+      if (DECIDED.contains(l)) {
+        final List<Why> cycle = built == Built.NO_ORDER ? null : w.counterexample(l);
+        out.put(l, built == Built.NO_ORDER || cycle != null);
+        if (cycle != null) {
+          cycles.put(l, cycle);
+        }
+      }
+    }
+    final Map<Level, Anomaly> witnesses = new java.util.EnumMap<>(Level.class);
+    for (final Level l : Level.weakestFirst(out.keySet())) {
+      if (!out.get(l)) {
+        continue;
+      }
+      final Set<Level> violates = java.util.EnumSet.noneOf(Level.class);
+      for (final Level m : out.keySet()) {
+        if (out.get(m) && (m == l || l.andStronger().contains(m))) {
+          violates.add(m);
+        }
+      }
+      witnesses.put(l, built == Built.NO_ORDER ? w.noOrder(why.toString(), violates) : w.anomaly(cycles.get(l), l, violates));
+    }
+    return new Decision(out, witnesses, undecided);
+  }
+
+  private Anomaly noOrder(final String why, final Set<Level> violates) {
+    return new Anomaly("incompatible-order", "IncompatibleOrder", violates, List.of(), List.of(), "Let:\n  (the lists read)\n"
+        + "Then:\n  - " + why + ";\n  - so no commit order of the appends produces the lists read. This violates "
+        + names(violates) + ".");
+  }
+
+  private Anomaly anomaly(final List<Why> cycle, final Level level, final Set<Level> violates) {
+    final List<Edge> edges = new ArrayList<>();
+    final java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+    final StringBuilder then = new StringBuilder("Then:\n");
+    boolean derived = false;
+    for (final Why w : cycle) {
+      edges.addAll(w.edges());
+      w.edges().forEach(e -> ids.add(e.from()));
+      derived |= w.because().get().contains(" must commit before ") || w.edges().stream().anyMatch(e -> e.kind() == EdgeKind.RW);
+      then.append("  - ").append(w.because().get()).append(";\n");
+    }
+    final StringBuilder let = new StringBuilder("Let:\n");
+    final List<Transaction> txns = new ArrayList<>();
+    for (final Transaction t : nodes) {
+      if (ids.contains(t.id())) {
+        txns.add(t);
+        let.append("  ").append(t.id()).append(" = [").append(String.join(" ", t.ops().stream().map(Op::toString).toList()))
+            .append("] (session ").append(t.session()).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+      }
+    }
+    final String type = derived ? "G-single" : "G1c";
+    final String name = !derived ? null : switch (level) {
+      case RC -> "NonMonotonicRead";
+      case RA -> "FracturedRead";
+      case CC -> "CausalityViolation";
+      default -> "LongFork";
+    };
+    return new Anomaly(type, name, violates, txns, edges, let.toString() + then
+        + "No commit order of these transactions satisfies all of it. This violates " + names(violates) + " ("
+        + type + (name == null ? "" : ", " + name) + ")");
+  }
+
+  private static String names(final Set<Level> levels) {
+    final List<String> names = Level.strongestFirst(levels).stream().map(Level::name).toList();
+    return names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+  }
+
+  private enum Built { GRAPH, NO_ORDER, UNDECIDED }
+
+  /**
+   * Builds the nodes and the arcs SO, WR and WW. A read's external part is its list less the
+   * reader's own earlier appends to the key, which must end it; the external parts of one key must
+   * be prefixes of the longest one, which must consist of whole appends of committed transactions
+   * (each one's appends to the key together, in its order), and each must end at the last append of
+   * its writer, which is not the reader: otherwise no commit order produces the lists (NO_ORDER).
+   */
+  private Built build(final History history, final ListOrders orders, final StringBuilder why) {
+    for (final Transaction t : history.transactions()) {
+      if (orders.counted(t)) {
+        index.put(t, nodes.size());
+        nodes.add(t);
+      }
+    }
+    final Map<String, Map<Long, Integer>> appender = new HashMap<>();
+    final Map<String, Map<Integer, List<Long>>> appended = new HashMap<>();
+    final Set<String> everAppended = new HashSet<>();
+    final Map<String, List<Integer>> sessionMembers = new HashMap<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        if (op.isWrite() || (!op.isRead() && !op.isAppend())) {
+          return Built.UNDECIDED; // a register write: not a list-append version
+        }
+        if (op.isAppend() && !everAppended.add(op.key() + '\u0000' + op.value())) {
+          return Built.UNDECIDED; // an element appended twice: the lists do not name versions
+        }
+      }
+    }
+    final Map<String, Integer> sessionIds = new HashMap<>();
+    final Map<Integer, Map<String, Integer>> lastWriter = new HashMap<>();
+    for (final Transaction t : nodes) {
+      final int me = index.get(t);
+      final List<Integer> members = sessionMembers.computeIfAbsent(t.session(), k -> new ArrayList<>());
+      soPred.add(members.isEmpty() ? -1 : members.get(members.size() - 1));
+      final int session = sessionIds.computeIfAbsent(t.session(), k -> sessionIds.size());
+      sessionOf.add(session);
+      positionOf.add(members.size());
+      members.add(me);
+      final Map<String, Integer> last = lastWriter.computeIfAbsent(session, k -> new HashMap<>());
+      final List<Integer> readWriters = new ArrayList<>();
+      for (final Op op : t.ops()) {
+        if (op.isRead()) {
+          readWriters.add(last.getOrDefault(op.key(), -1));
+        }
+      }
+      sessionWriter.add(readWriters.stream().mapToInt(Integer::intValue).toArray());
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          if (!Integer.valueOf(me).equals(last.put(op.key(), me))) {
+            writersBySession.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(session,
+                k -> new ArrayList<>()).add(me);
+          }
+          appender.computeIfAbsent(op.key(), k -> new HashMap<>()).put(op.value(), me);
+          appended.computeIfAbsent(op.key(), k -> new HashMap<>()).computeIfAbsent(me, k -> new ArrayList<>())
+              .add(op.value());
+          appendersOf.computeIfAbsent(op.key(), k -> new java.util.LinkedHashSet<>()).add(me);
+        }
+      }
+    }
+    final Map<String, List<Long>> longest = new HashMap<>();
+    final List<List<Object[]>> externals = new ArrayList<>();
+    for (final Transaction t : nodes) {
+      final List<Object[]> mine = new ArrayList<>();
+      final Map<String, List<Long>> own = new HashMap<>();
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          own.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op.value());
+          continue;
+        }
+        final List<Long> list = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
+        if (list == null) {
+          return Built.UNDECIDED; // a register read
+        }
+        final List<Long> ownList = own.getOrDefault(op.key(), List.of());
+        if (ownList.size() > list.size() || !list.subList(list.size() - ownList.size(), list.size()).equals(ownList)) {
+          why.append(t.id()).append(" read ").append(op.key()).append('=').append(list)
+              .append(", which does not end with its own appends ").append(ownList);
+          return Built.NO_ORDER;
+        }
+        final List<Long> external = list.subList(0, list.size() - ownList.size());
+        mine.add(new Object[] {op.key(), external});
+        final List<Long> l = longest.get(op.key());
+        if (l == null || external.size() > l.size()) {
+          longest.put(op.key(), external);
+        }
+      }
+      externals.add(mine);
+    }
+    sessions = sessionIds.size();
+    final Map<String, List<Integer>> chains = new HashMap<>();
+    for (final Map.Entry<String, List<Long>> e : longest.entrySet()) {
+      final String x = e.getKey();
+      final List<Long> order = e.getValue();
+      final List<Integer> chain = new ArrayList<>();
+      final Set<Integer> inChain = new HashSet<>();
+      int i = 0;
+      while (i < order.size()) {
+        final Integer a = appender.getOrDefault(x, Map.of()).get(order.get(i));
+        if (a == null) {
+          why.append(x).append('=').append(order).append(" shows ").append(order.get(i))
+              .append(", which no committed transaction appended");
+          return Built.NO_ORDER;
+        }
+        final List<Long> whole = appended.get(x).get(a);
+        if (inChain.contains(a) || order.size() - i < whole.size() && !order.subList(i, order.size())
+            .equals(whole.subList(0, order.size() - i)) || order.size() - i >= whole.size()
+            && !order.subList(i, i + whole.size()).equals(whole)) {
+          why.append(x).append('=').append(order).append(" does not hold ").append(nodes.get(a).id())
+              .append("'s appends ").append(whole).append(" together and in order");
+          return Built.NO_ORDER;
+        }
+        chain.add(a);
+        inChain.add(a);
+        i += whole.size();
+      }
+      chains.put(x, chain);
+    }
+    for (int t = 0; t < nodes.size(); t++) {
+      final List<Object[]> mine = new ArrayList<>();
+      final List<List<Long>> lists = new ArrayList<>();
+      for (final Object[] r : externals.get(t)) {
+        final String x = (String) r[0];
+        @SuppressWarnings("unchecked")
+        final List<Long> external = (List<Long>) r[1];
+        final List<Long> order = longest.get(x);
+        if (!order.subList(0, external.size()).equals(external)) {
+          why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external)
+              .append(", and another read ").append(x).append('=').append(order).append(": neither is a prefix of the other");
+          return Built.NO_ORDER;
+        }
+        final int writer = external.isEmpty() ? -1 : appender.get(x).get(external.get(external.size() - 1));
+        if (writer >= 0) {
+          final List<Long> whole = appended.get(x).get(writer);
+          if (!whole.get(whole.size() - 1).equals(external.get(external.size() - 1)) || writer == t) {
+            why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external).append(", ")
+                .append(writer == t ? "its own later append" : "an intermediate version of " + nodes.get(writer).id());
+            return Built.NO_ORDER;
+          }
+        }
+        mine.add(new Object[] {x, writer});
+        lists.add(external);
+      }
+      reads.add(mine);
+      readLists.add(lists);
+    }
+    for (final Map.Entry<String, Set<Integer>> e : appendersOf.entrySet()) {
+      final List<Integer> chain = chains.getOrDefault(e.getKey(), List.of());
+      final Set<Integer> shown = new HashSet<>(chain);
+      final List<Integer> unshown = new ArrayList<>();
+      for (final int a : e.getValue()) {
+        if (!shown.contains(a)) {
+          unshown.add(a);
+        }
+      }
+      final String x = e.getKey();
+      for (int i = 0; i + 1 < chain.size(); i++) {
+        final int a = chain.get(i);
+        final int b = chain.get(i + 1);
+        arc(a, b, new Edge(id(a), id(b), EdgeKind.WW, x, lastOf(appended, x, a)), () -> id(b) + "'s appends to " + x
+            + " follow " + id(a) + "'s in " + x + "=" + longest.get(x));
+      }
+      if (!chain.isEmpty()) {
+        final int last = chain.get(chain.size() - 1);
+        for (final int u : unshown) {
+          arc(last, u, new Edge(id(last), id(u), EdgeKind.WW, x, lastOf(appended, x, last)), () -> id(u) + "'s append to "
+              + x + " appears in no read, so it follows the last element a read shows, " + id(last) + "'s "
+              + lastOf(appended, x, last));
+        }
+      }
+      // The appenders right after each version: the next one shown, or after the last shown version
+      // every unshown one; the later ones follow those by WW, so PC's arcs to these imply the rest.
+      final Map<Integer, List<Integer>> after = new HashMap<>();
+      after.put(-1, chain.isEmpty() ? unshown : List.of(chain.get(0)));
+      for (int i = 0; i < chain.size(); i++) {
+        after.put(chain.get(i), i + 1 < chain.size() ? List.of(chain.get(i + 1)) : unshown);
+      }
+      later.put(e.getKey(), after);
+    }
+    for (int node = 0; node < nodes.size(); node++) {
+      final int t = node;
+      final int p = soPred.get(t);
+      if (p >= 0) {
+        arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), () -> id(p) + " precedes " + id(t) + " in its session");
+      }
+      for (int i = 0; i < reads.get(t).size(); i++) {
+        final Object[] r = reads.get(t).get(i);
+        final int w = (Integer) r[1];
+        if (w >= 0) {
+          final List<Long> list = readLists.get(t).get(i);
+          arc(w, t, new Edge(id(w), id(t), EdgeKind.WR, (String) r[0], list.get(list.size() - 1)), () -> id(t) + " read "
+              + r[0] + "=" + list + ", whose last element " + id(w) + " appended");
+        }
+      }
+    }
+    return Built.GRAPH;
+  }
+
+  private boolean writes(final int t, final String key) {
+    return appendersOf.getOrDefault(key, Set.of()).contains(t);
+  }
+
+  private void arc(final int from, final int to, final Edge edge, final java.util.function.Supplier<String> because) {
+    base.add(new int[] {from, to});
+    baseWhy.add(new Why(List.of(edge), because));
+  }
+
+  private String id(final int node) {
+    return nodes.get(node).id();
+  }
+
+  private static Long lastOf(final Map<String, Map<Integer, List<Long>>> appended, final String key, final int node) {
+    final List<Long> l = appended.get(key).get(node);
+    return l.get(l.size() - 1);
+  }
+
+  /**
+   * A cycle of SO ∪ WR ∪ WW and the level's arcs, each arc with its edges and why it holds (the
+   * first line says which read and axiom force the level's arcs); null when there is none.
+   *
+   * <p>Per read only the premises that matter are visited: RC and RA, the writers of the reader's
+   * reads and (RA) the last appender of the key before it in its session (the earlier ones precede
+   * that one in SO); CC, per session the last appender of the key that precedes the reader in
+   * (SO ∪ WR)+, found by vector clocks; PC, the reader's session predecessor and writers, and the
+   * appenders right after the version read (the later ones follow them by WW).
+   */
+  List<Why> counterexample(final Level level) {
+    final List<int[]> arcs = new ArrayList<>(base);
+    final List<Why> why = new ArrayList<>(baseWhy);
+    int[] clock = null;
+    if (level == Level.CC) {
+      clock = clocks();
+      if (clock == null) {
+        return cycle(arcs, why); // SO ∪ WR has a cycle: so has the base graph
+      }
+    }
+    for (int node = 0; node < nodes.size(); node++) {
+      final int t = node;
+      final List<Object[]> rs = reads.get(t);
+      for (int i = 0; i < rs.size(); i++) {
+        final String x = (String) rs.get(i)[0];
+        final int t1 = (Integer) rs.get(i)[1];
+        final List<Long> list = readLists.get(t).get(i);
+        if (level == Level.PC) {
+          for (final int t2 : later.getOrDefault(x, Map.of()).getOrDefault(t1, List.of())) {
+            if (t2 == t) {
+              continue; // the reader's own append: its predecessors precede it already
+            }
+            for (final int t4 : directPredecessors(t)) {
+              final Edge into = t4 == soPred.get(t) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
+                  : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
+              final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
+              arcs.add(new int[] {t4, t2});
+              why.add(new Why(List.of(into, rw), () -> id(t4) + " must commit before " + id(t2) + ", because " + id(t)
+                  + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
+                  + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
+                  + "): under PC a transaction sees every commit before one it depends on directly"));
+            }
+          }
+          continue;
+        }
+        for (final int t2 : premises(level, t, i, x, clock)) {
+          if (t2 < 0 || t2 == t1 || t2 == t || !writes(t2, x)) {
+            continue;
+          }
+          final String because = id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
+              + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
+          if (t1 < 0) {
+            // t2 would have to commit before the initial version: the path by which the reader saw it, and back.
+            final List<Why> cycle = new ArrayList<>(path(t2, t));
+            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> because
+                + "; no transaction commits before the initial version"));
+            return cycle;
+          }
+          arcs.add(new int[] {t2, t1});
+          why.add(new Why(List.of(new Edge(id(t2), id(t1), EdgeKind.WW, x, null)), () -> id(t2) + " must commit before "
+              + id(t1) + ", because " + because));
+        }
+      }
+    }
+    return cycle(arcs, why);
+  }
+
+  /** The candidate premises t2 of read i (key x) of node t at the level (RC, RA or CC). */
+  private List<Integer> premises(final Level level, final int t, final int i, final String x, final int[] clock) {
+    final List<Object[]> rs = reads.get(t);
+    final List<Integer> out = new ArrayList<>();
+    if (level == Level.CC) {
+      final Map<Integer, List<Integer>> bySession = writersBySession.getOrDefault(x, Map.of());
+      for (final Map.Entry<Integer, List<Integer>> e : bySession.entrySet()) {
+        final int upTo = clock[t * sessions + e.getKey()];
+        final int w = lastAtOrBefore(e.getValue(), upTo);
+        if (w >= 0) {
+          out.add(w);
+        }
+      }
+      return out;
+    }
+    for (int j = 0; j < (level == Level.RA ? rs.size() : i); j++) {
+      out.add((Integer) rs.get(j)[1]);
+    }
+    if (level == Level.RA) {
+      out.add(sessionWriter.get(t)[i]);
+    }
+    return out;
+  }
+
+  /** The last of a session's appenders (in session order) at a position at most upTo, or -1. */
+  private int lastAtOrBefore(final List<Integer> writers, final int upTo) {
+    int lo = 0;
+    int hi = writers.size() - 1;
+    int found = -1;
+    while (lo <= hi) {
+      final int mid = (lo + hi) >>> 1;
+      if (positionOf.get(writers.get(mid)) <= upTo) {
+        found = writers.get(mid);
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * clock[t * sessions + s]: the last position of session s that precedes t in (SO ∪ WR)+, or -1;
+   * null when SO ∪ WR has a cycle. Callers check {@link #clockCells} first.
+   */
+  private int[] clocks() {
+    final int n = nodes.size();
+    final int[] in = new int[n];
+    final List<List<Integer>> succ = new ArrayList<>();
+    for (int t = 0; t < n; t++) {
+      succ.add(new ArrayList<>());
+    }
+    for (int t = 0; t < n; t++) {
+      for (final int p : directPredecessors(t)) {
+        succ.get(p).add(t);
+        in[t]++;
+      }
+    }
+    final int[] clock = new int[n * sessions];
+    java.util.Arrays.fill(clock, -1);
+    final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    for (int t = 0; t < n; t++) {
+      if (in[t] == 0) {
+        ready.add(t);
+      }
+    }
+    int done = 0;
+    while (!ready.isEmpty()) {
+      final int t = ready.poll();
+      done++;
+      for (final int p : directPredecessors(t)) {
+        for (int c = 0; c < sessions; c++) {
+          clock[t * sessions + c] = Math.max(clock[t * sessions + c], clock[p * sessions + c]);
+        }
+        clock[t * sessions + sessionOf.get(p)] = Math.max(clock[t * sessions + sessionOf.get(p)], positionOf.get(p));
+      }
+      for (final int v : succ.get(t)) {
+        if (--in[v] == 0) {
+          ready.add(v);
+        }
+      }
+    }
+    return done < n ? null : clock;
+  }
+
+  /** How many ints CC's vector clocks take (transactions × sessions). */
+  long clockCells() {
+    return (long) nodes.size() * sessions;
+  }
+
+  private static String axiom(final Level level) {
+    return switch (level) {
+      case RC -> "under RC a read sees every commit an earlier read of its transaction saw";
+      case RA -> "under RA a transaction sees every commit any of its reads or its session saw";
+      default -> "under CC a transaction sees every commit that precedes it causally";
+    };
+  }
+
+  /** A shortest path of SO and WR arcs from {@code from} to {@code to}, as whys. */
+  private List<Why> path(final int from, final int to) {
+    final int n = nodes.size();
+    final List<List<Integer>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new ArrayList<>());
+    }
+    for (int k = 0; k < base.size(); k++) {
+      final EdgeKind kind = baseWhy.get(k).edges().get(0).kind();
+      if (kind == EdgeKind.SO || kind == EdgeKind.WR) {
+        out.get(base.get(k)[0]).add(k);
+      }
+    }
+    final int[] prev = new int[n];
+    final int[] via = new int[n];
+    java.util.Arrays.fill(prev, -2);
+    prev[from] = -1;
+    final ArrayDeque<Integer> work = new ArrayDeque<>(List.of(from));
+    while (!work.isEmpty() && prev[to] == -2) {
+      final int u = work.poll();
+      for (final int k : out.get(u)) {
+        final int v = base.get(k)[1];
+        if (prev[v] == -2) {
+          prev[v] = u;
+          via[v] = k;
+          work.add(v);
+        }
+      }
+    }
+    final List<Why> path = new ArrayList<>();
+    for (int v = to; v != from; v = prev[v]) {
+      path.add(0, baseWhy.get(via[v]));
+    }
+    return path;
+  }
+
+  /** A cycle of the arcs, as their whys in order, or null when they are acyclic. */
+  private List<Why> cycle(final List<int[]> arcs, final List<Why> why) {
+    final int n = nodes.size();
+    final int[] in = new int[n];
+    final List<List<Integer>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new ArrayList<>());
+    }
+    for (int k = 0; k < arcs.size(); k++) {
+      out.get(arcs.get(k)[0]).add(k);
+      in[arcs.get(k)[1]]++;
+    }
+    final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    for (int i = 0; i < n; i++) {
+      if (in[i] == 0) {
+        ready.add(i);
+      }
+    }
+    final boolean[] done = new boolean[n];
+    while (!ready.isEmpty()) {
+      final int u = ready.poll();
+      done[u] = true;
+      for (final int k : out.get(u)) {
+        if (--in[arcs.get(k)[1]] == 0) {
+          ready.add(arcs.get(k)[1]);
+        }
+      }
+    }
+    int start = -1;
+    for (int i = 0; i < n && start < 0; i++) {
+      start = done[i] ? -1 : i;
+    }
+    if (start < 0) {
+      return null;
+    }
+    // Every node left has an arc from another node left: walk them backwards until one repeats.
+    final List<List<Integer>> into = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      into.add(new ArrayList<>());
+    }
+    for (int k = 0; k < arcs.size(); k++) {
+      into.get(arcs.get(k)[1]).add(k);
+    }
+    final Map<Integer, Integer> seenAt = new HashMap<>();
+    final List<Integer> walked = new ArrayList<>();
+    int u = start;
+    while (!seenAt.containsKey(u)) {
+      seenAt.put(u, walked.size());
+      int back = -1;
+      for (final int k : into.get(u)) {
+        if (!done[arcs.get(k)[0]]) {
+          back = k;
+          break;
+        }
+      }
+      walked.add(back);
+      u = arcs.get(back)[0];
+    }
+    final List<Why> cycle = new ArrayList<>();
+    for (int i = walked.size() - 1; i >= seenAt.get(u); i--) {
+      cycle.add(why.get(walked.get(i)));
+    }
+    return cycle;
+  }
+
+  /** The direct predecessors of a node in SO ∪ WR: its session predecessor and its reads' writers. */
+  private List<Integer> directPredecessors(final int t) {
+    final List<Integer> out = new ArrayList<>(2);
+    if (soPred.get(t) >= 0) {
+      out.add(soPred.get(t));
+    }
+    for (final Object[] r : reads.get(t)) {
+      if ((Integer) r[1] >= 0) {
+        out.add((Integer) r[1]);
+      }
+    }
+    return out;
+  }
+}
