@@ -127,7 +127,8 @@ final class ListExplanations {
           final boolean shownByARead = orders.of(k).position(appended) >= 0;
           return new Step(e, e.from() + " read " + k + "=" + shown(read) + ", and " + e.to() + " appended "
               + appended + (shownByARead ? ", the element after it in the order of " + k + " every read is a prefix of"
-                  : ", which no read shows, so after " + version(k, v) + ", the longest list of " + k + " any read shows"));
+                  : ", which no read shows: " + version(k, v) + " is the latest version of " + k + " any read shows, "
+                      + "and every append no read shows comes after it"));
         }
         final Long own = lastAppend(from, k);
         if (own == null) {
@@ -150,8 +151,9 @@ final class ListExplanations {
       return b + " appended " + e + " to " + k + " " + (v == null ? after : "right " + after) + " (the order of " + k
           + " every read is a prefix of: " + format(order.order().subList(0, p + 1)) + ")";
     }
-    return b + " appended " + e + " to " + k + ", which no read shows, so it comes after " + version(k, v)
-        + ", the longest list of " + k + " any read shows" + (v == null ? "" : ", which ends in " + a + "'s " + v);
+    return b + " appended " + e + " to " + k + ", which no read shows: " + version(k, v) + " is the latest version of "
+        + k + " any read shows" + (v == null ? "" : ", ending in " + a + "'s " + v) + ", and every append no read shows "
+        + "comes after it";
   }
 
   /** The version of k ending in v as a list: the order's prefix up to v. */

@@ -85,7 +85,7 @@ class ListAppendExplanationTest {
           T2 = [a(x,2) r(y,[])] (session p2, committed, line 3)
           T1 = [a(x,1) a(y,1)] (session p1, committed, line 2)
         Then:
-          - T2 < T1, because T2 read y=[], and T1 appended 1, which no read shows, so after y=[], the longest list of y any read shows;
+          - T2 < T1, because T2 read y=[], and T1 appended 1, which no read shows: y=[] is the latest version of y any read shows, and every append no read shows comes after it;
           - T1 < T2, because T2 appended 2 to x right after T1's 1 (the order of x every read is a prefix of: [1,2]).
         However, that makes T2 precede itself: a cycle, so no order of these transactions explains what they observed. This violates SSER, SER and SI. (G-single, NonMonotonicRead)
         """ + LEGEND, first("elle-g-single").explanation());
@@ -101,7 +101,7 @@ class ListAppendExplanationTest {
           W2 = [a(x,2) a(y,2)] (session p1, committed, line 5)
           W1 = [a(x,1) a(y,1)] (session p0, committed, line 4)
         Then:
-          - W2 < W1, because W1 appended 1 to y, which no read shows, so it comes after y=[2], the longest list of y any read shows, which ends in W2's 2;
+          - W2 < W1, because W1 appended 1 to y, which no read shows: y=[2] is the latest version of y any read shows, ending in W2's 2, and every append no read shows comes after it;
           - W1 < W2, because W2 appended 2 to x right after W1's 1 (the order of x every read is a prefix of: [1,2]).
         However, that makes W2 precede itself: a cycle, so no order of these transactions explains what they observed. This violates SSER, SER and SI. (G-single, NonMonotonicRead)
         """ + LEGEND, a.explanation());
