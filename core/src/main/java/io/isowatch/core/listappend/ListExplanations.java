@@ -186,14 +186,43 @@ final class ListExplanations {
       return a;
     }
     lines[then + 1] = "  - " + builtOn(first, t1, k, v) + ", and " + builtOn(second, t2, k, v) + ";";
-    lines[then + 2] = "  - an append comes right after the version it builds on, so each must directly follow "
-        + version(k, v) + " in the order of " + k + ", which is impossible for two;";
+    lines[then + 2] = "  - an append builds on the version of the key its transaction saw, or else on the version "
+        + "right before its element, and SI, SER and SSER let no other append come in between: each must directly "
+        + "follow " + version(k, v) + " in the order of " + k + ", which is impossible for two;";
     lines[then + 3] = "  - whichever appended second built on a version that was no longer the latest: if " + first
         + " came first, then " + first + " < " + second + " (WW) and " + second + " < " + first + " (" + second
         + " built on " + version(k, v) + ", which " + first + "'s append follows), and symmetrically.";
     final String text = String.join("\n", lines).replace("So one of the two updates was lost",
         "So one of the two appends was lost");
-    return new Anomaly(a.type(), a.name(), a.violates(), a.transactions(), a.cycle(), text, a.read());
+    return new Anomaly(a.type(), a.name(), a.violates(), a.transactions(), lostUpdateEdges(a.cycle(), t1, t2), text,
+        a.read());
+  }
+
+  /**
+   * The lost update's two edges as the lists give them. When both read the version, either order
+   * of their appends is a cycle and the engine's pair (WW one way, RW back) stands. When only one
+   * read it, the other only appended right after it, and the lists put that append first: WW from
+   * the appender, RW from the reader.
+   */
+  private List<Edge> lostUpdateEdges(final List<Edge> cycle, final Transaction t1, final Transaction t2) {
+    final Edge ww = cycle.get(0);
+    final Edge rw = cycle.get(1);
+    final String k = ww.key();
+    final Long v = rw.value();
+    final boolean read1 = readBefore(t1, k) != null && Objects.equals(last(readBefore(t1, k)), v);
+    final boolean read2 = readBefore(t2, k) != null && Objects.equals(last(readBefore(t2, k)), v);
+    if (read1 == read2) {
+      return cycle;
+    }
+    final Transaction reader = read1 ? t1 : t2;
+    final Transaction appender = read1 ? t2 : t1;
+    final Long appended = firstAppend(appender, k);
+    final int p = orders.of(k).position(appended);
+    if (appended == null || p < 0 || p != orders.of(k).position(v) + 1) {
+      return cycle;
+    }
+    return List.of(new Edge(appender.id(), reader.id(), EdgeKind.WW, k, appended),
+        new Edge(reader.id(), appender.id(), EdgeKind.RW, k, v));
   }
 
   private String builtOn(final String id, final Transaction t, final String k, final Long v) {

@@ -70,7 +70,7 @@ class ListAppendExplanationTest {
         for (final Edge e : a.cycle()) {
           if (e.kind() == EdgeKind.WR) {
             assertTrue(readEnding(byId.get(e.to()), e.key(), e.value()), () -> "WR edge " + e + " without that read in " + a.explanation());
-          } else if (e.kind() == EdgeKind.RW && !"LostUpdate".equals(a.name())) {
+          } else if (e.kind() == EdgeKind.RW) {
             assertTrue(readEnding(byId.get(e.from()), e.key(), e.value()), () -> "RW edge " + e + " without that read in " + a.explanation());
           }
         }
@@ -117,10 +117,30 @@ class ListAppendExplanationTest {
           T2 = [r(x,[0]) a(x,2)] (session p2, committed, line 5)
         Then:
           - T1 read x=[0] and then appended 1, and T2 read x=[0] and then appended 2;
-          - an append comes right after the version it builds on, so each must directly follow x=[0] in the order of x, which is impossible for two;
+          - an append builds on the version of the key its transaction saw, or else on the version right before its element, and SI, SER and SSER let no other append come in between: each must directly follow x=[0] in the order of x, which is impossible for two;
           - whichever appended second built on a version that was no longer the latest: if T1 came first, then T1 < T2 (WW) and T2 < T1 (T2 built on x=[0], which T1's append follows), and symmetrically.
         So one of the two appends was lost (the Divergence pattern, MTC Definition 10). This violates SSER, SER and SI. (G-single, LostUpdate)
         """ + LEGEND, first("elle-lost-update").explanation());
+  }
+
+  @Test
+  void shouldLabelTheEdgesOfALostAppendAsTheListsGiveThemWhenOnlyOneOfTheTwoRead() {
+    // Given: TA read [0] and appended 3; TB only appended 2, right after 0; the final list puts 2 before 3
+    final History history = HistoryDsl.history("""
+        T0 s0 a(x,0)
+        TA s1 r(x,[0]) a(x,3)
+        TB s2 a(x,2)
+        TR s3 r(x,[0,2,3])
+        """);
+    final Map<String, Transaction> byId = new HashMap<>();
+    history.transactions().forEach(t -> byId.put(t.id(), t));
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults()).anomalies().stream()
+        .filter(x -> "LostUpdate".equals(x.name())).findFirst().orElseThrow();
+    // Then: WW from the appender TB, RW from the reader TA; no read of TB is claimed
+    assertEquals(List.of(new Edge("TB", "TA", EdgeKind.WW, "x", 2L), new Edge("TA", "TB", EdgeKind.RW, "x", 0L)), a.cycle());
+    assertOnlyReadsOfTheHistory(a.explanation(), byId);
+    assertTrue(a.explanation().contains("TB appended 2 to x building on x=[0]"), a.explanation());
   }
 
   private static final String LEGEND = ListAppendCheck.LEGEND.substring(1);
