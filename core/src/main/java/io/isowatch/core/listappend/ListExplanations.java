@@ -98,7 +98,7 @@ final class ListExplanations {
           return new Step(e, e.to() + " read " + k + "=" + shown(read) + ", which ends in " + v + ", appended by "
               + e.from());
         }
-        final Long appended = firstAppend(to, k);
+        final Long appended = appendFollowing(to, k, v);
         if (appended != null) {
           final Edge ww = new Edge(e.from(), e.to(), EdgeKind.WW, k, v);
           return new Step(ww, appendedAfter(e.to(), appended, k, v, e.from()));
@@ -106,7 +106,7 @@ final class ListExplanations {
         return new Step(e, null);
       }
       case WW: {
-        final Long appended = firstAppend(to, k);
+        final Long appended = appendFollowing(to, k, v);
         if (appended == null) {
           return new Step(e, null);
         }
@@ -118,7 +118,7 @@ final class ListExplanations {
         return new Step(e, appendedAfter(e.to(), appended, k, v, e.from()));
       }
       default: { // RW
-        final Long appended = firstAppend(to, k);
+        final Long appended = appendFollowing(to, k, v);
         if (from == null || appended == null) {
           return new Step(e, null);
         }
@@ -130,7 +130,7 @@ final class ListExplanations {
                   : ", which no read shows: " + version(k, v) + " is the latest version of " + k + " any read shows, "
                       + "and every append no read shows comes after it"));
         }
-        final Long own = lastAppend(from, k);
+        final Long own = appends(from, k, v) ? v : lastAppend(from, k);
         if (own == null) {
           return new Step(e, null);
         }
@@ -148,12 +148,16 @@ final class ListExplanations {
     final String after = v == null ? "as the first element of " + k : "after " + a + "'s " + v;
     if (order.position(e) >= 0) {
       final int p = order.position(e);
-      return b + " appended " + e + " to " + k + " " + (v == null ? after : "right " + after) + " (the order of " + k
+      final boolean adjacent = v != null && order.position(v) >= 0 && p == order.position(v) + 1;
+      return b + " appended " + e + " to " + k + " " + (adjacent ? "right " + after : after) + " (the order of " + k
           + " every read is a prefix of: " + format(order.order().subList(0, p + 1)) + ")";
     }
-    return b + " appended " + e + " to " + k + ", which no read shows: " + version(k, v) + " is the latest version of "
-        + k + " any read shows" + (v == null ? "" : ", ending in " + a + "'s " + v) + ", and every append no read shows "
-        + "comes after it";
+    final List<Long> shown = order.order();
+    final Long latest = shown.isEmpty() ? null : shown.get(shown.size() - 1);
+    final boolean atEnd = Objects.equals(v, latest);
+    return b + " appended " + e + " to " + k + ", which no read shows: " + version(k, latest) + " is the latest version of "
+        + k + " any read shows" + (v != null && atEnd ? ", ending in " + a + "'s " + v : "") + ", and every append no "
+        + "read shows comes after it" + (atEnd ? "" : ", so after " + a + "'s " + (v == null ? "[]" : v));
   }
 
   /** The version of k ending in v as a list: the order's prefix up to v. */
@@ -282,6 +286,32 @@ final class ListExplanations {
       }
     }
     return null;
+  }
+
+  /**
+   * The element t appended to k that the engine's edge is about: the one right after v in the order,
+   * else one no read shows (it comes after the order), else t's first.
+   */
+  private Long appendFollowing(final Transaction t, final String k, final Long v) {
+    final ListOrders.KeyOrder order = orders.of(k);
+    final int after = v == null ? 0 : order.position(v) + 1;
+    Long unshown = null;
+    for (final Op op : t.ops()) {
+      if (op.isAppend() && op.key().equals(k)) {
+        final int p = order.position(op.value());
+        if (p >= 0 && p == after && (v == null || after > 0)) {
+          return op.value();
+        }
+        if (p < 0 && unshown == null) {
+          unshown = op.value();
+        }
+      }
+    }
+    return unshown != null ? unshown : firstAppend(t, k);
+  }
+
+  private static boolean appends(final Transaction t, final String k, final Long v) {
+    return v != null && t.ops().stream().anyMatch(op -> op.isAppend() && op.key().equals(k) && v.equals(op.value()));
   }
 
   private static Long firstAppend(final Transaction t, final String k) {
