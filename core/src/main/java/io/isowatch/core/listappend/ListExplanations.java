@@ -95,8 +95,8 @@ final class ListExplanations {
       case WR: {
         final Op read = readBefore(to, k);
         if (read != null && Objects.equals(last(read), v)) {
-          return new Step(e, e.to() + " read " + k + "=" + shown(read) + ", which ends in " + v + ", appended by "
-              + e.from());
+          return new Step(e, e.to() + " read " + k + "=" + shown(read) + (v == null ? ", the empty list " + e.from()
+              + " holds initially" : ", which ends in " + v + ", appended by " + e.from()));
         }
         final Long appended = appendFollowing(to, k, v);
         if (appended != null) {
