@@ -94,6 +94,21 @@ class ListAppendExplanationTest {
   }
 
   @Test
+  void shouldLabelTheEdgesOfTheJsonReportAndTheDotGraphAsTheListsGiveThem() {
+    // Given: Elle's G0; the engine's G1c at PL2/RR named T2's append after T1's 1 a read (WR)
+    final io.isowatch.core.check.CheckResult r = WholeHistoryCheck.check(HistoryDsl.history(read("elle-g0.hist")),
+        CheckOptions.defaults().withLevels(Set.of(Level.PL2, Level.RR)));
+    // When
+    final String json = io.isowatch.core.report.JsonReport.toJson(r);
+    final String dot = io.isowatch.core.report.DotWriter.render(0, r.anomalies().get(0));
+    // Then: every edge of every anomaly is a WW between the appenders, as x=[1,2] and y=[2,1] give it
+    assertFalse(json.contains("\"WR\""), json);
+    assertTrue(json.contains("\"WW\""), json);
+    assertFalse(dot.contains("WR"), dot);
+    assertTrue(dot.contains("WW"), dot);
+  }
+
+  @Test
   void shouldTellAnUnobservedAppendAsComingAfterTheLatestListAndLabelItWw() {
     final Anomaly a = first("elle-unobserved-write");
     assertEquals("""
