@@ -33,8 +33,8 @@ import java.util.stream.Collectors;
  * transactions and ops, so reports show appends and lists as the input has them.
  */
 public final class ListAppendCheck {
-  static final String LEGEND = "\n(List-append: k=v names the version of k whose last element is v, null the empty "
-      + "list; an append of v builds on the version before v and installs k=v. docs/list-append.md)";
+  static final String LEGEND = "\n(List-append: k=[...] is the version of k that list shows, k=[] the empty list; "
+      + "an append of v builds on the version before v. docs/list-append.md)";
 
   private ListAppendCheck() {}
 
@@ -77,7 +77,7 @@ public final class ListAppendCheck {
     if (!engine.anomalies().isEmpty()) {
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
-        final Anomaly restored = restore(a, originals, described, translated);
+        final Anomaly restored = ListExplanations.reword(restore(a, originals, described, translated), originals, orders);
         if (restored.violates().isEmpty()) {
           dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
         } else {
