@@ -162,6 +162,14 @@ public final class WholeHistoryCheck {
       }
       final Transaction ta = unique.get(a);
       final Transaction tb = unique.get(b);
+      if (end[a] == TxnIndex.NO_END) {
+        // No times: round-robin over the sessions, as PiOrder orders them.
+        c = Long.compare(rank[a], rank[b]);
+        if (c == 0) {
+          c = ta.session().compareTo(tb.session());
+        }
+        return c != 0 ? c : ta.id().compareTo(tb.id());
+      }
       c = ta.session().compareTo(tb.session());
       if (c != 0) {
         return c;
