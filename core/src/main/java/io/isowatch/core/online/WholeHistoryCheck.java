@@ -17,7 +17,8 @@ import java.util.List;
  * agent's end-of-run summary; {@link OnlineChecker#check} is the same entry point). It keeps the
  * first of transactions sharing an id (the others become DUPLICATE_TXN_ID findings) and takes
  * session order from seq when every transaction of the session has one, from the source order
- * otherwise. Then it sorts by π, gives every transaction to the engine's parts (the {@link
+ * otherwise. Then it sorts by π ({@link PiOrder}: transactions without times last, the sessions
+ * interleaved by rank), gives every transaction to the engine's parts (the {@link
  * Sequencer} and the {@link SegmentedEngine}) with an unbounded grace period and no events, and
  * flushes: the result equals what a stream of the same history reports after its flush.
  *
