@@ -77,7 +77,11 @@ public final class ListAppendCheck {
     if (!engine.anomalies().isEmpty()) {
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
-        final Anomaly restored = ListExplanations.reword(restore(a, originals, described, translated), originals, orders);
+        final Anomaly reworded = ListExplanations.reword(restore(a, originals, described, translated), originals, orders);
+        final String told = baseAppenderForInit(reworded.explanation(), a.cycle(), originals, translated);
+        final Anomaly restored = told == null || told.equals(reworded.explanation()) ? reworded
+            : new Anomaly(reworded.type(), reworded.name(), reworded.violates(), reworded.transactions(),
+                reworded.cycle(), told, reworded.read());
         if (restored.violates().isEmpty()) {
           dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
         } else {
@@ -457,6 +461,55 @@ public final class ListAppendCheck {
 
   private static String tail(final Transaction t) {
     return " (session " + t.session() + ", " + t.status().wire() + (t.line() > 0 ? ", line " + t.line() : "") + ")";
+  }
+
+  /** The engine's {@code Let:} line of the initial transaction. */
+  private static final String INIT_LET = "  init = the initial transaction, writing null to every key";
+
+  /**
+   * An anomaly about a stand-in key's initial version (unobserved appends after a read of the
+   * latest list) names the engine's initial transaction, "writing null to every key", which is not
+   * what happened: that version stands for the latest list any read shows, appended by one
+   * transaction of the history. The {@code Let:} line then names that transaction instead.
+   */
+  private static String baseAppenderForInit(final String explanation, final List<io.isowatch.core.check.Edge> cycle,
+      final Map<String, Transaction> originals, final RegisterTranslation.Translated translated) {
+    if (explanation == null || !explanation.contains(INIT_LET + "\n") || translated.phantoms().isEmpty()) {
+      return explanation;
+    }
+    RegisterTranslation.Phantom phantom = null;
+    for (final io.isowatch.core.check.Edge e : cycle) {
+      final RegisterTranslation.Phantom p = e.key() == null ? null : translated.phantoms().get(e.key());
+      if (p != null) {
+        if (phantom != null && phantom != p) {
+          return explanation; // two stand-in keys: no one transaction stands for init
+        }
+        phantom = p;
+      }
+    }
+    if (phantom == null || phantom.base() == null) {
+      return explanation;
+    }
+    Transaction appender = null;
+    for (final Transaction t : originals.values()) {
+      if (t.status() == io.isowatch.core.history.TxnStatus.ABORTED) {
+        continue;
+      }
+      for (final Op op : t.ops()) {
+        if (op.isAppend() && op.key().equals(phantom.key()) && phantom.base().equals(op.value())) {
+          appender = t;
+        }
+      }
+    }
+    if (appender == null) {
+      return explanation;
+    }
+    final String rest = explanation.replace(INIT_LET + "\n", "");
+    final String line = rest.matches("(?s).*\\binit\\b.*")
+        ? "  init = the transaction that appended " + phantom.base() + " to " + phantom.key() + " (" + appender.id()
+            + "): the latest version of " + phantom.key() + " any read shows, which every append no read shows follows"
+        : "  " + appender.id() + " = " + ops(appender) + tail(appender);
+    return explanation.replace(INIT_LET, line);
   }
 
   /** The engine's anomaly about the translated transactions, told with the original ones. */
