@@ -36,7 +36,7 @@ class SoakProducerTest {
         new MockProducer<>(true, null, new StringSerializer(), (topic, value) -> new byte[0]);
     final SoakProducer producer = new SoakProducer(kafka, "in", "soak", TARGET, Long.MAX_VALUE / 2, 0,
         SoakInjections.fractions(SoakInjections.DEFAULT_AT), SoakInjections.kinds(SoakInjections.DEFAULT_KINDS),
-        GRACE_MS);
+        GRACE_MS).minStepMicros(50);
 
     // When:
     producer.run();
