@@ -17,7 +17,8 @@ import java.util.List;
  * agent's end-of-run summary; {@link OnlineChecker#check} is the same entry point). It keeps the
  * first of transactions sharing an id (the others become DUPLICATE_TXN_ID findings) and takes
  * session order from seq when every transaction of the session has one, from the source order
- * otherwise. Then it sorts by π, gives every transaction to the engine's parts (the {@link
+ * otherwise. Then it sorts by π ({@link PiOrder}: transactions without times last, the sessions
+ * interleaved by rank), gives every transaction to the engine's parts (the {@link
  * Sequencer} and the {@link SegmentedEngine}) with an unbounded grace period and no events, and
  * flushes: the result equals what a stream of the same history reports after its flush.
  *
@@ -162,6 +163,14 @@ public final class WholeHistoryCheck {
       }
       final Transaction ta = unique.get(a);
       final Transaction tb = unique.get(b);
+      if (end[a] == TxnIndex.NO_END) {
+        // No times: round-robin over the sessions, as PiOrder orders them.
+        c = Long.compare(rank[a], rank[b]);
+        if (c == 0) {
+          c = ta.session().compareTo(tb.session());
+        }
+        return c != 0 ? c : ta.id().compareTo(tb.id());
+      }
       c = ta.session().compareTo(tb.session());
       if (c != 0) {
         return c;
