@@ -142,12 +142,7 @@ public final class BlindWriteDecision {
    * {@link #decide} does not run, so a streamed history gives the reason {@code check} gives.
    */
   public static CheckResult withRepeatedValuesReason(final CheckOptions options, final CheckResult result) {
-    final boolean twice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
-    final boolean blind = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE);
-    final boolean otherwiseSearched = !options.solverBudget().isZero() && !result.hasInvalidInput()
-        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
-            || f.kind() == FindingKind.HORIZON_PRUNED);
-    if (!twice || !blind || !otherwiseSearched) {
+    if (!valueWrittenTwice(result) || !searchableButForValuesWrittenTwice(options, result)) {
       return result;
     }
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
@@ -170,13 +165,26 @@ public final class BlindWriteDecision {
    * test it before assembling the history (the mini-transaction fast path).
    */
   public static boolean applies(final CheckOptions options, final CheckResult result) {
-    if (options.solverBudget().isZero() || result.hasInvalidInput()
-        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
-        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE
-            || f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON || f.kind() == FindingKind.HORIZON_PRUNED)) {
+    if (!searchableButForValuesWrittenTwice(options, result) || valueWrittenTwice(result)) {
       return false;
     }
     return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
+  }
+
+  /**
+   * The search's conditions other than unique values, one rule for {@link #applies} and {@link
+   * #withRepeatedValuesReason}: the search is on, the input valid, a write was blind, nothing was
+   * pruned.
+   */
+  private static boolean searchableButForValuesWrittenTwice(final CheckOptions options, final CheckResult result) {
+    return !options.solverBudget().isZero() && !result.hasInvalidInput()
+        && result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
+        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
+            || f.kind() == FindingKind.HORIZON_PRUNED);
+  }
+
+  private static boolean valueWrittenTwice(final CheckResult result) {
+    return result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
   }
 
   private static List<Level> weakerOrEqual(final Level level) {
