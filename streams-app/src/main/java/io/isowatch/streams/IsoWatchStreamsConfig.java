@@ -161,19 +161,6 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           + " clients that stop. A transaction of that tenant arriving later is processed as late. -1: never.";
   public static final long CHECK_IDLE_FLUSH_MS_DEFAULT = -1L;
 
-  /** Kafka Streams' commit.interval.ms under exactly_once_v2 unless kafka.commit.interval.ms is given. */
-  public static final long EXACTLY_ONCE_COMMIT_INTERVAL_MS_DEFAULT = 1_000L;
-  public static final String CHECK_OUTPUT_COMMIT_MS_CONFIG = "check.output.commit.ms";
-  public static final String CHECK_OUTPUT_COMMIT_MS_DOC =
-      "Longest wall-clock time from the check processor forwarding an output (an anomaly, a retraction, a"
-          + " verdict) to the commit that makes it visible to read_committed consumers: the processor asks"
-          + " Kafka Streams to commit then, instead of waiting for the regular commit (kafka.commit.interval.ms,"
-          + " which IsoWatch sets to " + EXACTLY_ONCE_COMMIT_INTERVAL_MS_DEFAULT + " ms under exactly_once_v2 unless given: a commit blocks the"
-          + " stream thread until the broker has acknowledged everything since the last one, so inputs that"
-          + " publish nothing commit once a second). Detection latency is as with a 100 ms commit interval."
-          + " 0: a commit after every output; -1: outputs wait for the regular commit.";
-  public static final long CHECK_OUTPUT_COMMIT_MS_DEFAULT = 100L;
-
   public static final String CHECK_HORIZON_TRANSACTIONS_CONFIG = "check.horizon.transactions";
   public static final String CHECK_HORIZON_TRANSACTIONS_DOC =
       "Segmentation (docs/segmentation.md): each tenant's engine retains only its last N processed"
@@ -418,8 +405,6 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           CHECK_FUTURE_ARRIVAL_DOC)
       .define(CHECK_IDLE_FLUSH_MS_CONFIG, Type.LONG, CHECK_IDLE_FLUSH_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
           Importance.MEDIUM, CHECK_IDLE_FLUSH_MS_DOC)
-      .define(CHECK_OUTPUT_COMMIT_MS_CONFIG, Type.LONG, CHECK_OUTPUT_COMMIT_MS_DEFAULT, ConfigDef.Range.atLeast(-1),
-          Importance.LOW, CHECK_OUTPUT_COMMIT_MS_DOC)
       .define(CHECK_HORIZON_TRANSACTIONS_CONFIG, Type.LONG, CHECK_HORIZON_TRANSACTIONS_DEFAULT,
           new NoLimitOrPositive(), Importance.MEDIUM, CHECK_HORIZON_TRANSACTIONS_DOC)
       .define(CHECK_HORIZON_MS_CONFIG, Type.LONG, CHECK_HORIZON_MS_DEFAULT, new NoLimitOrPositive(),
@@ -513,13 +498,6 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
     p.put(StreamsConfig.STATE_DIR_CONFIG, getString(STATE_DIR_CONFIG));
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, getString(PROCESSING_GUARANTEE_CONFIG));
-    // Kafka Streams commits every 100 ms under exactly-once by default, and each commit blocks the
-    // stream thread on the broker; outputs ask for their own commit (check.output.commit.ms).
-    if (StreamsConfig.EXACTLY_ONCE_V2.equals(getString(PROCESSING_GUARANTEE_CONFIG))) {
-      p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(EXACTLY_ONCE_COMMIT_INTERVAL_MS_DEFAULT));
-    }
-    // Read by the check processor from its context's app configs (OutputCommits).
-    p.put(CHECK_OUTPUT_COMMIT_MS_CONFIG, Long.toString(getLong(CHECK_OUTPUT_COMMIT_MS_CONFIG)));
     // Read by the check processor from its context's app configs (ReplayEnd.from).
     if (!getString(REPLAY_END_OFFSETS_CONFIG).isBlank()) {
       p.put(REPLAY_END_OFFSETS_CONFIG, getString(REPLAY_END_OFFSETS_CONFIG));

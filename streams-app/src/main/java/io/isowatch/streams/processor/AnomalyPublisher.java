@@ -29,17 +29,14 @@ final class AnomalyPublisher {
   private final PublishLimit publishLimit;
   private final CheckerMetrics metrics;
   private final String anomaliesChild;
-  private final OutputCommits commits;
 
   AnomalyPublisher(final ProcessorContext<String, SpecificRecord> context, final PublishedAnomalies published,
-      final PublishLimit publishLimit, final CheckerMetrics metrics, final String anomaliesChild,
-      final OutputCommits commits) {
+      final PublishLimit publishLimit, final CheckerMetrics metrics, final String anomaliesChild) {
     this.context = context;
     this.published = published;
     this.publishLimit = publishLimit;
     this.metrics = metrics;
     this.anomaliesChild = anomaliesChild;
-    this.commits = commits;
   }
 
   /** Publishes the anomalies not published before and counts findings; returns the updated progress. */
@@ -96,7 +93,6 @@ final class AnomalyPublisher {
     publishLimit.check(tenant, avro, "anomaly " + avro.getAnomalyId());
     published.record(id, p.inputs());
     context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
-    commits.forwarded();
     metrics.anomalyPublished(tenant, a.type(), a.name(), a.violates(), latency);
     return p.publishedOne();
   }
@@ -125,7 +121,6 @@ final class AnomalyPublisher {
     avro.setRetraction(new AnomalyRetraction(now, r.causeTxn(), r.reason()));
     published.record(retractedId, position);
     context.forward(new Record<String, SpecificRecord>(tenant, avro, timestamp), anomaliesChild);
-    commits.forwarded();
     metrics.anomalyRetracted(tenant, r.anomaly().type(), r.anomaly().name(), r.anomaly().violates());
     LOG.info("Anomaly retracted tenant=[{}] uniqueId=[{}] name=[{}] cause=[{}]", tenant, avro.getUniqueId(),
         r.anomaly().displayName(), r.causeTxn());

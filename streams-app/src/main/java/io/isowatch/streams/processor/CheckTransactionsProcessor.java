@@ -4,7 +4,6 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.avro.TransactionEvents;
-import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.Stores;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.engine.TenantEngineFactory;
@@ -65,7 +64,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   private TenantQuarantine quarantine;
   private EngineFeed feed;
   private ReplayEndFlush replayEnd;
-  private OutputCommits commits;
   private ProcessorContext<String, SpecificRecord> context;
 
   public CheckTransactionsProcessor(final TenantEngineFactory engines, final CheckerMetrics metrics,
@@ -128,12 +126,9 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
     final TenantCheckpoints checkpoints = new TenantCheckpoints(context.getStateStore(Stores.TENANT_CHECKPOINTS));
     final PublishLimit publishLimit = new PublishLimit(ClientLimits.maxRequestBytes(context.appConfigs()));
     final EngineLoader engines = new EngineLoader(engineFactory, slots, checkpoints, inputs, published, metrics);
-    commits = OutputCommits.of(context,
-        OutputCommits.within(context.appConfigs(), IsoWatchStreamsConfig.CHECK_OUTPUT_COMMIT_MS_DEFAULT));
-    final AnomalyPublisher anomalies =
-        new AnomalyPublisher(context, published, publishLimit, metrics, anomaliesChild, commits);
+    final AnomalyPublisher anomalies = new AnomalyPublisher(context, published, publishLimit, metrics, anomaliesChild);
     final VerdictPublisher verdicts =
-        new VerdictPublisher(context, engines, slots, anomalies, publishLimit, metrics, verdictsChild, commits);
+        new VerdictPublisher(context, engines, slots, anomalies, publishLimit, metrics, verdictsChild);
     quarantine = new TenantQuarantine(context, context.getStateStore(Stores.TENANT_QUARANTINE), quarantineRequests,
         slots, verdicts, metrics);
     final PruneRecorder prunes = new PruneRecorder(metrics);
@@ -157,7 +152,6 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
 
   @Override
   public void process(final Record<String, TransactionEvent> record) {
-    commits.beforeRecord();
     quarantine.run(record.key(), () -> check(record));
     context.recordMetadata().ifPresent(m -> replayEnd.after(m, record.timestamp()));
   }

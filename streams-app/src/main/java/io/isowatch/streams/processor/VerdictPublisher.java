@@ -30,13 +30,11 @@ final class VerdictPublisher {
   private final PublishLimit publishLimit;
   private final CheckerMetrics metrics;
   private final String verdictsChild;
-  private final OutputCommits commits;
   private final Set<String> changed = new TreeSet<>();
 
   VerdictPublisher(final ProcessorContext<String, SpecificRecord> context, final EngineLoader engines,
       final TenantSlots slots, final AnomalyPublisher anomalies, final PublishLimit publishLimit,
-      final CheckerMetrics metrics, final String verdictsChild, final OutputCommits commits) {
-    this.commits = commits;
+      final CheckerMetrics metrics, final String verdictsChild) {
     this.context = context;
     this.engines = engines;
     this.slots = slots;
@@ -120,7 +118,6 @@ final class VerdictPublisher {
 
   private void forward(final String tenant, final TenantVerdict verdict, final long timestampMs) {
     context.forward(new Record<String, SpecificRecord>(tenant, verdict, timestampMs), verdictsChild);
-    commits.forwarded();
     metrics.verdictPublished(tenant);
     metrics.levelVerdicts(tenant, VerdictRecords.coreVerdicts(verdict));
     metrics.verdictFindings(tenant, verdict.getCounts().getFindingsByKind());

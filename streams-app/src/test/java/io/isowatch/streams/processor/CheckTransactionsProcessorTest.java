@@ -3,7 +3,6 @@ package io.isowatch.streams.processor;
 import static io.isowatch.core.testkit.HistoryDsl.history;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,22 +98,6 @@ class CheckTransactionsProcessorTest {
     assertEquals(List.of("LostUpdate"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getName()).toList());
     assertEquals(1.0, metrics.sample(MetricNames.TENANT_RESTORES_TOTAL, new String[] {"tenant"},
         new String[] {"acme"}));
-  }
-
-  @Test
-  void shouldRequestACommitWhenItPublishesAnAnomalyAndNotForInputsThatPublishNothing() {
-    // Given: a valid transaction, then a lost update held in acme's buffer (grace 0)
-    process("acme", "T0 s0 r(y,0) w(y,1) @1..2", T0);
-    final boolean afterValid = context.committed();
-    process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30", T0);
-    final boolean beforeAnomaly = context.committed();
-    // When: the idle flush publishes the lost update
-    punctuator(PunctuationType.STREAM_TIME).getPunctuator().punctuate(T0 + IDLE.toMillis());
-    // Then: only the output asked for a commit (the regular commit interval covers the inputs)
-    assertEquals(List.of("LostUpdate"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getName()).toList());
-    assertFalse(afterValid);
-    assertFalse(beforeAnomaly);
-    assertTrue(context.committed());
   }
 
   @Test
