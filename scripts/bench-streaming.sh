@@ -15,6 +15,11 @@
 #   scripts/bench-streaming.sh --phases soak --soak-txns 300000 --soak-off-txns 100000 --soak-sample-seconds 5 \
 #     --soak-anomaly-every 50000                                                # a small validation run (minutes)
 #
+# Before the first phase the driver makes the broker create its internal topics (consumer offsets,
+# transaction state), which a broker just started would otherwise make the first phase wait for.
+# Each throughput phase reports the checker's start (process start -> RUNNING -> first committed input
+# -> all committed) beside its rates.
+#
 # Driver options (defaults in brackets): --phases [throughput,latency] --txns [300000] --tenants [1,6]
 #   --instances [1]: checker processes of one application in each throughput phase (same machine, same
 #   settings, own state directory each); the figures are summed over them, with the cores the whole
