@@ -79,6 +79,11 @@ final class KeyOrders {
     return vars;
   }
 
+  /** Keys whose every pair is forced. */
+  int fixedKeys() {
+    return fixedKeys.size();
+  }
+
   /** Adds the edges of the keys whose every pair is forced. */
   void addFixed(final EdgeList out) {
     for (int j = 0; j < fixedKeys.size(); j++) {

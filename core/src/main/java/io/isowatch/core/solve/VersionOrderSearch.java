@@ -76,18 +76,33 @@ public final class VersionOrderSearch {
   private final long deadline;
   /** Clauses that are forced choices (by their index), whose cycles are built on demand. */
   private final java.util.Map<Integer, Pruning.Forced> forced = new java.util.HashMap<>();
+  private final boolean prune;
   private Pruning pruning;
   private KeyOrders keys;
 
-  private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline) {
+  private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline,
+      final boolean prune) {
     this.p = p;
     this.si = level == Level.SI;
     this.deadline = deadline;
+    this.prune = prune;
   }
 
   /** Searches the version orders of {@code history} for {@code level} (SER, SI or SSER) within {@code budget}. */
   public static Outcome search(final History history, final Level level, final Long initialValue,
       final long rtSkewMicros, final Duration budget) {
+    return traced(history, level, initialValue, rtSkewMicros, budget, true).outcome();
+  }
+
+  /**
+   * What a search did, for tests: its outcome, the pairs of chains, the pairs left open after
+   * pruning (-1 when the search ended before pruning) and the keys whose pairs pruning all forced.
+   */
+  record Traced(Outcome outcome, long pairs, long open, int fixedKeys) {}
+
+  /** {@link #search}, with pruning off when {@code prune} is false (every pair a solver variable), traced. */
+  static Traced traced(final History history, final Level level, final Long initialValue, final long rtSkewMicros,
+      final Duration budget, final boolean prune) {
     final long deadline = System.nanoTime() + budget.toNanos();
     if (!Level.CLASSIC.contains(level)) {
       throw new IllegalArgumentException("the version-order search decides SSER, SER and SI, not " + level);
@@ -95,13 +110,17 @@ public final class VersionOrderSearch {
     final VersionOrderProblem.Built built =
         VersionOrderProblem.build(history, initialValue, rtSkewMicros, level == Level.SSER);
     if (built.problem() == null) {
-      return unknown(built.notApplicable(), 0, 0, 0, List.of());
+      return new Traced(unknown(built.notApplicable(), 0, 0, 0, List.of()), 0, -1, 0);
     }
     final VersionOrderProblem p = built.problem();
     if (level == Level.SSER && !p.timesComplete) {
-      return unknown(io.isowatch.core.check.UnknownReasons.MISSING_TIMES, p.variables, 0, 0, p.txns);
+      return new Traced(unknown(io.isowatch.core.check.UnknownReasons.MISSING_TIMES, p.variables, 0, 0, p.txns),
+          p.variables, -1, 0);
     }
-    return new VersionOrderSearch(p, level, deadline).run();
+    final VersionOrderSearch search = new VersionOrderSearch(p, level, deadline, prune);
+    final Outcome o = search.run();
+    return new Traced(o, p.variables, search.keys == null ? -1 : search.keys.open,
+        search.keys == null ? 0 : search.keys.fixedKeys());
   }
 
   private static Outcome unknown(final String reason, final long vars, final int clauses, final int rounds,
@@ -132,7 +151,8 @@ public final class VersionOrderSearch {
     }
     final long t0 = System.nanoTime();
     pruning = new Pruning(p, si);
-    final Pruning.Status status = p.variables > MAX_PAIRS ? Pruning.Status.TOO_LARGE : pruning.prune(deadline);
+    final Pruning.Status status =
+        !prune || p.variables > MAX_PAIRS ? Pruning.Status.TOO_LARGE : pruning.prune(deadline);
     LOG.debug("version-order search: pruning status=[{}] reachability=[{}] pairs=[{}] open=[{}] ms=[{}]", status,
         pruning.describe(), p.variables, pruning.open, (System.nanoTime() - t0) / 1_000_000L);
     if (status == Pruning.Status.OUT_OF_TIME) {
