@@ -57,6 +57,12 @@ final class Reachability {
    * when the graph is cyclic, too large for either representation, or the deadline passes.
    */
   static Reachability of(final EdgeList g, final int nodes, final int real, final boolean si, final long deadline) {
+    return of(g, nodes, real, si, deadline, MAX_CHAIN_INTS);
+  }
+
+  /** {@link #of}, with the chain representation limited to {@code maxChainInts} integers (tests: 0 forces bit sets). */
+  static Reachability of(final EdgeList g, final int nodes, final int real, final boolean si, final long deadline,
+      final long maxChainInts) {
     final int[] start = new int[nodes + 1];
     for (int e = 0; e < g.size; e++) {
       if (counts(g, e, si)) {
@@ -82,7 +88,7 @@ final class Reachability {
     final Reachability r = new Reachability(nodes);
     final int[] next = pathSuccessors(g, nodes, real, si, start, succ, topo);
     final int paths = r.paths(next);
-    if ((long) nodes * paths <= MAX_CHAIN_INTS) {
+    if ((long) nodes * paths <= maxChainInts) {
       return r.chains(start, succ, topo, deadline) ? r : null;
     }
     if (nodes <= MAX_BITSET_NODES) {
