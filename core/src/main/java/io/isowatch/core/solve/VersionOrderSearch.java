@@ -30,10 +30,14 @@ import org.slf4j.LoggerFactory;
  *   <li>The certain edges alone: a cycle there is a violation in every order.
  *   <li>A greedy order: each key's chains in a topological order of the certain edges (ties by
  *       end time). Acyclic: SATISFIED, with that order as the witness.
- *   <li>Otherwise one Boolean per pair of chains of a key; each cycle found in a candidate graph
- *       becomes a clause (not all of its choices at once), the solver proposes the next candidate,
- *       until a candidate is acyclic (SATISFIED) or the clauses are unsatisfiable (VIOLATED: every
- *       version order closes one of the cycles found) or the budget runs out (UNKNOWN).
+ *   <li>Otherwise {@link Pruning} forces every pair of chains whose other order would close a cycle
+ *       with the certain edges ({@link Reachability}); a pair forced both ways is a violation.
+ *   <li>One Boolean per pair pruning left open ({@link KeyOrders}; forced pairs keep their order
+ *       and get a variable only when a blocked cycle uses them); each cycle found in a candidate
+ *       graph becomes a clause (not all of its choices at once), the solver proposes the next
+ *       candidate, until a candidate is acyclic (SATISFIED) or the clauses are unsatisfiable
+ *       (VIOLATED: every version order closes one of the cycles found) or the budget runs out
+ *       (UNKNOWN).
  * </ol>
  */
 public final class VersionOrderSearch {
