@@ -44,6 +44,9 @@ public final class VersionOrderSearch {
   private static final Logger LOG = LoggerFactory.getLogger(VersionOrderSearch.class);
   /** Above this many open pairs (solver variables) after pruning only the greedy order is tried. */
   static final long MAX_VARIABLES = 4_000_000L;
+  /** How the reason of an UNKNOWN from a size guard (not the budget) begins. */
+  public static final String SIZE_GUARD = "the search of version orders left open by blind writes stopped at a size "
+      + "guard: ";
   /** Above this many pairs of chains in all, pruning's table (a byte per pair) is not built. */
   static final long MAX_PAIRS = 400_000_000L;
   private static final int CYCLES_PER_ROUND = 256;
@@ -170,7 +173,7 @@ public final class VersionOrderSearch {
     }
     final long open = status == Pruning.Status.PRUNED ? pruning.open : p.variables;
     if (open > MAX_VARIABLES) {
-      return unknown(open + " pairs of blind-write chains are open" + (status == Pruning.Status.PRUNED
+      return unknown(SIZE_GUARD + open + " pairs of blind-write chains are open" + (status == Pruning.Status.PRUNED
           ? " after pruning" : " (the certain graph is too large to prune: " + p.variables + " pairs in all)")
           + ", more than the " + MAX_VARIABLES + " the search takes on, and the greedy version order has a cycle; "
           + "no violation is certain", open, 0, rounds, p.txns);
