@@ -84,7 +84,7 @@ public final class BlindWriteDecision {
         // A proof at a weaker level also proves the stronger ones: it replaces their proofs.
         found.clear();
         found.add(anomaly(level, proved, o));
-      } else if (o.reason() != null && o.reason().contains("budget")) {
+      } else if (o.reason() != null && (o.reason().contains("budget") || o.reason().startsWith(VersionOrderSearch.SIZE_GUARD))) {
         reasons.put(level, o.reason());
       }
     }

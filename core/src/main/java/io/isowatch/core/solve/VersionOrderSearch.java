@@ -18,6 +18,8 @@ import org.sat4j.minisat.SolverFactory;
 import org.sat4j.specs.ContradictionException;
 import org.sat4j.specs.ISolver;
 import org.sat4j.specs.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides SER, SI or SSER on a history whose version orders are open, by searching the orders of
@@ -28,15 +30,25 @@ import org.sat4j.specs.TimeoutException;
  *   <li>The certain edges alone: a cycle there is a violation in every order.
  *   <li>A greedy order: each key's chains in a topological order of the certain edges (ties by
  *       end time). Acyclic: SATISFIED, with that order as the witness.
- *   <li>Otherwise one Boolean per pair of chains of a key; each cycle found in a candidate graph
- *       becomes a clause (not all of its choices at once), the solver proposes the next candidate,
- *       until a candidate is acyclic (SATISFIED) or the clauses are unsatisfiable (VIOLATED: every
- *       version order closes one of the cycles found) or the budget runs out (UNKNOWN).
+ *   <li>Otherwise {@link Pruning} forces every pair of chains whose other order would close a cycle
+ *       with the certain edges ({@link Reachability}); a pair forced both ways is a violation.
+ *   <li>One Boolean per pair pruning left open ({@link KeyOrders}; forced pairs keep their order
+ *       and get a variable only when a blocked cycle uses them); each cycle found in a candidate
+ *       graph becomes a clause (not all of its choices at once), the solver proposes the next
+ *       candidate, until a candidate is acyclic (SATISFIED) or the clauses are unsatisfiable
+ *       (VIOLATED: every version order closes one of the cycles found) or the budget runs out
+ *       (UNKNOWN).
  * </ol>
  */
 public final class VersionOrderSearch {
-  /** Above this many pair variables only the greedy order is tried. */
+  private static final Logger LOG = LoggerFactory.getLogger(VersionOrderSearch.class);
+  /** Above this many open pairs (solver variables) after pruning only the greedy order is tried. */
   static final long MAX_VARIABLES = 4_000_000L;
+  /** How the reason of an UNKNOWN from a size guard (not the budget) begins. */
+  public static final String SIZE_GUARD = "the search of version orders left open by blind writes stopped at a size "
+      + "guard: ";
+  /** Above this many pairs of chains in all, pruning's table (a byte per pair) is not built. */
+  static final long MAX_PAIRS = 400_000_000L;
   private static final int CYCLES_PER_ROUND = 256;
   private static final int MINIMIZE_AT_MOST = 200;
 
@@ -71,16 +83,33 @@ public final class VersionOrderSearch {
   private final long deadline;
   /** Clauses that are forced choices (by their index), whose cycles are built on demand. */
   private final java.util.Map<Integer, Pruning.Forced> forced = new java.util.HashMap<>();
+  private final boolean prune;
+  private Pruning pruning;
+  private KeyOrders keys;
 
-  private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline) {
+  private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline,
+      final boolean prune) {
     this.p = p;
     this.si = level == Level.SI;
     this.deadline = deadline;
+    this.prune = prune;
   }
 
   /** Searches the version orders of {@code history} for {@code level} (SER, SI or SSER) within {@code budget}. */
   public static Outcome search(final History history, final Level level, final Long initialValue,
       final long rtSkewMicros, final Duration budget) {
+    return traced(history, level, initialValue, rtSkewMicros, budget, true).outcome();
+  }
+
+  /**
+   * What a search did, for tests: its outcome, the pairs of chains, the pairs left open after
+   * pruning (-1 when the search ended before pruning) and the keys whose pairs pruning all forced.
+   */
+  record Traced(Outcome outcome, long pairs, long open, int fixedKeys) {}
+
+  /** {@link #search}, with pruning off when {@code prune} is false (every pair a solver variable), traced. */
+  static Traced traced(final History history, final Level level, final Long initialValue, final long rtSkewMicros,
+      final Duration budget, final boolean prune) {
     final long deadline = System.nanoTime() + budget.toNanos();
     if (!Level.CLASSIC.contains(level)) {
       throw new IllegalArgumentException("the version-order search decides SSER, SER and SI, not " + level);
@@ -88,13 +117,17 @@ public final class VersionOrderSearch {
     final VersionOrderProblem.Built built =
         VersionOrderProblem.build(history, initialValue, rtSkewMicros, level == Level.SSER);
     if (built.problem() == null) {
-      return unknown(built.notApplicable(), 0, 0, 0, List.of());
+      return new Traced(unknown(built.notApplicable(), 0, 0, 0, List.of()), 0, -1, 0);
     }
     final VersionOrderProblem p = built.problem();
     if (level == Level.SSER && !p.timesComplete) {
-      return unknown(io.isowatch.core.check.UnknownReasons.MISSING_TIMES, p.variables, 0, 0, p.txns);
+      return new Traced(unknown(io.isowatch.core.check.UnknownReasons.MISSING_TIMES, p.variables, 0, 0, p.txns),
+          p.variables, -1, 0);
     }
-    return new VersionOrderSearch(p, level, deadline).run();
+    final VersionOrderSearch search = new VersionOrderSearch(p, level, deadline, prune);
+    final Outcome o = search.run();
+    return new Traced(o, p.variables, search.keys == null ? -1 : search.keys.open,
+        search.keys == null ? 0 : search.keys.fixedKeys());
   }
 
   private static Outcome unknown(final String reason, final long vars, final int clauses, final int rounds,
@@ -110,42 +143,58 @@ public final class VersionOrderSearch {
     }
     p.listInOrder(greedyPositions());
     final int base = p.known.size;
+    int rounds = 1;
+    // The greedy order first: linear, and on histories of correct databases usually acyclic.
+    for (int k = 0; k < p.openChains.size(); k++) {
+      final int[] chains = p.openChains.get(k);
+      for (int j = 1; j < chains.length; j++) {
+        p.addOrderEdges(p.known, chains[j - 1], chains[j], p.literal(k, j - 1, j));
+      }
+    }
+    final boolean greedyAcyclic = GraphCycles.find(p.known, p.nodes, si, 1, true).isEmpty();
+    p.known.truncate(base);
+    if (greedyAcyclic) {
+      return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, 0, rounds, p.txns);
+    }
+    final long t0 = System.nanoTime();
+    pruning = new Pruning(p, si);
+    final Pruning.Status status =
+        !prune || p.variables > MAX_PAIRS ? Pruning.Status.TOO_LARGE : pruning.prune(deadline);
+    LOG.debug("version-order search: pruning status=[{}] reachability=[{}] pairs=[{}] open=[{}] ms=[{}]", status,
+        pruning.describe(), p.variables, pruning.open, (System.nanoTime() - t0) / 1_000_000L);
+    if (status == Pruning.Status.OUT_OF_TIME) {
+      return budgetSpent(0, rounds);
+    }
+    if (pruning.conflict != null) {
+      // Both orders of one pair close a cycle: those two cycles are a minimal core.
+      final int[] c = pruning.conflict;
+      return new Outcome(Verdict.VIOLATED, null, List.of(forcedCycle(pruning.forced(c[0], c[2], c[1])),
+          forcedCycle(pruning.forced(c[0], c[1], c[2]))), true, p.variables, 2, rounds, p.txns);
+    }
+    final long open = status == Pruning.Status.PRUNED ? pruning.open : p.variables;
+    if (open > MAX_VARIABLES) {
+      return unknown(SIZE_GUARD + open + " pairs of blind-write chains are open" + (status == Pruning.Status.PRUNED
+          ? " after pruning" : " (the certain graph is too large to prune: " + p.variables + " pairs in all)")
+          + ", more than the " + MAX_VARIABLES + " the search takes on, and the greedy version order has a cycle; "
+          + "no violation is certain", open, 0, rounds, p.txns);
+    }
+    keys = new KeyOrders(p, pruning);
+    // Keys whose every pair is forced have one order in every acyclic graph: fixed once, no variable.
+    keys.addFixed(p.known);
+    final int fixedBase = p.known.size;
     final List<int[]> clauses = new ArrayList<>();
     final List<List<Step>> clauseCycles = new ArrayList<>();
     final Set<List<Integer>> seen = new HashSet<>();
-    int rounds = 1;
-    // The greedy order first: linear, and on histories of correct databases usually acyclic.
-    candidate(null);
-    if (block(clauses, clauseCycles, seen)) {
-      p.known.truncate(base);
-      return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, 0, rounds, p.txns);
-    }
-    p.known.truncate(base);
-    if (p.variables > MAX_VARIABLES) {
-      return unknown(p.variables + " pairs of blind-write chains are open, more than the " + MAX_VARIABLES
-          + " the search takes on, and the greedy version order has a cycle; no violation is certain", p.variables,
-          clauses.size(), rounds, p.txns);
-    }
-    final List<Pruning.Forced> forced = new Pruning(p, si).forced(deadline);
-    final java.util.Map<Integer, Integer> forcedAt = new java.util.HashMap<>();
-    for (final Pruning.Forced f : forced) {
-      clauses.add(new int[] {f.literal()});
-      clauseCycles.add(null); // built when a core needs it
-      this.forced.put(clauses.size() - 1, f);
-      final Integer opposite = forcedAt.get(-f.literal());
-      if (opposite != null) {
-        // Both orders of one pair close a cycle: those two cycles are a minimal core.
-        return new Outcome(Verdict.VIOLATED, null, List.of(forcedCycle(this.forced.get(opposite)), forcedCycle(f)), true,
-            p.variables, clauses.size(), rounds, p.txns);
-      }
-      forcedAt.put(f.literal(), clauses.size() - 1);
-    }
-    boolean acyclic;
     final ISolver solver = SolverFactory.newDefault();
-    solver.newVar((int) p.variables);
+    int declared = keys.variables();
+    solver.newVar(Math.max(1, declared));
     int added = 0;
     try {
       while (true) {
+        if (keys.variables() > declared) {
+          declared = keys.variables();
+          solver.newVar(declared);
+        }
         for (; added < clauses.size(); added++) {
           solver.addClause(new VecInt(clauses.get(added)));
         }
@@ -153,18 +202,20 @@ public final class VersionOrderSearch {
         if (left <= 0) {
           return budgetSpent(clauses.size(), rounds);
         }
+        LOG.debug("version-order search: round=[{}] variables=[{}] clauses=[{}] ms=[{}]", rounds, keys.variables(),
+            clauses.size(), (System.nanoTime() - t0) / 1_000_000L);
         solver.setTimeoutMs(left);
         if (!solver.isSatisfiable()) {
           return violated(clauses, clauseCycles, rounds);
         }
         rounds++;
-        final boolean[] model = new boolean[(int) p.variables + 1];
-        for (int v = 1; v <= p.variables; v++) {
+        final boolean[] model = new boolean[keys.variables() + 1];
+        for (int v = 1; v <= keys.variables(); v++) {
           model[v] = solver.model(v);
         }
-        candidate(model);
-        acyclic = block(clauses, clauseCycles, seen);
-        p.known.truncate(base);
+        keys.addCandidate(p.known, model);
+        final boolean acyclic = block(clauses, clauseCycles, seen);
+        p.known.truncate(fixedBase);
         if (acyclic) {
           return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, clauses.size(), rounds, p.txns);
         }
@@ -179,84 +230,32 @@ public final class VersionOrderSearch {
   }
 
   private Outcome budgetSpent(final int clauses, final int rounds) {
+    final String open = keys == null ? "" : keys.open + " of them open after pruning, ";
     return unknown("the search of version orders left open by blind writes ran out of its time budget (" + rounds
-        + " candidate orders, " + clauses + " cycles blocked, " + p.variables + " open pairs; raise --solver-budget); "
-        + "no violation is certain", p.variables, clauses, rounds, p.txns);
+        + " candidate orders, " + clauses + " cycles blocked, " + p.variables + " pairs of blind-write chains, " + open
+        + "raise --solver-budget); no violation is certain", p.variables, clauses, rounds, p.txns);
   }
 
   /**
-   * Appends the candidate's choice edges to the known ones; {@code model} null means the listed
-   * (greedy) order. Returns false when the candidate is too large to build (more variables than
-   * the cap): then only the greedy order's consecutive edges were added.
+   * Finds cycles of the current candidate and adds one clause per new cycle (and, the first time a
+   * forced pair's edge is in one, that pair's variable and its unit clause); true when there is none.
    */
-  private boolean candidate(final boolean[] model) {
-    for (int k = 0; k < p.openChains.size(); k++) {
-      final int[] chains = p.openChains.get(k);
-      final int h = chains.length;
-      if (h < 2) {
-        continue;
-      }
-      if (model == null) {
-        for (int j = 1; j < h; j++) {
-          p.addOrderEdges(p.known, chains[j - 1], chains[j], p.literal(k, j - 1, j));
-        }
-        continue;
-      }
-      // How many chains each one precedes; a transitive choice has scores h-1, ..., 0.
-      final int[] score = new int[h];
-      for (int a = 0; a < h; a++) {
-        for (int b = a + 1; b < h; b++) {
-          if (holds(model, p.literal(k, a, b))) {
-            score[a]++;
-          } else {
-            score[b]++;
-          }
-        }
-      }
-      final Integer[] byScore = new Integer[h];
-      for (int j = 0; j < h; j++) {
-        byScore[j] = j;
-      }
-      Arrays.sort(byScore, (a, b) -> Integer.compare(score[b], score[a]));
-      boolean transitive = true;
-      for (int j = 0; j < h && transitive; j++) {
-        transitive = score[byScore[j]] == h - 1 - j;
-      }
-      if (transitive) {
-        for (int j = 1; j < h; j++) {
-          final int a = byScore[j - 1];
-          final int b = byScore[j];
-          p.addOrderEdges(p.known, chains[a], chains[b], p.literal(k, a, b));
-        }
-      } else {
-        for (int a = 0; a < h; a++) {
-          for (int b = a + 1; b < h; b++) {
-            final int lit = p.literal(k, a, b);
-            if (holds(model, lit)) {
-              p.addOrderEdges(p.known, chains[a], chains[b], lit);
-            } else {
-              p.addOrderEdges(p.known, chains[b], chains[a], -lit);
-            }
-          }
-        }
-      }
-    }
-    return p.variables <= MAX_VARIABLES;
-  }
-
-  private static boolean holds(final boolean[] model, final int lit) {
-    return lit > 0 ? model[lit] : !model[-lit];
-  }
-
-  /** Finds cycles of the current candidate, adds one clause per new cycle; true when there is none. */
   private boolean block(final List<int[]> clauses, final List<List<Step>> cycles, final Set<List<Integer>> seen) {
     final List<GraphCycles.Cycle> found = GraphCycles.find(p.known, p.nodes, si, CYCLES_PER_ROUND, true);
     for (final GraphCycles.Cycle c : found) {
       final IntList lits = new IntList(8);
       final Set<Integer> distinct = new HashSet<>();
       for (final int e : c.edges()) {
-        final int lit = p.known.literal[e];
-        if (lit != 0 && distinct.add(-lit)) {
+        final int pairLit = p.known.literal[e];
+        if (pairLit == 0) {
+          continue;
+        }
+        final int lit = keys.solverLiteral(p.known.key[e], pairLit, f -> {
+          clauses.add(new int[] {keys.solverLiteral(f.literal())});
+          cycles.add(null); // built when a core needs it
+          forced.put(clauses.size() - 1, f);
+        });
+        if (distinct.add(-lit)) {
           lits.add(-lit);
         }
       }
@@ -328,7 +327,7 @@ public final class VersionOrderSearch {
 
   private Boolean satisfiable(final List<int[]> clauses, final List<Integer> subset) {
     final ISolver s = SolverFactory.newDefault();
-    s.newVar((int) p.variables);
+    s.newVar(Math.max(1, keys.variables()));
     try {
       for (final int i : subset) {
         s.addClause(new VecInt(clauses.get(i)));

@@ -110,6 +110,31 @@ class BlindWriteDecisionTest {
   }
 
   @Test
+  void shouldNameTheSizeGuardWhenMoreThanTheSearchTakesOnStayOpen() {
+    // Given: the cyclic history above, plus 2,900 more blind writers of x: 4.2 million pairs of chains
+    final StringBuilder text = new StringBuilder("""
+        T1 s1 w(x,1) w(y,1)
+        T2 s2 w(x,2) w(y,2)
+        T3 s3 r(x,1) r(y,2)
+        T4 s4 r(x,2) r(y,1)
+        """);
+    for (int i = 0; i < 2_900; i++) {
+      text.append("W").append(i).append(" w").append(i).append(" w(x,").append(100 + i).append(")\n");
+    }
+    final History h = HistoryDsl.history(text.toString());
+
+    // When: without pruning, every pair stays open
+    final VersionOrderSearch.Traced t =
+        VersionOrderSearch.traced(h, Level.SER, 0L, 0L, CheckOptions.DEFAULT_SOLVER_BUDGET, false);
+
+    // Then: UNKNOWN, and the reason says which guard stopped it (not the budget)
+    assertEquals(Verdict.UNKNOWN, t.outcome().verdict());
+    assertTrue(t.pairs() > VersionOrderSearch.MAX_VARIABLES, () -> "pairs " + t.pairs());
+    assertTrue(t.outcome().reason().startsWith(VersionOrderSearch.SIZE_GUARD), t.outcome().reason());
+    assertTrue(t.outcome().reason().contains("more than the " + VersionOrderSearch.MAX_VARIABLES), t.outcome().reason());
+  }
+
+  @Test
   void shouldSayTheSearchDidNotRunWhenABlindWriteHistoryWritesAValueTwice() {
     // Given: x=1 written blindly by two transactions, so the read of x=1 has two candidate writers
     final History h = HistoryDsl.history("""
