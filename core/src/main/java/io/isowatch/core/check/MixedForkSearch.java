@@ -71,6 +71,12 @@ final class MixedForkSearch {
   private String reason;
   private boolean refuted;
   private final int[] soNext;
+  /** Per node and read: the read key's id, or -1 for a key nobody writes. */
+  private final int[][] readKey;
+  private boolean anyRa;
+  /** The forced arcs by source (compressed rows), built once. */
+  private final int[] forcedStart;
+  private final int[] forcedTo;
 
   MixedForkSearch(final MixedChains chains, final Duration budget) {
     this.c = chains;
@@ -85,6 +91,19 @@ final class MixedForkSearch {
     this.vSeq = new int[keys][];
     this.writersOf = new int[keys][];
     this.soNext = new int[n + 1];
+    this.readKey = new int[n + 1][];
+    this.forcedStart = new int[n + 2];
+    for (int a = 0; a < chains.arcs; a++) {
+      forcedStart[chains.aFrom[a] + 1]++;
+    }
+    for (int v = 1; v <= n + 1; v++) {
+      forcedStart[v] += forcedStart[v - 1];
+    }
+    this.forcedTo = new int[chains.arcs];
+    final int[] fill = Arrays.copyOf(forcedStart, n + 1);
+    for (int a = 0; a < chains.arcs; a++) {
+      forcedTo[fill[chains.aFrom[a]]++] = chains.aTo[a];
+    }
     for (int t = 1; t <= n; t++) {
       if (g.soPred[t] > 0) {
         soNext[g.soPred[t]] = t;
@@ -112,8 +131,9 @@ final class MixedForkSearch {
     }
     for (int t3 = 1; t3 <= n; t3++) {
       if (level[t3] == Level.CC) {
-        for (final Read r : g.reads[t3]) {
-          if (forked(r.key())) {
+        for (final int k : readKey[t3]) {
+          if (k >= 0 && forkedKey[k]) {
+            final Read r = g.reads[t3].get(indexOfKey(t3, k));
             reason = "transaction " + g.id(t3) + " (declared CC) read " + r.key() + ", whose version order forks "
                 + "(a lost update); CC readers of a forked key are not searched; no violation is certain";
             return false;
@@ -135,6 +155,15 @@ final class MixedForkSearch {
             + "exists; the mixed check explains such a proof only up to " + MixedLevelCheck.MAX_TRANSACTIONS
             + " transactions";
     return false;
+  }
+
+  private int indexOfKey(final int t, final int k) {
+    for (int i = 0; i < readKey[t].length; i++) {
+      if (readKey[t][i] == k) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** TRUE: a commit order found; FALSE: every case refuted; null: out of budget. */
@@ -221,41 +250,40 @@ final class MixedForkSearch {
 
   private void markForkedKeys() {
     final int keys = forkedKey.length;
-    final int[] roots = new int[keys];
     final int[] count = new int[keys];
     for (int t = 1; t <= n; t++) {
       for (int i = 0; i < c.wKey[t].length; i++) {
-        count[c.wKey[t][i]]++;
+        final int k = c.wKey[t][i];
+        count[k]++;
+        // a fork: this writer's version has two readers that write the key, or the key two roots
+        final int child = c.wChild[t][i];
+        forkedKey[k] |= child != 0 && c.wSibling[child][c.indexOf(child, k)] != 0;
       }
     }
     for (int k = 0; k < keys; k++) {
-      writersOf[k] = new int[count[k]];
+      final int root = c.firstWriter[k];
+      forkedKey[k] |= root != 0 && c.wSibling[root][c.indexOf(root, k)] != 0;
+      writersOf[k] = forkedKey[k] ? new int[count[k]] : null;
+      count[k] = 0;
     }
-    final int[] fill = new int[keys];
-    final Map<Long, Integer> childCount = new HashMap<>();
     for (int t = 1; t <= n; t++) {
       for (int i = 0; i < c.wKey[t].length; i++) {
         final int k = c.wKey[t][i];
-        writersOf[k][fill[k]++] = t;
-        final int p = c.wPrev[t][i];
-        if (p == INIT) {
-          forkedKey[k] |= ++roots[k] > 1;
-        } else {
-          forkedKey[k] |= childCount.merge(((long) p << 32) | k, 1, Integer::sum) > 1;
+        if (forkedKey[k]) {
+          writersOf[k][count[k]++] = t;
+          if (vPos[t] == null) {
+            vPos[t] = new int[c.wKey[t].length];
+          }
         }
-      }
-    }
-    for (int k = 0; k < keys; k++) {
-      if (!forkedKey[k]) {
-        writersOf[k] = null;
       }
     }
     for (int t = 1; t <= n; t++) {
-      for (final int k : c.wKey[t]) {
-        if (forkedKey[k]) {
-          vPos[t] = new int[c.wKey[t].length];
-          break;
-        }
+      final List<Read> rs = g.reads[t];
+      readKey[t] = new int[rs.size()];
+      for (int i = 0; i < rs.size(); i++) {
+        final Integer k = c.keyIds.get(rs.get(i).key());
+        readKey[t][i] = k == null ? -1 : k;
+        anyRa |= level[t] == Level.RA;
       }
     }
   }
@@ -268,50 +296,96 @@ final class MixedForkSearch {
     return count;
   }
 
-  private boolean forked(final String key) {
-    final Integer k = c.keyIds.get(key);
-    return k != null && forkedKey[k];
-  }
 
   /**
    * A topological order of the forced arcs with those the search added, the earliest input first
    * among the free; null when they close a cycle.
    */
   private int[] candidateOrder() {
-    final int forced = c.arcs;
-    final int total = forced + extra;
-    final int[] start = new int[n + 2];
     final int[] indegree = new int[n + 1];
-    for (int a = 0; a < total; a++) {
-      start[from(a) + 1]++;
-      indegree[to(a)]++;
+    for (int a = 0; a < c.arcs; a++) {
+      indegree[c.aTo[a]]++;
     }
-    for (int v = 1; v <= n + 1; v++) {
-      start[v] += start[v - 1];
-    }
-    final int[] out = new int[total];
-    final int[] fill = Arrays.copyOf(start, n + 1);
-    for (int a = 0; a < total; a++) {
-      out[fill[from(a)]++] = to(a);
-    }
-    final PriorityQueue<Integer> ready = new PriorityQueue<>();
+    final int[][] added = rows(extra, eFrom, eTo, indegree);
+    final int[] heap = new int[n];
+    int heapSize = 0;
     for (int v = 1; v <= n; v++) {
       if (indegree[v] == 0) {
-        ready.add(v);
+        heap[heapSize++] = v; // ascending: already a heap
       }
     }
     final int[] order = new int[n];
     int size = 0;
-    while (!ready.isEmpty()) {
-      final int v = ready.poll();
+    while (heapSize > 0) {
+      final int v = heap[0];
+      heap[0] = heap[--heapSize];
+      siftDown(heap, heapSize);
       order[size++] = v;
-      for (int e = start[v]; e < start[v + 1]; e++) {
-        if (--indegree[out[e]] == 0) {
-          ready.add(out[e]);
+      for (int e = forcedStart[v]; e < forcedStart[v + 1]; e++) {
+        if (--indegree[forcedTo[e]] == 0) {
+          heapSize = siftUp(heap, heapSize, forcedTo[e]);
+        }
+      }
+      if (added[v] != null) {
+        for (final int w : added[v]) {
+          if (--indegree[w] == 0) {
+            heapSize = siftUp(heap, heapSize, w);
+          }
         }
       }
     }
     return size < n ? null : order;
+  }
+
+  /** Arcs by source (null rows for none), counting their targets into {@code indegree}. */
+  private int[][] rows(final int count, final int[] from, final int[] to, final int[] indegree) {
+    final int[][] rows = new int[n + 1][];
+    final int[] size = new int[n + 1];
+    for (int a = 0; a < count; a++) {
+      size[from[a]]++;
+      indegree[to[a]]++;
+    }
+    for (int a = 0; a < count; a++) {
+      if (rows[from[a]] == null) {
+        rows[from[a]] = new int[size[from[a]]];
+        size[from[a]] = 0;
+      }
+      rows[from[a]][size[from[a]]++] = to[a];
+    }
+    return rows;
+  }
+
+  private static int siftUp(final int[] heap, final int size, final int v) {
+    int i = size;
+    while (i > 0 && heap[(i - 1) >>> 1] > v) {
+      heap[i] = heap[(i - 1) >>> 1];
+      i = (i - 1) >>> 1;
+    }
+    heap[i] = v;
+    return size + 1;
+  }
+
+  private static void siftDown(final int[] heap, final int size) {
+    if (size == 0) {
+      return;
+    }
+    final int v = heap[0];
+    int i = 0;
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && heap[child + 1] < heap[child]) {
+        child++;
+      }
+      if (heap[child] >= v) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = v;
   }
 
   private int from(final int a) {
@@ -387,8 +461,8 @@ final class MixedForkSearch {
       final List<Read> rs = g.reads[t3];
       for (int i = 0; i < rs.size(); i++) {
         final Read r = rs.get(i);
-        final Integer k = c.keyIds.get(r.key());
-        if (k == null || !forkedKey[k]) {
+        final int k = readKey[t3][i];
+        if (k < 0 || !forkedKey[k]) {
           continue;
         }
         for (int j = 0; j < (level[t3] == Level.RC ? i : rs.size()); j++) {
@@ -399,7 +473,9 @@ final class MixedForkSearch {
         }
       }
     }
-    sessionChecks(units);
+    if (anyRa) {
+      sessionChecks(units);
+    }
   }
 
   private void sessionChecks(final List<Integer> units) {
@@ -411,9 +487,10 @@ final class MixedForkSearch {
       final Map<Integer, Integer> latest = new HashMap<>();
       for (int t3 = head; t3 != 0; t3 = soNext[t3]) {
         if (level[t3] == Level.RA && !latest.isEmpty()) {
-          for (final Read r : g.reads[t3]) {
-            final Integer k = c.keyIds.get(r.key());
-            final Integer w = k == null ? null : latest.get(k);
+          for (int i = 0; i < g.reads[t3].size(); i++) {
+            final Read r = g.reads[t3].get(i);
+            final int k = readKey[t3][i];
+            final Integer w = k < 0 ? null : latest.get(k);
             if (w != null && w != r.writer() && pos(w, k) > pos(r.writer(), k)) {
               units.add(literal(r.writer(), w));
             }
@@ -467,9 +544,10 @@ final class MixedForkSearch {
       if (l != Level.SER && l != Level.PC && l != Level.SI) {
         continue;
       }
-      for (final Read r : g.reads[t3]) {
-        final Integer k = c.keyIds.get(r.key());
-        if (k == null || !forkedKey[k] || r.writer() == INIT) {
+      for (int i = 0; i < g.reads[t3].size(); i++) {
+        final Read r = g.reads[t3].get(i);
+        final int k = readKey[t3][i];
+        if (k < 0 || !forkedKey[k] || r.writer() == INIT) {
           continue;
         }
         final int s = succ(r.writer(), k);
@@ -516,9 +594,10 @@ final class MixedForkSearch {
         continue; // the version read: a direct predecessor, whose arcs the Prefix axiom gave
       }
       final int lq = literal(q, t3);
-      for (final Read r : g.reads[t3]) {
-        final Integer k = c.keyIds.get(r.key());
-        if (k == null) {
+      for (int j = 0; j < g.reads[t3].size(); j++) {
+        final Read r = g.reads[t3].get(j);
+        final int k = readKey[t3][j];
+        if (k < 0) {
           continue;
         }
         if (forkedKey[k]) {
@@ -543,21 +622,12 @@ final class MixedForkSearch {
    * cycle (empty: the cycle holds whatever V is, in this case).
    */
   private List<Integer> cycleClause() {
-    final int total = c.arcs + extra + vArcs;
-    final int[] start = new int[n + 2];
     final int[] indegree = new int[n + 1];
-    for (int a = 0; a < total; a++) {
-      start[anyFrom(a) + 1]++;
-      indegree[anyTo(a)]++;
+    for (int a = 0; a < c.arcs; a++) {
+      indegree[c.aTo[a]]++;
     }
-    for (int v = 1; v <= n + 1; v++) {
-      start[v] += start[v - 1];
-    }
-    final int[] out = new int[total];
-    final int[] fill = Arrays.copyOf(start, n + 1);
-    for (int a = 0; a < total; a++) {
-      out[fill[anyFrom(a)]++] = a;
-    }
+    final int[][] added = rows(extra, eFrom, eTo, indegree);
+    final int[][] byV = rows(vArcs, vFrom, vTo, indegree);
     final int[] queue = new int[n];
     final boolean[] ordered = new boolean[n + 1];
     int size = 0;
@@ -569,16 +639,19 @@ final class MixedForkSearch {
     for (int i = 0; i < size; i++) {
       final int v = queue[i];
       ordered[v] = true;
-      for (int e = start[v]; e < start[v + 1]; e++) {
-        if (--indegree[anyTo(out[e])] == 0) {
-          queue[size++] = anyTo(out[e]);
+      for (int e = forcedStart[v]; e < forcedStart[v + 1]; e++) {
+        if (--indegree[forcedTo[e]] == 0) {
+          queue[size++] = forcedTo[e];
         }
       }
+      size = release(added[v], indegree, queue, size);
+      size = release(byV[v], indegree, queue, size);
     }
     if (size == n) {
       return null;
     }
     // Walk back along arcs between unordered nodes until a node repeats: a cycle.
+    final int total = c.arcs + extra + vArcs;
     final int[] inArc = new int[n + 1];
     Arrays.fill(inArc, -1);
     for (int a = 0; a < total; a++) {
@@ -610,6 +683,19 @@ final class MixedForkSearch {
       }
     }
     return clause;
+  }
+
+  /** Kahn's step over one row of arcs: the targets left with no predecessor join the queue. */
+  private static int release(final int[] row, final int[] indegree, final int[] queue, final int size) {
+    int out = size;
+    if (row != null) {
+      for (final int w : row) {
+        if (--indegree[w] == 0) {
+          queue[out++] = w;
+        }
+      }
+    }
+    return out;
   }
 
   private int anyFrom(final int a) {
