@@ -28,8 +28,8 @@ import java.util.PriorityQueue;
  * case reverses the i-th literal and keeps the ones before it). A case whose arcs close a cycle
  * without literals is refuted. Exhaustive within its budget: a V that passes is a satisfaction;
  * every case refuted means no commit order exists; otherwise the answer is left open, with the
- * reason. CC readers of a forked key are not searched (their premise needs the causal past's
- * writers of each branch): left open.
+ * reason. CC readers of a forked key are checked with per-session vector clocks of (SO ∪ WR)+
+ * (left open when those would be too large).
  */
 final class MixedForkSearch {
   private static final int INIT = WeakGraph.INIT;
@@ -77,6 +77,11 @@ final class MixedForkSearch {
   /** The forced arcs by source (compressed rows), built once. */
   private final int[] forcedStart;
   private final int[] forcedTo;
+  /** For CC readers of forked keys (else null): session and rank of each node, its causal clock, and per forked key and session its writers by rank. */
+  private int[] session;
+  private int[] rank;
+  private int[][] clock;
+  private int[][][] bySession;
 
   MixedForkSearch(final MixedChains chains, final Duration budget) {
     this.c = chains;
@@ -129,17 +134,11 @@ final class MixedForkSearch {
           + "search of their order off; no violation is certain";
       return false;
     }
-    for (int t3 = 1; t3 <= n; t3++) {
-      if (level[t3] == Level.CC) {
-        for (final int k : readKey[t3]) {
-          if (k >= 0 && forkedKey[k]) {
-            final Read r = g.reads[t3].get(indexOfKey(t3, k));
-            reason = "transaction " + g.id(t3) + " (declared CC) read " + r.key() + ", whose version order forks "
-                + "(a lost update); CC readers of a forked key are not searched; no violation is certain";
-            return false;
-          }
-        }
-      }
+    if (!causalClocks()) {
+      reason = "a lost update forks " + forkedCount() + " keys' version orders that CC readers read, and the causal "
+          + "clocks their check needs would exceed " + MixedChains.MAX_CLOCK_ENTRIES + " entries; no violation is "
+          + "certain";
+      return false;
     }
     final Boolean found = explore();
     if (found == Boolean.TRUE) {
@@ -157,13 +156,130 @@ final class MixedForkSearch {
     return false;
   }
 
-  private int indexOfKey(final int t, final int k) {
-    for (int i = 0; i < readKey[t].length; i++) {
-      if (readKey[t][i] == k) {
-        return i;
+  /**
+   * For CC readers of forked keys: per-session vector clocks of (SO ∪ WR)+ (CC's premise, fixed
+   * whatever V is) and, per forked key and session, its writers by rank. False when the clocks
+   * would be too large.
+   */
+  private boolean causalClocks() {
+    boolean any = false;
+    for (int t3 = 1; t3 <= n && !any; t3++) {
+      if (level[t3] == Level.CC) {
+        for (final int k : readKey[t3]) {
+          any |= k >= 0 && forkedKey[k];
+        }
       }
     }
-    return -1;
+    if (!any) {
+      return true;
+    }
+    session = new int[n + 1];
+    rank = new int[n + 1];
+    int sessions = 0;
+    final int[] order = candidateOrder(); // a topological order of SO ∪ WR among others
+    for (final int t : order) {
+      final int p = g.soPred[t];
+      session[t] = p > 0 ? session[p] : sessions++;
+      rank[t] = p > 0 ? rank[p] + 1 : 1;
+    }
+    if ((long) sessions * (n + 1) > MixedChains.MAX_CLOCK_ENTRIES) {
+      return false;
+    }
+    clock = new int[n + 1][];
+    for (final int t : order) {
+      final int[] cl = new int[sessions];
+      if (g.soPred[t] > 0) {
+        max(cl, clock[g.soPred[t]]);
+      }
+      for (final Read r : g.reads[t]) {
+        if (r.writer() != INIT) {
+          max(cl, clock[r.writer()]);
+        }
+      }
+      cl[session[t]] = rank[t];
+      clock[t] = cl;
+    }
+    bySession = new int[forkedKey.length][][];
+    for (int k = 0; k < forkedKey.length; k++) {
+      if (forkedKey[k]) {
+        final int[] count = new int[sessions];
+        for (final int w : writersOf[k]) {
+          count[session[w]]++;
+        }
+        final int[][] lists = new int[sessions][];
+        for (int s2 = 0; s2 < sessions; s2++) {
+          lists[s2] = new int[count[s2]];
+          count[s2] = 0;
+        }
+        final int[] ws = writersOf[k].clone();
+        java.util.Arrays.sort(ws); // node order is input order; ranks are sorted below per session
+        for (final int w : ws) {
+          lists[session[w]][count[session[w]]++] = w;
+        }
+        for (final int[] list : lists) {
+          sortByRank(list);
+        }
+        bySession[k] = lists;
+      }
+    }
+    return true;
+  }
+
+  private void sortByRank(final int[] list) {
+    final long[] keyed = new long[list.length];
+    for (int i = 0; i < list.length; i++) {
+      keyed[i] = ((long) rank[list[i]] << 32) | list[i];
+    }
+    Arrays.sort(keyed);
+    for (int i = 0; i < list.length; i++) {
+      list[i] = (int) keyed[i];
+    }
+  }
+
+  private static void max(final int[] into, final int[] from) {
+    for (int i = 0; i < into.length; i++) {
+      into[i] = Math.max(into[i], from[i]);
+    }
+  }
+
+  /**
+   * CC readers of forked keys: every writer of the key in the reader's causal past must precede the
+   * writer read; per session, the one V puts last among those is checked (one that V puts after
+   * the writer read is a literal whose opposite is forced).
+   */
+  private void causalChecks(final List<Integer> units) {
+    if (clock == null) {
+      return;
+    }
+    for (int t3 = 1; t3 <= n; t3++) {
+      if (level[t3] != Level.CC) {
+        continue;
+      }
+      for (int i = 0; i < g.reads[t3].size(); i++) {
+        final int k = readKey[t3][i];
+        if (k < 0 || !forkedKey[k]) {
+          continue;
+        }
+        final int t1 = g.reads[t3].get(i).writer();
+        final int[][] lists = bySession[k];
+        for (int s2 = 0; s2 < lists.length; s2++) {
+          // the session's writers of k with rank up to the clock (t3 itself left out)
+          final int upTo = s2 == session[t3] ? rank[t3] - 1 : clock[t3][s2];
+          int latest = 0;
+          for (final int w : lists[s2]) {
+            if (rank[w] > upTo) {
+              break;
+            }
+            if (latest == 0 || pos(w, k) > pos(latest, k)) {
+              latest = w;
+            }
+          }
+          if (latest != 0 && latest != t1 && pos(latest, k) > pos(t1, k)) {
+            units.add(literal(t1, latest));
+          }
+        }
+      }
+    }
   }
 
   /** TRUE: a commit order found; FALSE: every case refuted; null: out of budget. */
@@ -476,6 +592,7 @@ final class MixedForkSearch {
     if (anyRa) {
       sessionChecks(units);
     }
+    causalChecks(units);
   }
 
   private void sessionChecks(final List<Integer> units) {

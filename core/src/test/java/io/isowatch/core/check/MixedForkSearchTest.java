@@ -47,7 +47,7 @@ class MixedForkSearchTest {
       final String dsl = forkedHistory(rnd);
       final History h = HistoryDsl.history(dsl);
       final Map<String, Level> declared = new HashMap<>();
-      // Any level (CC in a quarter of the histories: the search leaves its forked reads open), or
+      // Any level (CC in a quarter of the histories), or
       // mostly weak ones, as a mix of SERIALIZABLE and READ COMMITTED sessions gives
       final boolean withCc = rnd.nextInt(4) == 0;
       final boolean mostlyWeak = rnd.nextBoolean();
