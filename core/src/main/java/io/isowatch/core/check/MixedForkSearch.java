@@ -77,6 +77,8 @@ final class MixedForkSearch {
   /** The forced arcs by source (compressed rows), built once. */
   private final int[] forcedStart;
   private final int[] forcedTo;
+  /** Each node's position in the current candidate order. */
+  private final int[] candidatePos;
   /** For CC readers of forked keys (else null): session and rank of each node, its causal clock, and per forked key and session its writers by rank. */
   private int[] session;
   private int[] rank;
@@ -97,6 +99,7 @@ final class MixedForkSearch {
     this.writersOf = new int[keys][];
     this.soNext = new int[n + 1];
     this.readKey = new int[n + 1][];
+    this.candidatePos = new int[n + 1];
     this.forcedStart = new int[n + 2];
     for (int a = 0; a < chains.arcs; a++) {
       forcedStart[chains.aFrom[a] + 1]++;
@@ -304,6 +307,9 @@ final class MixedForkSearch {
         continue;
       }
       versionArcs();
+      if (forward()) {
+        return Boolean.TRUE; // the candidate order is a topological order of every arc: a commit order
+      }
       final List<Integer> clause = cycleClause();
       if (clause == null) {
         return Boolean.TRUE;
@@ -512,9 +518,19 @@ final class MixedForkSearch {
     return a < c.arcs ? c.aTo[a] : eTo[a - c.arcs];
   }
 
+  /** Whether every arc V added goes forward in the candidate order (which has all the others). */
+  private boolean forward() {
+    for (int a = 0; a < vArcs; a++) {
+      if (candidatePos[vFrom[a]] >= candidatePos[vTo[a]]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** V of every forked key: its writers in the order given. */
   private void layOut(final int[] order) {
-    final int[] pos = new int[n + 1];
+    final int[] pos = candidatePos;
     for (int i = 0; i < order.length; i++) {
       pos[order[i]] = i;
     }
