@@ -135,6 +135,57 @@ class MixedForkSearchTest {
     assertTrue(off.unknownReason().contains("--solver-budget 0"), off.unknownReason());
   }
 
+  @Test
+  void shouldSayWhyWhenTheForkSearchRefutesEveryOrderAboveTheGeneralBound() {
+    // Given: a small forked history whose every branch order the fork search refutes (the first the
+    // generator gives with seed 12,003), then 25,000 read-modify-writes of another key
+    final Random rnd = new Random(SEED);
+    String small = null;
+    Map<String, Level> declared = null;
+    for (int i = 0; small == null; i++) {
+      final String dsl = forkedHistory(rnd);
+      final History h = HistoryDsl.history(dsl);
+      final Map<String, Level> levels = new HashMap<>();
+      h.transactions().forEach(t -> levels.put(t.id(), Level.MIXABLE.get(rnd.nextInt(Level.MIXABLE.size()))));
+      final MixedChains chains = chains(h, levels);
+      if (chains.decide() == null && chains.forkRefuted()) {
+        small = dsl;
+        declared = levels;
+      }
+      assertTrue(i < 10_000, "no refuted history in 10,000");
+    }
+    final StringBuilder padded = new StringBuilder(small);
+    for (int i = 0; i < 25_000; i++) {
+      padded.append("P").append(i).append(" sp r(p,").append(i == 0 ? 0 : 1_000 + i - 1).append(") w(p,")
+          .append(1_000 + i).append(")\n");
+      declared.put("P" + i, Level.RC);
+    }
+    final Map<String, Level> all = declared;
+    final History big = HistoryDsl.history(padded.toString());
+
+    // When
+    final MixedLevelCheck.Result smallResult = new MixedLevelCheck(entries(HistoryDsl.history(small)), 0L, false, true,
+        t -> all.get(t.id())).decide(EnumSet.of(Level.MIXED));
+    final MixedLevelCheck.Result bigResult = new MixedLevelCheck(entries(big), 0L, false, true, t -> all.get(t.id()))
+        .decide(EnumSet.of(Level.MIXED));
+
+    // Then: small, the saturation explains the violation; above its bound, UNKNOWN with the proof's reason
+    assertEquals(Verdict.VIOLATED, smallResult.verdict(), small);
+    assertEquals(Verdict.UNKNOWN, bigResult.verdict());
+    assertTrue(bigResult.unknownReason().contains("ends in a cycle"), bigResult.unknownReason());
+    assertEquals(false, WeakLevelOracle.decideMixed(HistoryDsl.history(small), 0L,
+        t -> WeakLevel.valueOf(all.get(t.id()).name())));
+  }
+
+  private static MixedChains chains(final History h, final Map<String, Level> declared) {
+    final WeakGraph graph = new WeakGraph(entries(h), 0L, false, true);
+    final Level[] level = new Level[graph.n + 1];
+    for (int t = 1; t <= graph.n; t++) {
+      level[t] = declared.get(graph.txn(t).id());
+    }
+    return new MixedChains(graph, level);
+  }
+
   /**
    * {@code n} MT transactions in 20 sessions on 1,000 keys, run one after another: a quarter
    * declare SER (into {@code declared}) and read the latest versions; the others declare RC and
