@@ -60,8 +60,9 @@ public final class CheckFlags {
 
   @Option(names = "--solver-budget", paramLabel = "DURATION|0", defaultValue = "10s",
       converter = Converters.SolverBudgetConverter.class,
-      description = "Time the search of version orders left open by blind writes may take per level (SSER, SER, SI); "
-          + "past it the level stays UNKNOWN and the reason says so; 0 or off: no search (default: ${DEFAULT-VALUE}).")
+      description = "Time the search of version orders left open by blind writes may take per level (SSER, SER, SI), "
+          + "and MIXED's search of the order of lost updates' branches; past it the level stays UNKNOWN and the reason "
+          + "says so; 0 or off: no search (default: ${DEFAULT-VALUE}).")
   private long solverBudgetMicros;
 
   /**

@@ -263,7 +263,7 @@ public final class IsoWatchStreamsConfig extends KafkaClientConfig {
           + " tenant's verdict is published after its transactions changed; past it the level stays UNKNOWN and"
           + " its reason says so; 0 turns the search off. Not run once a cut has pruned transactions. Same meaning"
           + " as 'isowatch check --solver-budget', whose default is 10 s; shorter here, as it runs on the stream"
-          + " thread.";
+          + " thread. It also bounds MIXED's search of the order of lost updates' branches (docs/levels.md).";
   public static final long CHECK_SOLVER_BUDGET_MS_DEFAULT = 1_000L;
 
   public static final String TENANT_PROMISED_LEVELS_CONFIG = "tenant.promised.levels";

@@ -33,9 +33,12 @@ import java.util.Map;
  *
  * <p>After a lost update (two writers read the same version: a fork), each key's versions form a
  * tree: every writer that descends from t1 still follows it, so the arcs to every child of t1 and
- * the local checks are still forced, and a violation they show stands; but the order of the
- * branches is open, so no violation found is not a satisfaction: {@link #decide} returns null, as
- * for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches.
+ * the local checks are still forced, and a violation they show stands. So is one more arc: an SI
+ * reader precedes the other children of the version it read of a key it writes (SI's Conflict
+ * axiom, with the sibling as both t2 and t4). What stays open is how the branches interleave, per
+ * forked key; {@link MixedForkSearch} settles it (a commit order found is a satisfaction), within
+ * the search budget. When it cannot, {@link #decide} returns null with {@link #undecided} saying
+ * why, as for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches.
  */
 final class MixedChains {
   private static final int INIT = WeakGraph.INIT;
@@ -46,6 +49,7 @@ final class MixedChains {
   private static final int WR = 1;
   private static final int SER_ARC = 2;
   private static final int PC_ARC = 3;
+  private static final int SI_SIBLING = 4;
 
   /** The outcome: a counterexample's steps, or none (SATISFIED). */
   record Outcome(List<MixedStep> cycle) {}
@@ -53,35 +57,47 @@ final class MixedChains {
   /** What {@link #causalChecks} returns when its clocks would be too large: left to the search. */
   private static final List<MixedStep> UNDECIDED = List.of();
 
-  private final WeakGraph g;
-  private final Level[] level;
-  private final int n;
-  private final Map<String, Integer> keyIds = new HashMap<>();
+  final WeakGraph g;
+  final Level[] level;
+  final int n;
+  final Map<String, Integer> keyIds = new HashMap<>();
   /**
    * Per node and key it writes: the writer it read the key from (its parent in the key's tree of
    * versions), its first child, its next sibling, and its interval in a depth-first numbering of
    * the tree (a writer follows t1 in the key's version order exactly when it descends from t1).
    */
-  private final int[][] wKey;
-  private final int[][] wPrev;
-  private final int[][] wChild;
-  private final int[][] wSibling;
-  private final int[][] wIn;
-  private final int[][] wOut;
+  final int[][] wKey;
+  final int[][] wPrev;
+  final int[][] wChild;
+  final int[][] wSibling;
+  final int[][] wIn;
+  final int[][] wOut;
   /** Per key: the first writer that read the initial value (the roots' first sibling). */
-  private int[] firstWriter = new int[16];
+  int[] firstWriter = new int[16];
   /** Whether two writers read the same version of a key (a lost update): the version order is then open. */
-  private boolean forked;
+  boolean forked;
 
   // The arcs of SO ∪ WR ∪ the SER and PC arcs, as parallel arrays.
-  private int arcs;
-  private int[] aFrom = new int[1024];
-  private int[] aTo = new int[1024];
+  int arcs;
+  int[] aFrom = new int[1024];
+  int[] aTo = new int[1024];
   private int[] aKind = new int[1024];
   private int[] aReader = new int[1024];
   private int[] aRead = new int[1024];
 
+  /** How long the search of forked version orders may take; zero turns it off. */
+  private final java.time.Duration budget;
+  /** Why {@link #decide} returned null, when it did after a fork; else null. */
+  private String undecided;
+  /** Whether the fork search refuted every order of the branches (no commit order exists). */
+  private boolean forkRefuted;
+
   MixedChains(final WeakGraph g, final Level[] level) {
+    this(g, level, CheckOptions.DEFAULT_SOLVER_BUDGET);
+  }
+
+  MixedChains(final WeakGraph g, final Level[] level, final java.time.Duration budget) {
+    this.budget = budget;
     this.g = g;
     this.level = level;
     this.n = g.n;
@@ -111,12 +127,31 @@ final class MixedChains {
       return new Outcome(cycle(order));
     }
     final List<MixedStep> causal = causalChecks(order);
-    if (causal == UNDECIDED || causal == null && forked) {
+    if (causal == UNDECIDED) {
+      return null;
+    }
+    if (causal == null && forked) {
       // After a lost update the branches' order is a choice the arcs above do not make: the
-      // violations found without it stand, a satisfaction needs the search.
+      // violations found without it stand, a satisfaction needs a commit order found by search.
+      final MixedForkSearch search = new MixedForkSearch(this, budget);
+      if (search.run()) {
+        return new Outcome(null);
+      }
+      undecided = search.reason();
+      forkRefuted = search.refuted();
       return null;
     }
     return new Outcome(causal);
+  }
+
+  /** Whether {@link #decide} returned null because the fork search proved no commit order exists. */
+  boolean forkRefuted() {
+    return forkRefuted;
+  }
+
+  /** Why {@link #decide} returned null after a fork (the fork search's reason), or null. */
+  String undecided() {
+    return undecided;
   }
 
   private int keyId(final String key) {
@@ -186,7 +221,7 @@ final class MixedChains {
     return false;
   }
 
-  private int indexOf(final int t, final int key) {
+  int indexOf(final int t, final int key) {
     final int[] ks = wKey[t];
     for (int i = 0; i < ks.length; i++) {
       if (ks[i] == key) {
@@ -399,6 +434,45 @@ final class MixedChains {
         }
       }
     }
+    if (forked) {
+      siblingArcs();
+    }
+  }
+
+  /**
+   * SI's Conflict axiom after a fork: an SI reader t3 that read key y from w and writes y precedes
+   * every other writer c that read the same version (had c committed before t3, the axiom with c as
+   * both t2 and t4 would order c before w, which c read from).
+   */
+  private void siblingArcs() {
+    for (int t3 = 1; t3 <= n; t3++) {
+      if (level[t3] != Level.SI) {
+        continue;
+      }
+      for (int i = 0; i < wKey[t3].length; i++) {
+        final int k = wKey[t3][i];
+        final int w = wPrev[t3][i];
+        final int first = w == INIT ? firstWriter[k] : wChild[w][indexOf(w, k)];
+        final int read = readIndex(t3, w, k);
+        for (int c = first; c != 0; c = wSibling[c][indexOf(c, k)]) {
+          if (c != t3) {
+            arc(t3, c, SI_SIBLING, t3, read);
+          }
+        }
+      }
+    }
+  }
+
+  /** The index, among {@code t}'s reads, of its read of key {@code k} from {@code w}. */
+  private int readIndex(final int t, final int w, final int k) {
+    final List<Read> rs = g.reads[t];
+    for (int i = 0; i < rs.size(); i++) {
+      final Integer key = keyIds.get(rs.get(i).key());
+      if (rs.get(i).writer() == w && key != null && key == k) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no read of key " + k + " from " + w + " in " + t);
   }
 
   private void arc(final int from, final int to, final int kind, final int reader, final int read) {
@@ -494,6 +568,8 @@ final class MixedChains {
       case WR -> MixedStep.fact(aFrom[a], aTo[a], Rule.WR, r.key(), r.value());
       case SER_ARC -> new MixedStep(aFrom[a], aTo[a], Rule.READER_FIRST, r.key(), r.value(), reader, r.writer(), -1,
           null);
+      case SI_SIBLING -> new MixedStep(aFrom[a], aTo[a], Rule.CONFLICT_AFTER, r.key(), r.value(), reader, r.writer(),
+          aTo[a], null);
       default -> new MixedStep(aFrom[a], aTo[a], Rule.PREDECESSOR_FIRST, r.key(), r.value(), reader, r.writer(),
           aFrom[a], null);
     };

@@ -1,6 +1,7 @@
 package io.isowatch.core.check;
 
 import io.isowatch.core.history.Transaction;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -22,9 +23,11 @@ import java.util.function.Function;
  *       level, a history too large for the closure's bit sets, or case splits beyond the budget.
  * </ul>
  *
- * <p>First, when WR alone fixes every key's version order (every write a read-modify-write, no two
- * writers of one version: what mini-transaction histories give), {@link MixedChains} decides in
- * linear time, at any size; the saturation and the search are for the other histories.
+ * <p>First, when every write is a read-modify-write (what mini-transaction histories give), {@link
+ * MixedChains} decides at any size: in linear time when no two writers read one version, and after
+ * a lost update (a fork) by searching only the order of the forks' branches ({@link
+ * MixedForkSearch}, within the solver budget); the saturation and the search are for the other
+ * histories, and for forks the branch search leaves open, up to {@link #MAX_TRANSACTIONS}.
  */
 public final class MixedLevelCheck {
   /**
@@ -38,6 +41,7 @@ public final class MixedLevelCheck {
 
   private final WeakGraph graph;
   private final Function<Transaction, Level> levelOf;
+  private final Duration forkBudget;
   /** Whether {@link MixedChains} goes first; off only to test it against the search. */
   private boolean chainsFirst = true;
 
@@ -48,8 +52,19 @@ public final class MixedLevelCheck {
    */
   public MixedLevelCheck(final List<WeakLevelCheck.Entry> all, final Long initialValue, final boolean horizon,
       final boolean complete, final Function<Transaction, Level> levelOf) {
+    this(all, initialValue, horizon, complete, levelOf, CheckOptions.DEFAULT_SOLVER_BUDGET);
+  }
+
+  /**
+   * @param forkBudget how long the search of forked version orders (lost updates) may take ({@link
+   *     CheckOptions#solverBudget()}); zero turns it off
+   * @see #MixedLevelCheck(List, Long, boolean, boolean, Function)
+   */
+  public MixedLevelCheck(final List<WeakLevelCheck.Entry> all, final Long initialValue, final boolean horizon,
+      final boolean complete, final Function<Transaction, Level> levelOf, final Duration forkBudget) {
     this.graph = new WeakGraph(all, initialValue, horizon, complete);
     this.levelOf = levelOf;
+    this.forkBudget = forkBudget;
   }
 
   /** The same check without {@link MixedChains}: saturation and search only (tests compare the two). */
@@ -77,8 +92,10 @@ public final class MixedLevelCheck {
       return new Result(Verdict.UNKNOWN, null, "transaction " + undeclared + " declares no level IsoWatch can mix "
           + "(INVALID_LEVEL), so its reads cannot be judged");
     }
-    // Known version orders first (every write a read-modify-write, no fork): linear, any size.
-    final MixedChains.Outcome chained = chainsFirst ? new MixedChains(graph, level).decide() : null;
+    // Version orders WR fixes up to forks (every write a read-modify-write): linear when nothing
+    // forks, a search of the forks' branch orders when something does; any size.
+    final MixedChains chains = chainsFirst ? new MixedChains(graph, level, forkBudget) : null;
+    final MixedChains.Outcome chained = chains != null ? chains.decide() : null;
     if (chained != null) {
       if (chained.cycle() != null) {
         return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).anomaly(chained.cycle()),
@@ -88,6 +105,10 @@ public final class MixedLevelCheck {
           : new Result(Verdict.SATISFIED, null, null);
     }
     if (graph.n > MAX_TRANSACTIONS) {
+      if (chains != null && chains.undecided() != null && graph.unknownReason() == null) {
+        return new Result(Verdict.UNKNOWN, null, chains.undecided() + " (" + graph.n + " transactions are more than "
+            + "the general mixed check's closure holds, " + MAX_TRANSACTIONS + ")");
+      }
       return new Result(Verdict.UNKNOWN, null, graph.n + " transactions are more than the mixed check's closure holds ("
           + MAX_TRANSACTIONS + "); check a shorter history or a segment of it");
     }

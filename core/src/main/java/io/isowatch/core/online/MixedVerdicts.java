@@ -116,7 +116,7 @@ final class MixedVerdicts {
         } catch (final IllegalArgumentException e) {
           return null;
         }
-      }).decide(s.options.levels());
+      }, s.options.solverBudget()).decide(s.options.levels());
       stamp = now;
     }
     return cached;
