@@ -57,6 +57,8 @@ final class OnlineState implements DependencyView {
   final CutPoints cutPoints = new CutPoints();
   /** While a cut or a restore replays the retained transactions into this state: who checked what. */
   ReplayOracle replay;
+  /** The weak levels' incremental check, told of each released transaction; null when no weak level is decided. */
+  WeakVerdicts weakLevels;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this(options, online, expectedTransactions,
