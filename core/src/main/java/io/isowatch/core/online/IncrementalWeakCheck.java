@@ -100,6 +100,8 @@ final class IncrementalWeakCheck {
   private final List<RankedNodes> sessionMembers = new ArrayList<>();
   /** Per key id, per session: the members of the session that write the key (null: none). */
   private final List<RankedNodes[]> sessionWriters = new ArrayList<>();
+  /** The same for RA when CC is not decided (no binary search needed; null otherwise). */
+  private final SessionWriterChains writerChains;
 
   private final CausalClocks clocks;
   private final AdyaVersions adya;
@@ -127,6 +129,7 @@ final class IncrementalWeakCheck {
       }
     }
     this.clocks = decided[CC] ? new CausalClocks(this) : null;
+    this.writerChains = decided[RA] && !decided[CC] ? new SessionWriterChains() : null;
     this.adya = decided[RR] ? new AdyaVersions(this) : null;
   }
 
@@ -391,7 +394,10 @@ final class IncrementalWeakCheck {
     if (succ != NONE) {
       sessionArc(t, succ);
     }
-    for (int i = 0; (dags[RA] != null || clocks != null) && i < writtenKeys[t].length; i++) {
+    for (int i = 0; writerChains != null && dags[RA] != null && i < writtenKeys[t].length; i++) {
+      writerChains.insert(writtenKeys[t][i], session[t], rank[t], t);
+    }
+    for (int i = 0; clocks != null && i < writtenKeys[t].length; i++) {
       final int key = writtenKeys[t][i];
       RankedNodes[] bySession = sessionWriters.get(key);
       if (session[t] >= bySession.length) {
@@ -566,8 +572,15 @@ final class IncrementalWeakCheck {
           }
         }
       }
-      final RankedNodes writers = dags[RA] == null ? null : sessionWriters(session[t], key);
-      final int p = writers == null ? NONE : writers.lastBelow(rank[t]);
+      final int p;
+      if (dags[RA] == null) {
+        p = NONE;
+      } else if (writerChains != null) {
+        p = writerChains.lastBelow(key, session[t], rank[t]);
+      } else {
+        final RankedNodes writers = sessionWriters(session[t], key);
+        p = writers == null ? NONE : writers.lastBelow(rank[t]);
+      }
       if (p != NONE && p != b) {
         arc(RA, p, b);
       }
