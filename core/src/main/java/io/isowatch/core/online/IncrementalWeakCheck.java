@@ -65,6 +65,8 @@ final class IncrementalWeakCheck {
   private int[] session = new int[1024];
   private long[] rank = new long[1024];
   private boolean[] counted = new boolean[1024];
+  /** Whether the node aborted (kept next to the graph: a read's writer is looked up here, not in its transaction). */
+  private boolean[] aborted = new boolean[1024];
   /** External reads in op order: key id, value, writer (a node, INIT or UNRESOLVED). */
   private int[][] readKey = new int[1024][];
   private Long[][] readValue = new Long[1024][];
@@ -108,15 +110,17 @@ final class IncrementalWeakCheck {
 
   /** Standalone, fed transactions by {@link #release(Transaction, int, long)}. @param levels the weak levels to decide (others are ignored) */
   IncrementalWeakCheck(final Set<Level> levels, final Long initialValue) {
-    this(levels, initialValue, null);
+    this(levels, initialValue, null, 0);
   }
 
   /**
    * Following {@code engine}'s state ({@link #release(int, int[])}), or standalone when it is null.
    *
    * @param levels the weak levels to decide (others are ignored)
+   * @param expected how many transactions to size the graphs for (0: grow from small)
    */
-  IncrementalWeakCheck(final Set<Level> levels, final Long initialValue, final OnlineState engine) {
+  IncrementalWeakCheck(final Set<Level> levels, final Long initialValue, final OnlineState engine,
+      final int expected) {
     this.initialValue = initialValue;
     this.engine = engine;
     this.keyIds = engine == null ? new StringIntMap(1 << 10) : null;
@@ -125,7 +129,8 @@ final class IncrementalWeakCheck {
     for (int l = 0; l < LEVELS.length; l++) {
       if (levels.contains(LEVELS[l])) {
         decided[l] = true;
-        dags[l] = new PearceKellyDag();
+        // SO, WR and a few derived arcs per transaction.
+        dags[l] = expected > 0 ? new PearceKellyDag(expected, 4 * expected) : new PearceKellyDag();
       }
     }
     this.clocks = decided[CC] ? new CausalClocks(this) : null;
@@ -196,6 +201,7 @@ final class IncrementalWeakCheck {
     final int node = nodes++;
     grow(node);
     txn[node] = t;
+    aborted[node] = t.status() == TxnStatus.ABORTED;
     rank[node] = rankInSession;
     session[node] = sessionIds.computeIfAbsent(sessionId, s -> {
       sessionMembers.add(new RankedNodes());
@@ -505,7 +511,7 @@ final class IncrementalWeakCheck {
         return;
       }
       final int node = w >>> 1;
-      if (node == t || txn[node].status() == TxnStatus.ABORTED || (w & 1) == 0) {
+      if (node == t || aborted[node] || (w & 1) == 0) {
         readViolated = true; // FutureRead, AbortedRead, IntermediateRead
         return;
       }
@@ -668,6 +674,7 @@ final class IncrementalWeakCheck {
     session = Arrays.copyOf(session, n);
     rank = Arrays.copyOf(rank, n);
     counted = Arrays.copyOf(counted, n);
+    aborted = Arrays.copyOf(aborted, n);
     readKey = Arrays.copyOf(readKey, n);
     readValue = Arrays.copyOf(readValue, n);
     readWriter = Arrays.copyOf(readWriter, n);

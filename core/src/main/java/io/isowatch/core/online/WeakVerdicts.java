@@ -67,7 +67,7 @@ final class WeakVerdicts {
     if (s.options.levels().contains(Level.PC)) {
       decided.add(Level.CC);
     }
-    this.incremental = decided.isEmpty() ? null : new IncrementalWeakCheck(decided, s.options.initialValue(), s);
+    this.incremental = decided.isEmpty() ? null : new IncrementalWeakCheck(decided, s.options.initialValue(), s, s.expectedTransactions);
     if (incremental != null) {
       s.weakLevels = this;
     }
