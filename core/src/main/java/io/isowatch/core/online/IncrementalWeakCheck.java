@@ -40,6 +40,11 @@ import java.util.TreeSet;
  * and, when RR is decided, a transaction that reads a key twice and then writes it, whose first
  * read's writer comes after the second's. The counterexample of a violated level is
  * built by the whole-history check, when asked for (violations are rare).
+ *
+ * <p>Inside the engine ({@link WeakVerdicts}) it is fed each transaction as the engine releases it
+ * and reads the engine's key ids and version table (who wrote a value first, whether that was its
+ * last write of the key, whether the value was written again) instead of indexing the ops again;
+ * standalone (tests) it keeps its own.
  */
 final class IncrementalWeakCheck {
   static final int INIT = -1;

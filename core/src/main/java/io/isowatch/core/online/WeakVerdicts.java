@@ -23,8 +23,9 @@ import java.util.function.Predicate;
  *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
  * </ul>
  *
- * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once (on
- * the next query), so a violation is published with the transaction that completes it. It is
+ * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once, as
+ * the engine releases it (with the engine's key ids of its ops; a query feeds any it lacks), so a
+ * violation is published with the transaction that completes it. It is
  * derived from what the state retains, so it needs no state of its own in a cut or a checkpoint:
  * a cut or a restore replays the retained transactions into a new state, and so into a new one.
  * The whole-history {@link WeakLevelCheck} runs only to name the counterexample of a violated
