@@ -5,7 +5,6 @@ import io.isowatch.core.history.Op;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToIntFunction;
 
 /**
  * RR's arcs for the incremental weak check ({@link IncrementalWeakCheck}): Adya's certain edges
@@ -32,11 +31,12 @@ final class AdyaVersions {
     return blindKey;
   }
 
-  /** A counted transaction: its blind writes (a key whose first op in it is a write). */
-  void counted(final int t, final List<Op> ops, final ToIntFunction<String> keyId) {
+  /** A counted transaction: its blind writes (a key whose first op in it is a write); {@code opKeys[j]}: op j's key id. */
+  void counted(final int t, final List<Op> ops, final int[] opKeys) {
     final IntList seen = new IntList(4);
-    for (final Op op : ops) {
-      final int key = keyId.applyAsInt(op.key());
+    for (int j = 0; j < ops.size(); j++) {
+      final Op op = ops.get(j);
+      final int key = opKeys[j];
       if (contains(seen, key)) {
         continue;
       }

@@ -72,6 +72,10 @@ final class CycleDetector {
     } else {
       IndexSort.sort(order, n, byPair);
     }
+    if (s.graph.count() == 0) {
+      countOnly(n);
+      return;
+    }
     int runs = 0;
     for (int i = 0; i < n; i++) {
       if (i == 0 || step.from(order[i]) != step.from(order[i - 1]) || step.to(order[i]) != step.to(order[i - 1])) {
@@ -103,6 +107,28 @@ final class CycleDetector {
       }
       insert(g);
     }
+    step.clear();
+  }
+
+  /**
+   * No level graph is requested (only weak levels, decided elsewhere): nothing inserts or refuses
+   * a group, so the step's edges are only counted, the same ones {@link #commit} would store (the
+   * statistics' edge count). Sorted by pair, an edge is a new one unless it is real time or repeats
+   * the previous edge's pair, kind and version.
+   */
+  private void countOnly(final int n) {
+    int edges = 0;
+    for (int i = 0; i < n; i++) {
+      final int e = order[i];
+      if (step.kind(e) == EdgeKind.RT.ordinal()) {
+        continue;
+      }
+      final boolean samePair = i > 0 && step.from(order[i - 1]) == step.from(e) && step.to(order[i - 1]) == step.to(e);
+      if (!samePair || step.kind(e) != step.kind(order[i - 1]) || step.version(e) != step.version(order[i - 1])) {
+        edges++;
+      }
+    }
+    s.graph.edges.countUngrouped(edges);
     step.clear();
   }
 

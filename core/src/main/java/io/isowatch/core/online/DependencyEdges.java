@@ -68,8 +68,17 @@ final class DependencyEdges {
     groupMask.set(g, groupMask.get(g) | RT_MASK);
   }
 
-  int edges() {
-    return version.size();
+  /** Edges counted but not stored ({@link #countUngrouped}). */
+  private long ungrouped;
+
+  /** Counts edges that no level graph needs (none is requested), without storing them. */
+  void countUngrouped(final int edges) {
+    ungrouped += edges;
+  }
+
+  /** Edges built, stored or only counted. */
+  long edges() {
+    return version.size() + ungrouped;
   }
 
   EdgeKind kind(final int e) {

@@ -41,7 +41,10 @@ final class DependencyGraph {
 
   DependencyGraph(final Set<Level> requested, final TxnIndex txns, final long rtSkewMicros,
       final int expectedTransactions) {
-    this.edges = new DependencyEdges(expectedTransactions);
+    // With no level graph (weak levels only) edges are only counted: no room is reserved for them.
+    final boolean anyGraph = requested.contains(Level.SI) || requested.contains(Level.PC)
+        || requested.contains(Level.SER) || requested.contains(Level.SSER);
+    this.edges = new DependencyEdges(anyGraph ? expectedTransactions : 0);
     // PC is decided with SI's graph (docs/levels.md).
     if (requested.contains(Level.SI) || requested.contains(Level.PC)) {
       makers.add(() -> new SiGraph(edges, expectedTransactions));

@@ -40,6 +40,11 @@ import java.util.TreeSet;
  * and, when RR is decided, a transaction that reads a key twice and then writes it, whose first
  * read's writer comes after the second's. The counterexample of a violated level is
  * built by the whole-history check, when asked for (violations are rare).
+ *
+ * <p>Inside the engine ({@link WeakVerdicts}) it is fed each transaction as the engine releases it
+ * and reads the engine's key ids and version table (who wrote a value first, whether that was its
+ * last write of the key, whether the value was written again) instead of indexing the ops again;
+ * standalone (tests) it keeps its own.
  */
 final class IncrementalWeakCheck {
   static final int INIT = -1;
@@ -65,6 +70,8 @@ final class IncrementalWeakCheck {
   private int[] session = new int[1024];
   private long[] rank = new long[1024];
   private boolean[] counted = new boolean[1024];
+  /** Whether the node aborted (kept next to the graph: a read's writer is looked up here, not in its transaction). */
+  private boolean[] aborted = new boolean[1024];
   /** External reads in op order: key id, value, writer (a node, INIT or UNRESOLVED). */
   private int[][] readKey = new int[1024][];
   private Long[][] readValue = new Long[1024][];
@@ -73,10 +80,20 @@ final class IncrementalWeakCheck {
   private int[][] writtenKeys = new int[1024][];
   private int nodes;
 
-  private final StringIntMap keyIds = new StringIntMap(1 << 10);
-  private final List<String> keyNames = new ArrayList<>();
-  /** (key id, value) → (writer node << 1 | 1 when it is the writer's last write of the key). */
-  private KeyValueTable writes = new KeyValueTable(1 << 12);
+  /**
+   * The engine whose state this check follows, or null (standalone: it then interns the keys and
+   * indexes the written values itself). Inside the engine the key ids are the engine's and the
+   * writer of a value is read from its version table, which holds every released transaction's
+   * writes: nothing is indexed twice.
+   */
+  private final OnlineState engine;
+  /** Standalone: key name → id, and the names. */
+  private final StringIntMap keyIds;
+  private final List<String> keyNames;
+  /** Standalone: (key id, value) → (writer node << 1 | 1 when it is the writer's last write of the key). */
+  private KeyValueTable writes;
+  /** The key id of each op of the transaction being released. */
+  private int[] opKeys = new int[16];
   /** The same for writes of null (a key deleted), by key id. */
   private final Map<Integer, Integer> nullWrites = new HashMap<>();
   /** Per key id: value → reads (node, read index pairs) waiting for its writer. */
@@ -90,20 +107,39 @@ final class IncrementalWeakCheck {
   private final List<RankedNodes> sessionMembers = new ArrayList<>();
   /** Per key id, per session: the members of the session that write the key (null: none). */
   private final List<RankedNodes[]> sessionWriters = new ArrayList<>();
+  /** The same for RA when CC is not decided (no binary search needed; null otherwise). */
+  private final SessionWriterChains writerChains;
 
   private final CausalClocks clocks;
   private final AdyaVersions adya;
 
-  /** @param levels the weak levels to decide (others are ignored) */
+  /** Standalone, fed transactions by {@link #release(Transaction, int, long)}. @param levels the weak levels to decide (others are ignored) */
   IncrementalWeakCheck(final Set<Level> levels, final Long initialValue) {
+    this(levels, initialValue, null, 0);
+  }
+
+  /**
+   * Following {@code engine}'s state ({@link #release(int, int[])}), or standalone when it is null.
+   *
+   * @param levels the weak levels to decide (others are ignored)
+   * @param expected how many transactions to size the graphs for (0: grow from small)
+   */
+  IncrementalWeakCheck(final Set<Level> levels, final Long initialValue, final OnlineState engine,
+      final int expected) {
     this.initialValue = initialValue;
+    this.engine = engine;
+    this.keyIds = engine == null ? new StringIntMap(1 << 10) : null;
+    this.keyNames = engine == null ? new ArrayList<>() : null;
+    this.writes = engine == null ? new KeyValueTable(1 << 12) : null;
     for (int l = 0; l < LEVELS.length; l++) {
       if (levels.contains(LEVELS[l])) {
         decided[l] = true;
-        dags[l] = new PearceKellyDag();
+        // SO, WR and a few derived arcs per transaction.
+        dags[l] = expected > 0 ? new PearceKellyDag(expected, 4 * expected) : new PearceKellyDag();
       }
     }
     this.clocks = decided[CC] ? new CausalClocks(this) : null;
+    this.writerChains = decided[RA] && !decided[CC] ? new SessionWriterChains() : null;
     this.adya = decided[RR] ? new AdyaVersions(this) : null;
   }
 
@@ -122,14 +158,55 @@ final class IncrementalWeakCheck {
     return false;
   }
 
-  /** Takes the next released transaction (its release position is its node). */
+  /** Standalone: takes the next released transaction (its release position is its node). */
   void release(final Transaction t, final int sessionId, final long rankInSession) {
+    if (engine != null) {
+      throw new IllegalStateException("this check follows an engine: release(slot, opKeys)");
+    }
     if (gaveUp != null) {
       return;
     }
+    final List<Op> ops = t.ops();
+    ensureOpKeys(ops.size());
+    for (int j = 0; j < ops.size(); j++) {
+      opKeys[j] = keyId(ops.get(j).key());
+    }
+    release(t, sessionId, rankInSession, -1);
+  }
+
+  /**
+   * Inside the engine: takes the engine's next released transaction, the one at this check's
+   * next node (its π position), after the engine registered its writes; {@code keys[j]} is the
+   * engine's key id of its op j, or {@code keys} is null (they are looked up).
+   */
+  void release(final int slot, final int[] keys) {
+    if (gaveUp != null) {
+      return;
+    }
+    if (engine.txns.piPos(slot) != nodes) {
+      throw new IllegalStateException("slot " + slot + " released at " + engine.txns.piPos(slot) + ", expected " + nodes);
+    }
+    final Transaction t = engine.txns.txn(slot);
+    final List<Op> ops = t.ops();
+    ensureOpKeys(ops.size());
+    for (int j = 0; j < ops.size(); j++) {
+      opKeys[j] = keys != null ? keys[j] : engine.chains.key(ops.get(j).key());
+    }
+    release(t, engine.txns.session(slot), engine.txns.rank(slot), slot);
+  }
+
+  private void ensureOpKeys(final int n) {
+    if (opKeys.length < n) {
+      opKeys = new int[Math.max(n, 2 * opKeys.length)];
+    }
+  }
+
+  /** Takes the next node; {@link #opKeys} holds its ops' key ids ({@code slot}: the engine's, or -1). */
+  private void release(final Transaction t, final int sessionId, final long rankInSession, final int slot) {
     final int node = nodes++;
     grow(node);
     txn[node] = t;
+    aborted[node] = t.status() == TxnStatus.ABORTED;
     rank[node] = rankInSession;
     session[node] = sessionIds.computeIfAbsent(sessionId, s -> {
       sessionMembers.add(new RankedNodes());
@@ -143,7 +220,7 @@ final class IncrementalWeakCheck {
     if (gaveUp != null) {
       return;
     }
-    if (!registerWrites(node)) {
+    if (!registerWrites(node, slot)) {
       return;
     }
     if (t.status() == TxnStatus.COMMITTED) {
@@ -176,10 +253,10 @@ final class IncrementalWeakCheck {
       final long first = unresolved.first();
       final int node = (int) (first >>> 32);
       final int k = (int) first;
-      return "a read of " + keyNames.get(readKey[node][k]) + "=" + readValue[node][k] + " has no writer yet";
+      return "a read of " + keyName(readKey[node][k]) + "=" + readValue[node][k] + " has no writer yet";
     }
     if (adya != null && adya.blindKey() >= 0) {
-      return "the version order of " + keyNames.get(adya.blindKey())
+      return "the version order of " + keyName(adya.blindKey())
           + " is open (BLIND_WRITE), and Adya's PL-2.99 needs one; no violation is certain";
     }
     return null;
@@ -260,7 +337,8 @@ final class IncrementalWeakCheck {
     final List<Long> values = new ArrayList<>(4);
     for (int j = 0; j < ops.size(); j++) {
       final Op op = ops.get(j);
-      final int key = keyId(op.key());
+      final int key = opKeys[j];
+      ensureKey(key);
       if (op.isWrite()) {
         if (!contains(written, key)) {
           written.add(key);
@@ -277,8 +355,11 @@ final class IncrementalWeakCheck {
     writtenKeys[node] = written.toArray();
   }
 
-  /** Registers every write of the node; false (giving up) when a value is written a second time. */
-  private boolean registerWrites(final int node) {
+  /**
+   * Registers every write of the node (standalone; inside the engine they are in its version table
+   * already); false (giving up) when a value is written a second time.
+   */
+  private boolean registerWrites(final int node, final int slot) {
     final List<Op> ops = txn[node].ops();
     for (int j = 0; j < ops.size(); j++) {
       final Op op = ops.get(j);
@@ -286,9 +367,19 @@ final class IncrementalWeakCheck {
         continue;
       }
       final int written = node << 1 | (writtenLater(ops, j) ? 0 : 1);
-      final int key = keyId(op.key());
-      final boolean again = op.value() == null ? nullWrites.putIfAbsent(key, written) != null
-          : writes.putIfAbsent(key, op.value(), written) >= 0;
+      final int key = opKeys[j];
+      final boolean again;
+      if (op.value() == null) {
+        again = nullWrites.putIfAbsent(key, written) != null;
+      } else if (engine == null) {
+        again = writes.putIfAbsent(key, op.value(), written) >= 0;
+      } else {
+        // The engine keeps the first writer of a value and marks a value written again (also by a
+        // transaction released after this one, or declared ahead: then this check gives up earlier,
+        // and the whole-history check it falls back to answers the same).
+        final int version = engine.chains.find(key, op.value());
+        again = version < 0 || engine.chains.writer(version) != slot || engine.chains.isRepeated(version);
+      }
       if (again) {
         giveUp(op.key() + "=" + op.value() + " is written more than once (NON_UNIQUE_WRITE)");
         return false;
@@ -314,7 +405,10 @@ final class IncrementalWeakCheck {
     if (succ != NONE) {
       sessionArc(t, succ);
     }
-    for (int i = 0; (dags[RA] != null || clocks != null) && i < writtenKeys[t].length; i++) {
+    for (int i = 0; writerChains != null && dags[RA] != null && i < writtenKeys[t].length; i++) {
+      writerChains.insert(writtenKeys[t][i], session[t], rank[t], t);
+    }
+    for (int i = 0; clocks != null && i < writtenKeys[t].length; i++) {
       final int key = writtenKeys[t][i];
       RankedNodes[] bySession = sessionWriters.get(key);
       if (session[t] >= bySession.length) {
@@ -327,7 +421,7 @@ final class IncrementalWeakCheck {
       bySession[session[t]].insert(rank[t], t);
     }
     if (adya != null) {
-      adya.counted(t, txn[t].ops(), this::keyId);
+      adya.counted(t, txn[t].ops(), opKeys);
     }
     for (int k = 0; k < readKey[t].length; k++) {
       resolve(t, k);
@@ -386,11 +480,12 @@ final class IncrementalWeakCheck {
   /** Resolves the reads that waited for a value the node wrote. */
   private void resolveWaiting(final int node) {
     final List<Op> ops = txn[node].ops();
-    for (final Op op : ops) {
+    for (int j = 0; j < ops.size(); j++) {
+      final Op op = ops.get(j);
       if (!op.isWrite() || gaveUp != null) {
         continue;
       }
-      final IntList waiting = pending.get(keyId(op.key())).remove(op.value());
+      final IntList waiting = pending.get(opKeys[j]).remove(op.value());
       if (waiting == null) {
         continue;
       }
@@ -412,7 +507,7 @@ final class IncrementalWeakCheck {
       unresolved.add((long) t << 32 | k); // a read of null where the initial value is not: no write resolves it
       return;
     } else {
-      final int w = writes.get(key, value);
+      final int w = writerOf(key, value);
       if (w < 0) {
         final IntList waiting = pending.get(key).computeIfAbsent(value, v -> new IntList(2));
         waiting.add(t);
@@ -421,7 +516,7 @@ final class IncrementalWeakCheck {
         return;
       }
       final int node = w >>> 1;
-      if (node == t || txn[node].status() == TxnStatus.ABORTED || (w & 1) == 0) {
+      if (node == t || aborted[node] || (w & 1) == 0) {
         readViolated = true; // FutureRead, AbortedRead, IntermediateRead
         return;
       }
@@ -429,6 +524,23 @@ final class IncrementalWeakCheck {
     }
     readWriter[t][k] = writer;
     read(t, k, writer);
+  }
+
+  /**
+   * The writer of (key, value) among the nodes so far, as {@code node << 1 | 1 when it is the
+   * writer's last write of the key}, or -1. Inside the engine: its version table's first writer of
+   * the value, when that transaction is a node already (its π position is below {@link #nodes}).
+   */
+  private int writerOf(final int key, final long value) {
+    if (engine == null) {
+      return writes.get(key, value);
+    }
+    final int version = engine.chains.find(key, value);
+    if (version < 0) {
+      return -1;
+    }
+    final int node = engine.txns.piPos(engine.chains.writer(version));
+    return node < 0 || node >= nodes ? -1 : node << 1 | (engine.chains.isFinal(version) ? 1 : 0);
   }
 
   /** The arcs a resolved read adds: WR, RC's and RA's pairs with the other reads, RA's session writer, RR's, CC's. */
@@ -440,7 +552,7 @@ final class IncrementalWeakCheck {
         if (j > k && adya != null && writes(t, key)) {
           // RR's overwriter of a version is t's first read of the key whose writer is known; a
           // later read was that one until now, and the arcs it gave are not taken back.
-          giveUp(txn[t].id() + " reads " + keyNames.get(key) + " twice and then writes it, and the first read's "
+          giveUp(txn[t].id() + " reads " + keyName(key) + " twice and then writes it, and the first read's "
               + "writer came later (not a mini-transaction)");
           return;
         }
@@ -471,8 +583,15 @@ final class IncrementalWeakCheck {
           }
         }
       }
-      final RankedNodes writers = dags[RA] == null ? null : sessionWriters(session[t], key);
-      final int p = writers == null ? NONE : writers.lastBelow(rank[t]);
+      final int p;
+      if (dags[RA] == null) {
+        p = NONE;
+      } else if (writerChains != null) {
+        p = writerChains.lastBelow(key, session[t], rank[t]);
+      } else {
+        final RankedNodes writers = sessionWriters(session[t], key);
+        p = writers == null ? NONE : writers.lastBelow(rank[t]);
+      }
       if (p != NONE && p != b) {
         arc(RA, p, b);
       }
@@ -504,6 +623,7 @@ final class IncrementalWeakCheck {
     }
   }
 
+  /** Standalone: the key's id, made on first sight. */
   private int keyId(final String key) {
     final int id = keyIds.get(key);
     if (id >= 0) {
@@ -511,9 +631,19 @@ final class IncrementalWeakCheck {
     }
     keyIds.putNew(key, keyNames.size());
     keyNames.add(key);
-    pending.add(new HashMap<>(1));
-    sessionWriters.add(new RankedNodes[0]);
     return keyNames.size() - 1;
+  }
+
+  private String keyName(final int key) {
+    return engine == null ? keyNames.get(key) : engine.chains.keyName(key);
+  }
+
+  /** Makes room for key ids up to {@code key} (ids are dense: the engine's or {@link #keyId}'s). */
+  private void ensureKey(final int key) {
+    while (pending.size() <= key) {
+      pending.add(new HashMap<>(1));
+      sessionWriters.add(new RankedNodes[0]);
+    }
   }
 
   private static int index(final Level level) {
@@ -549,6 +679,7 @@ final class IncrementalWeakCheck {
     session = Arrays.copyOf(session, n);
     rank = Arrays.copyOf(rank, n);
     counted = Arrays.copyOf(counted, n);
+    aborted = Arrays.copyOf(aborted, n);
     readKey = Arrays.copyOf(readKey, n);
     readValue = Arrays.copyOf(readValue, n);
     readWriter = Arrays.copyOf(readWriter, n);

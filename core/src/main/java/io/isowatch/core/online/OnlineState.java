@@ -57,6 +57,10 @@ final class OnlineState implements DependencyView {
   final CutPoints cutPoints = new CutPoints();
   /** While a cut or a restore replays the retained transactions into this state: who checked what. */
   ReplayOracle replay;
+  /** How many transactions the parts were sized for (a hint: they grow beyond it). */
+  final int expectedTransactions;
+  /** The weak levels' incremental check, told of each released transaction; null when no weak level is decided. */
+  WeakVerdicts weakLevels;
 
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions) {
     this(options, online, expectedTransactions,
@@ -66,6 +70,7 @@ final class OnlineState implements DependencyView {
   OnlineState(final CheckOptions options, final OnlineOptions online, final int expectedTransactions,
       final HorizonSummary summary) {
     this.options = options;
+    this.expectedTransactions = expectedTransactions;
     this.online = online;
     this.summary = summary;
     this.chains = new VersionChains(options.initialValue(), expectedTransactions);

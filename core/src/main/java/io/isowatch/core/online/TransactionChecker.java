@@ -62,6 +62,9 @@ final class TransactionChecker {
     s.counters.countOperations(t.ops().size());
     analyze(slot);
     registerWrites(slot, t);
+    if (s.weakLevels != null) {
+      s.weakLevels.released(slot, opKeys);
+    }
     switch (t.status()) {
       case ABORTED -> s.counters.countAborted();
       case UNKNOWN -> s.txns.markIndeterminate(slot);

@@ -23,8 +23,9 @@ import java.util.function.Predicate;
  *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
  * </ul>
  *
- * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once (on
- * the next query), so a violation is published with the transaction that completes it. It is
+ * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once, as
+ * the engine releases it (with the engine's key ids of its ops; a query feeds any it lacks), so a
+ * violation is published with the transaction that completes it. It is
  * derived from what the state retains, so it needs no state of its own in a cut or a checkpoint:
  * a cut or a restore replays the retained transactions into a new state, and so into a new one.
  * The whole-history {@link WeakLevelCheck} runs only to name the counterexample of a violated
@@ -49,6 +50,8 @@ final class WeakVerdicts {
   private final IncrementalWeakCheck incremental;
   /** Released transactions given to {@link #incremental} so far. */
   private int fed;
+  /** How many had been given when {@link #crossCheck} last compared (-1: never). */
+  private int crossCheckedFed = -1;
   /** The completeness {@link #crossCheck} last compared under. */
   private boolean crossCheckedComplete;
 
@@ -65,7 +68,27 @@ final class WeakVerdicts {
     if (s.options.levels().contains(Level.PC)) {
       decided.add(Level.CC);
     }
-    this.incremental = decided.isEmpty() ? null : new IncrementalWeakCheck(decided, s.options.initialValue());
+    this.incremental = decided.isEmpty() ? null : new IncrementalWeakCheck(decided, s.options.initialValue(), s, s.expectedTransactions);
+    if (incremental != null) {
+      s.weakLevels = this;
+    }
+  }
+
+  /**
+   * The engine released {@code slot} and registered its writes; {@code opKeys[j]} is the key id of
+   * its op j. The incremental check takes it now, while its ops are at hand (the engine's key ids
+   * and version table spare it indexing them again).
+   */
+  void released(final int slot, final int[] opKeys) {
+    feed(slot, opKeys);
+  }
+
+  /** Gives the incremental check every released transaction it lacks ({@code slot}'s key ids: {@code opKeys}). */
+  private void feed(final int slot, final int[] opKeys) {
+    while (fed < s.txns.released() && incremental.gaveUp() == null) {
+      final int next = s.txns.releasedAt(fed++);
+      incremental.release(next, next == slot ? opKeys : null);
+    }
   }
 
   /** The incremental check, fed every transaction released so far; null when it gave up (or decides nothing). */
@@ -73,13 +96,10 @@ final class WeakVerdicts {
     if (incremental == null) {
       return null;
     }
-    final boolean fresh = fed < s.txns.released();
-    while (fed < s.txns.released() && incremental.gaveUp() == null) {
-      final int slot = s.txns.releasedAt(fed++);
-      incremental.release(s.txns.txn(slot), s.txns.session(slot), s.txns.rank(slot));
-    }
+    feed(-1, null);
     final IncrementalWeakCheck inc = incremental.gaveUp() == null ? incremental : null;
-    if (fresh || crossCheckedComplete != complete) {
+    if (fed != crossCheckedFed || crossCheckedComplete != complete) {
+      crossCheckedFed = fed;
       crossCheckedComplete = complete;
       crossCheck(inc);
     }

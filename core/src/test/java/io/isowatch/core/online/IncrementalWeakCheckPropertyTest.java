@@ -38,6 +38,7 @@ class IncrementalWeakCheckPropertyTest {
   private static final int COUNT = Integer.getInteger("isowatch.weak.count", 10_000);
   private static final long BASE_SEED = Long.getLong("isowatch.weak.seed", 12_700_000L);
   private static final Set<Level> WEAK = EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.CC, Level.RR);
+  private static final Set<Level> WITHOUT_CC = EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.RR);
   private static final Set<Level> EVERY_LEVEL = EnumSet.complementOf(EnumSet.of(Level.MIXED));
 
   @BeforeAll
@@ -52,11 +53,21 @@ class IncrementalWeakCheckPropertyTest {
 
   @Test
   void shouldEqualTheWholeHistoryCheckAfterEveryTransactionInAnyOrder() {
+    equalsTheWholeHistoryCheckInAnyOrder(WEAK);
+  }
+
+  /** Without CC, RA's nearest session writers are kept by {@link SessionWriterChains}, not by CC's {@link RankedNodes}. */
+  @Test
+  void shouldEqualTheWholeHistoryCheckAfterEveryTransactionInAnyOrderWithoutCausalConsistency() {
+    equalsTheWholeHistoryCheckInAnyOrder(WITHOUT_CC);
+  }
+
+  private static void equalsTheWholeHistoryCheckInAnyOrder(final Set<Level> levels) {
     final List<String> failures = new ArrayList<>();
     int kept = 0;
     final Map<String, Integer> gaveUp = new java.util.TreeMap<>();
-    final int[] violated = new int[WEAK.size()];
-    final int[] satisfied = new int[WEAK.size()];
+    final int[] violated = new int[levels.size()];
+    final int[] satisfied = new int[levels.size()];
     for (int i = 0; i < COUNT; i++) {
       // Given
       final Generated g = generated(i);
@@ -64,7 +75,7 @@ class IncrementalWeakCheckPropertyTest {
       Collections.shuffle(order, new Random(BASE_SEED + i));
       final Map<String, Integer> sessions = new HashMap<>();
       final Map<Transaction, Long> ranks = ranks(g.history);
-      final IncrementalWeakCheck inc = new IncrementalWeakCheck(WEAK, g.options.initialValue());
+      final IncrementalWeakCheck inc = new IncrementalWeakCheck(levels, g.options.initialValue());
       final List<WeakLevelCheck.Entry> given = new ArrayList<>();
       for (final Transaction t : order) {
         // When
@@ -78,10 +89,10 @@ class IncrementalWeakCheckPropertyTest {
         for (final boolean horizon : new boolean[] {false, true}) {
           for (final boolean complete : new boolean[] {false, true}) {
             final WeakLevelCheck.Result whole = new WeakLevelCheck(given, g.options.initialValue(), horizon, complete)
-                .decide(WEAK);
+                .decide(levels);
             final WeakLevelCheck.Result without = new WeakLevelCheck(given, g.options.initialValue(), true, complete)
-                .decide(WEAK);
-            for (final Level l : WEAK) {
+                .decide(levels);
+            for (final Level l : levels) {
               final Verdict v = inc.verdict(l, horizon, complete);
               if (v != whole.verdicts().get(l)) {
                 failures.add(l + " incremental " + v + ", whole " + whole.verdicts().get(l) + " after " + given.size()
@@ -104,7 +115,7 @@ class IncrementalWeakCheckPropertyTest {
       if (inc.gaveUp() == null) {
         kept++;
         int k = 0;
-        for (final Level l : WEAK) {
+        for (final Level l : levels) {
           final Verdict v = inc.verdict(l, false, true);
           violated[k] += v == Verdict.VIOLATED ? 1 : 0;
           satisfied[k++] += v == Verdict.SATISFIED ? 1 : 0;
@@ -115,14 +126,24 @@ class IncrementalWeakCheckPropertyTest {
     // The incremental check decides most histories itself (it gives up on values written twice and
     // indeterminate transactions, which the generators mix in), and both outcomes of every level.
     assertTrue(kept > COUNT / 2, "incremental on only " + kept + " histories; gave up: " + gaveUp);
-    for (int k = 0; k < WEAK.size(); k++) {
+    for (int k = 0; k < levels.size(); k++) {
       assertTrue(violated[k] > COUNT / 50 && satisfied[k] > COUNT / 50,
-          List.copyOf(WEAK).get(k) + ": " + satisfied[k] + " satisfied, " + violated[k] + " violated");
+          List.copyOf(levels).get(k) + ": " + satisfied[k] + " satisfied, " + violated[k] + " violated");
     }
   }
 
   @Test
   void shouldEqualTheWholeHistoryCheckInsideTheEngineWithDuplicatesCutsAndRestores() {
+    equalsTheWholeHistoryCheckInsideTheEngine(EVERY_LEVEL);
+  }
+
+  /** Weak levels only: no level graph, so the engine only counts edges; RA without CC (see above). */
+  @Test
+  void shouldEqualTheWholeHistoryCheckInsideTheEngineWithWeakLevelsOnly() {
+    equalsTheWholeHistoryCheckInsideTheEngine(WITHOUT_CC);
+  }
+
+  private static void equalsTheWholeHistoryCheckInsideTheEngine(final Set<Level> levels) {
     final List<String> failures = new ArrayList<>();
     long cuts = 0;
     int compared = 0;
@@ -138,7 +159,7 @@ class IncrementalWeakCheckPropertyTest {
         }
       }
       Collections.shuffle(order, rnd);
-      final CheckOptions options = g.options.withLevels(EVERY_LEVEL);
+      final CheckOptions options = g.options.withLevels(levels);
       final boolean buffered = rnd.nextBoolean();
       final OnlineOptions online = OnlineOptions.streaming(buffered ? Long.MAX_VALUE / 4 : 0)
           .withHorizon(Horizon.ofTransactions(1 + rnd.nextInt(4)));
@@ -162,7 +183,7 @@ class IncrementalWeakCheckPropertyTest {
         if (buffered && engine.prunedTransactions() == 0) {
           compared++;
           final CheckResult whole = WholeHistoryCheck.check(g.history, options);
-          for (final Level l : EVERY_LEVEL) {
+          for (final Level l : levels) {
             if (Level.WEAK.contains(l) || l == Level.PC) {
               if (result.verdicts().get(l) != whole.verdicts().get(l)) {
                 failures.add(l + ": engine " + result.verdicts().get(l) + ", check " + whole.verdicts().get(l) + "\n"
