@@ -194,14 +194,14 @@ public final class ListWeakLevels {
     }
     final Map<String, Map<Long, Integer>> appender = new HashMap<>();
     final Map<String, Map<Integer, List<Long>>> appended = new HashMap<>();
-    final Set<String> everAppended = new HashSet<>();
+    final Map<String, Set<Long>> everAppended = new HashMap<>();
     final Map<String, List<Integer>> sessionMembers = new HashMap<>();
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isWrite() || (!op.isRead() && !op.isAppend())) {
           return Built.UNDECIDED; // a register write: not a list-append version
         }
-        if (op.isAppend() && !everAppended.add(op.key() + '\u0000' + op.value())) {
+        if (op.isAppend() && !everAppended.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value())) {
           return Built.UNDECIDED; // an element appended twice: the lists do not name versions
         }
       }
@@ -217,13 +217,18 @@ public final class ListWeakLevels {
       positionOf.add(members.size());
       members.add(me);
       final Map<String, Integer> last = lastWriter.computeIfAbsent(session, k -> new HashMap<>());
-      final List<Integer> readWriters = new ArrayList<>();
+      int readCount = 0;
+      for (final Op op : t.ops()) {
+        readCount += op.isRead() ? 1 : 0;
+      }
+      final int[] readWriters = new int[readCount];
+      readCount = 0;
       for (final Op op : t.ops()) {
         if (op.isRead()) {
-          readWriters.add(last.getOrDefault(op.key(), -1));
+          readWriters[readCount++] = last.getOrDefault(op.key(), -1);
         }
       }
-      sessionWriter.add(readWriters.stream().mapToInt(Integer::intValue).toArray());
+      sessionWriter.add(readWriters);
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
           if (!Integer.valueOf(me).equals(last.put(op.key(), me))) {
@@ -257,7 +262,7 @@ public final class ListWeakLevels {
               .append(", which does not end with its own appends ").append(ownList);
           return Built.NO_ORDER;
         }
-        final List<Long> external = list.subList(0, list.size() - ownList.size());
+        final List<Long> external = ownList.isEmpty() ? list : list.subList(0, list.size() - ownList.size());
         mine.add(new Object[] {op.key(), external});
         final List<Long> l = longest.get(op.key());
         if (l == null || external.size() > l.size()) {
@@ -305,7 +310,7 @@ public final class ListWeakLevels {
         @SuppressWarnings("unchecked")
         final List<Long> external = (List<Long>) r[1];
         final List<Long> order = longest.get(x);
-        if (!order.subList(0, external.size()).equals(external)) {
+        if (!isPrefix(external, order)) {
           why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external)
               .append(", and another read ").append(x).append('=').append(order).append(": neither is a prefix of the other");
           return Built.NO_ORDER;
@@ -366,6 +371,14 @@ public final class ListWeakLevels {
       }
     }
     return Built.GRAPH;
+  }
+
+  /** True when {@code a} is a prefix of {@code b} (lists of list reads compared as arrays). */
+  private static boolean isPrefix(final List<Long> a, final List<Long> b) {
+    if (a instanceof io.isowatch.core.history.LongList x && b instanceof io.isowatch.core.history.LongList y) {
+      return x.prefixOf(y);
+    }
+    return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
   }
 
   private int keyId(final String key) {
