@@ -175,11 +175,24 @@ final class ListAnomalies {
 
   /** An element of a committed read that no transaction appended (first read showing it). */
   private void thinAirElements(final History history) {
-    final Map<String, Set<Long>> appended = new HashMap<>();
+    // Per key, which places of its order an append fills (an element's first place: with the
+    // order free of repeats, that is its only one; a key with repeats marks every place of it).
+    final Map<String, boolean[]> appendedAt = new HashMap<>();
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
-          appended.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+          final ListOrders.KeyOrder k = orders.peek(op.key());
+          final int at = k == null ? -1 : k.position(op.value());
+          if (at >= 0) {
+            final boolean[] marks = appendedAt.computeIfAbsent(op.key(), x -> new boolean[k.order().size()]);
+            if (k.duplicates().isEmpty()) {
+              marks[at] = true;
+            } else {
+              for (int i = at; i < marks.length; i++) {
+                marks[i] |= op.value().equals(k.order().get(i));
+              }
+            }
+          }
         }
       }
     }
@@ -187,10 +200,15 @@ final class ListAnomalies {
       if (k.longest() == null) {
         continue;
       }
-      final Set<Long> byKey = appended.getOrDefault(k.key(), Set.of());
+      final boolean[] marks = appendedAt.get(k.key());
+      if (marks != null && allTrue(marks)) {
+        continue;
+      }
       final Set<Long> reported = new HashSet<>();
-      for (final Long e : k.order()) {
-        if (!byKey.contains(e) && reported.add(e)) {
+      final List<Long> order = k.order();
+      for (int i = 0; i < order.size(); i++) {
+        final Long e = order.get(i);
+        if ((marks == null || !marks[i]) && reported.add(e)) {
           final ListOrders.ListRead r = firstReadShowing(history, k.key(), e);
           found.add(new Anomaly("thin-air", "ThinAirRead", EnumSet.allOf(Level.class), List.of(r.txn()), List.of(),
               let(r.txn(), null) + "Then:\n  - T1 read " + k.key() + "=" + show(r.elements()) + ", but no "
@@ -200,6 +218,15 @@ final class ListAnomalies {
         }
       }
     }
+  }
+
+  private static boolean allTrue(final boolean[] marks) {
+    for (final boolean m : marks) {
+      if (!m) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private ListOrders.ListRead firstReadShowing(final History history, final String key, final Long e) {

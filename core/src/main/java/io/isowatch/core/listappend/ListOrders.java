@@ -93,6 +93,11 @@ public final class ListOrders {
     return keys.computeIfAbsent(key, KeyOrder::new);
   }
 
+  /** The key's order, or null for a key no committed read saw (unlike {@link #of}, adds none). */
+  KeyOrder peek(final String key) {
+    return keys.get(key);
+  }
+
   /** Every key some committed read saw, in order of first appearance. */
   public Iterable<KeyOrder> keys() {
     return keys.values();
@@ -159,14 +164,9 @@ public final class ListOrders {
    */
   private static Set<Transaction> counted(final History history) {
     // The committed ones are in the set only while the fixpoint runs; counted(t) tests their status.
-    final Set<Transaction> counted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     final Map<String, List<Transaction>> unknownByElement = new HashMap<>();
-    final java.util.ArrayDeque<Transaction> work = new java.util.ArrayDeque<>();
     for (final Transaction t : history.transactions()) {
-      if (t.status() == TxnStatus.COMMITTED) {
-        counted.add(t);
-        work.add(t);
-      } else if (t.status() == TxnStatus.UNKNOWN) {
+      if (t.status() == TxnStatus.UNKNOWN) {
         for (final Op op : t.ops()) {
           if (op.isAppend()) {
             unknownByElement.computeIfAbsent(op.key() + '\u0000' + op.value(), k -> new ArrayList<>(1)).add(t);
@@ -176,6 +176,14 @@ public final class ListOrders {
     }
     if (unknownByElement.isEmpty()) {
       return Set.of(); // no indeterminate append: counted is committed
+    }
+    final Set<Transaction> counted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    final java.util.ArrayDeque<Transaction> work = new java.util.ArrayDeque<>();
+    for (final Transaction t : history.transactions()) {
+      if (t.status() == TxnStatus.COMMITTED) {
+        counted.add(t);
+        work.add(t);
+      }
     }
     while (!work.isEmpty() && !unknownByElement.isEmpty()) {
       final Transaction t = work.poll();

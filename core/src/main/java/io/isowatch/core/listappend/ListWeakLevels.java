@@ -4,6 +4,7 @@ import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.Edge;
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
@@ -57,9 +58,13 @@ public final class ListWeakLevels {
   private final Map<String, Set<Integer>> appendersOf = new HashMap<>();
   /** Per key and writer node (-1: initial), the appenders after that writer's version. */
   private final Map<String, Map<Integer, List<Integer>>> later = new HashMap<>();
-  private final List<int[]> base = new ArrayList<>();
-  /** Per arc of {@link #base}, what it is: an {@link Edge} and why it holds. */
-  private final List<Why> baseWhy = new ArrayList<>();
+  /** The arcs SO, WR and WW, each with what it is (an {@link Edge} and why it holds), told on demand ({@link #why}). */
+  private final Arcs base = new Arcs();
+  /** Per key named by an arc, its name and the longest external read of it. */
+  private final List<String> keyNames = new ArrayList<>();
+  private final Map<String, Integer> keyIds = new HashMap<>();
+  private Map<String, List<Long>> longestRead = Map.of();
+  private Map<String, Map<Integer, List<Long>>> appendedBy = Map.of();
   /** Per node and read, the list it read. */
   private final List<List<List<Long>>> readLists = new ArrayList<>();
 
@@ -189,14 +194,14 @@ public final class ListWeakLevels {
     }
     final Map<String, Map<Long, Integer>> appender = new HashMap<>();
     final Map<String, Map<Integer, List<Long>>> appended = new HashMap<>();
-    final Set<String> everAppended = new HashSet<>();
+    final Map<String, Set<Long>> everAppended = new HashMap<>();
     final Map<String, List<Integer>> sessionMembers = new HashMap<>();
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isWrite() || (!op.isRead() && !op.isAppend())) {
           return Built.UNDECIDED; // a register write: not a list-append version
         }
-        if (op.isAppend() && !everAppended.add(op.key() + '\u0000' + op.value())) {
+        if (op.isAppend() && !everAppended.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value())) {
           return Built.UNDECIDED; // an element appended twice: the lists do not name versions
         }
       }
@@ -212,13 +217,18 @@ public final class ListWeakLevels {
       positionOf.add(members.size());
       members.add(me);
       final Map<String, Integer> last = lastWriter.computeIfAbsent(session, k -> new HashMap<>());
-      final List<Integer> readWriters = new ArrayList<>();
+      int readCount = 0;
+      for (final Op op : t.ops()) {
+        readCount += op.isRead() ? 1 : 0;
+      }
+      final int[] readWriters = new int[readCount];
+      readCount = 0;
       for (final Op op : t.ops()) {
         if (op.isRead()) {
-          readWriters.add(last.getOrDefault(op.key(), -1));
+          readWriters[readCount++] = last.getOrDefault(op.key(), -1);
         }
       }
-      sessionWriter.add(readWriters.stream().mapToInt(Integer::intValue).toArray());
+      sessionWriter.add(readWriters);
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
           if (!Integer.valueOf(me).equals(last.put(op.key(), me))) {
@@ -252,7 +262,7 @@ public final class ListWeakLevels {
               .append(", which does not end with its own appends ").append(ownList);
           return Built.NO_ORDER;
         }
-        final List<Long> external = list.subList(0, list.size() - ownList.size());
+        final List<Long> external = ownList.isEmpty() ? list : list.subList(0, list.size() - ownList.size());
         mine.add(new Object[] {op.key(), external});
         final List<Long> l = longest.get(op.key());
         if (l == null || external.size() > l.size()) {
@@ -262,6 +272,8 @@ public final class ListWeakLevels {
       externals.add(mine);
     }
     sessions = sessionIds.size();
+    longestRead = longest;
+    appendedBy = appended;
     final Map<String, List<Integer>> chains = new HashMap<>();
     for (final Map.Entry<String, List<Long>> e : longest.entrySet()) {
       final String x = e.getKey();
@@ -298,7 +310,7 @@ public final class ListWeakLevels {
         @SuppressWarnings("unchecked")
         final List<Long> external = (List<Long>) r[1];
         final List<Long> order = longest.get(x);
-        if (!order.subList(0, external.size()).equals(external)) {
+        if (!isPrefix(external, order)) {
           why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external)
               .append(", and another read ").append(x).append('=').append(order).append(": neither is a prefix of the other");
           return Built.NO_ORDER;
@@ -327,19 +339,14 @@ public final class ListWeakLevels {
           unshown.add(a);
         }
       }
-      final String x = e.getKey();
+      final int x = keyId(e.getKey());
       for (int i = 0; i + 1 < chain.size(); i++) {
-        final int a = chain.get(i);
-        final int b = chain.get(i + 1);
-        arc(a, b, new Edge(id(a), id(b), EdgeKind.WW, x, lastOf(appended, x, a)), () -> id(b) + "'s appends to " + x
-            + " follow " + id(a) + "'s in " + x + "=" + longest.get(x));
+        base.add(Arcs.WW_NEXT, chain.get(i), chain.get(i + 1), x, 0);
       }
       if (!chain.isEmpty()) {
         final int last = chain.get(chain.size() - 1);
         for (final int u : unshown) {
-          arc(last, u, new Edge(id(last), id(u), EdgeKind.WW, x, lastOf(appended, x, last)), () -> id(u) + "'s append to "
-              + x + " appears in no read, so it follows the last element a read shows, " + id(last) + "'s "
-              + lastOf(appended, x, last));
+          base.add(Arcs.WW_UNSHOWN, last, u, x, 0);
         }
       }
       // The appenders right after each version: the next one shown, or after the last shown version
@@ -351,32 +358,153 @@ public final class ListWeakLevels {
       }
       later.put(e.getKey(), after);
     }
-    for (int node = 0; node < nodes.size(); node++) {
-      final int t = node;
+    for (int t = 0; t < nodes.size(); t++) {
       final int p = soPred.get(t);
       if (p >= 0) {
-        arc(p, t, new Edge(id(p), id(t), EdgeKind.SO, null, null), () -> id(p) + " precedes " + id(t) + " in its session");
+        base.add(Arcs.SO, p, t, 0, 0);
       }
       for (int i = 0; i < reads.get(t).size(); i++) {
-        final Object[] r = reads.get(t).get(i);
-        final int w = (Integer) r[1];
+        final int w = (Integer) reads.get(t).get(i)[1];
         if (w >= 0) {
-          final List<Long> list = readLists.get(t).get(i);
-          arc(w, t, new Edge(id(w), id(t), EdgeKind.WR, (String) r[0], list.get(list.size() - 1)), () -> id(t) + " read "
-              + r[0] + "=" + list + ", whose last element " + id(w) + " appended");
+          base.add(Arcs.WR, w, t, t, i);
         }
       }
     }
     return Built.GRAPH;
   }
 
-  private boolean writes(final int t, final String key) {
-    return appendersOf.getOrDefault(key, Set.of()).contains(t);
+  /** True when {@code a} is a prefix of {@code b} (lists of list reads compared as arrays). */
+  private static boolean isPrefix(final List<Long> a, final List<Long> b) {
+    if (a instanceof io.isowatch.core.history.LongList x && b instanceof io.isowatch.core.history.LongList y) {
+      return x.prefixOf(y);
+    }
+    return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
   }
 
-  private void arc(final int from, final int to, final Edge edge, final java.util.function.Supplier<String> because) {
-    base.add(new int[] {from, to});
-    baseWhy.add(new Why(List.of(edge), because));
+  private int keyId(final String key) {
+    return keyIds.computeIfAbsent(key, k -> {
+      keyNames.add(k);
+      return keyNames.size() - 1;
+    });
+  }
+
+  /**
+   * The arcs of a graph as parallel int arrays (a graph of 10^5 transactions has millions of arcs
+   * for CC; an object and an explanation per arc ran out of a 2 GB heap): the ends, the kind, and
+   * two ints saying where the arc comes from, enough to tell it ({@link #why}) when it is in a cycle.
+   */
+  private static final class Arcs {
+    /** p → t: p precedes t in its session. */
+    static final int SO = 0;
+    /** w → t: read {@code b} of t ({@code a}) ends in an element w appended. */
+    static final int WR = 1;
+    /** a → b: b's appends to key {@code a} follow a's in the longest read. */
+    static final int WW_NEXT = 2;
+    /** last → u: u's append to key {@code a} appears in no read. */
+    static final int WW_UNSHOWN = 3;
+    /** t2 → t1: RC's, RA's or CC's premise at read {@code b} of t ({@code a}). */
+    static final int PREMISE = 4;
+    /** t4 → t2: PC's arc at read {@code b} of t ({@code a}). */
+    static final int PREFIX = 5;
+
+    int size;
+    int[] from = new int[64];
+    int[] to = new int[64];
+    int[] kind = new int[64];
+    int[] a = new int[64];
+    int[] b = new int[64];
+
+    void add(final int k, final int f, final int t, final int x, final int y) {
+      if (size == from.length) {
+        final int n = size + (size >> 1) + 1;
+        from = java.util.Arrays.copyOf(from, n);
+        to = java.util.Arrays.copyOf(to, n);
+        kind = java.util.Arrays.copyOf(kind, n);
+        a = java.util.Arrays.copyOf(a, n);
+        b = java.util.Arrays.copyOf(b, n);
+      }
+      from[size] = f;
+      to[size] = t;
+      kind[size] = k;
+      a[size] = x;
+      b[size] = y;
+      size++;
+    }
+
+    Arcs copy() {
+      final Arcs c = new Arcs();
+      c.size = size;
+      c.from = from.clone();
+      c.to = to.clone();
+      c.kind = kind.clone();
+      c.a = a.clone();
+      c.b = b.clone();
+      return c;
+    }
+  }
+
+  /** Arc k told: its counterexample edges and why it holds (PREMISE arcs: at {@code level}). */
+  private Why why(final Arcs arcs, final int k, final Level level) {
+    final int from = arcs.from[k];
+    final int to = arcs.to[k];
+    switch (arcs.kind[k]) {
+      case Arcs.SO:
+        return new Why(List.of(new Edge(id(from), id(to), EdgeKind.SO, null, null)),
+            () -> id(from) + " precedes " + id(to) + " in its session");
+      case Arcs.WR: {
+        final int t = arcs.a[k];
+        final int i = arcs.b[k];
+        final String x = (String) reads.get(t).get(i)[0];
+        final List<Long> list = readLists.get(t).get(i);
+        return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WR, x, list.get(list.size() - 1))), () -> id(to)
+            + " read " + x + "=" + list + ", whose last element " + id(from) + " appended");
+      }
+      case Arcs.WW_NEXT: {
+        final String x = keyNames.get(arcs.a[k]);
+        return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, lastOf(appendedBy, x, from))), () -> id(to)
+            + "'s appends to " + x + " follow " + id(from) + "'s in " + x + "=" + longestRead.get(x));
+      }
+      case Arcs.WW_UNSHOWN: {
+        final String x = keyNames.get(arcs.a[k]);
+        return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, lastOf(appendedBy, x, from))), () -> id(to)
+            + "'s append to " + x + " appears in no read, so it follows the last element a read shows, " + id(from)
+            + "'s " + lastOf(appendedBy, x, from));
+      }
+      case Arcs.PREMISE: {
+        final int t = arcs.a[k];
+        final int i = arcs.b[k];
+        final String x = (String) reads.get(t).get(i)[0];
+        final List<Long> list = readLists.get(t).get(i);
+        return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, null)), () -> id(from) + " must commit before "
+            + id(to) + ", because " + premise(level, t, x, list, to, from));
+      }
+      default: {
+        final int t = arcs.a[k];
+        final int i = arcs.b[k];
+        final String x = (String) reads.get(t).get(i)[0];
+        final List<Long> list = readLists.get(t).get(i);
+        final int t4 = from;
+        final int t2 = to;
+        final Edge into = t4 == soPred.get(t) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
+            : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
+        final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
+        return new Why(List.of(into, rw), () -> id(t4) + " must commit before " + id(t2) + ", because " + id(t)
+            + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
+            + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
+            + "): under PC a transaction sees every commit before one it depends on directly");
+      }
+    }
+  }
+
+  /** Why t2 must commit before t1 (or the initial version, t1 < 0) when t read x=list from t1 at the level. */
+  private String premise(final Level level, final int t, final String x, final List<Long> list, final int t1,
+      final int t2) {
+    return id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
+        + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
+  }
+
+  private boolean writes(final int t, final String key) {
+    return appendersOf.getOrDefault(key, Set.of()).contains(t);
   }
 
   private String id(final int node) {
@@ -399,66 +527,64 @@ public final class ListWeakLevels {
    * appenders right after the version read (the later ones follow them by WW).
    */
   List<Why> counterexample(final Level level) {
-    final List<int[]> arcs = new ArrayList<>(base);
-    final List<Why> why = new ArrayList<>(baseWhy);
+    final Arcs arcs = base.copy();
     int[] clock = null;
     if (level == Level.CC) {
       clock = clocks();
       if (clock == null) {
-        return cycle(arcs, why); // SO ∪ WR has a cycle: so has the base graph
+        return cycle(arcs, level); // SO ∪ WR has a cycle: so has the base graph
       }
     }
+    final IntList premises = new IntList();
     for (int node = 0; node < nodes.size(); node++) {
       final int t = node;
       final List<Object[]> rs = reads.get(t);
       for (int i = 0; i < rs.size(); i++) {
         final String x = (String) rs.get(i)[0];
         final int t1 = (Integer) rs.get(i)[1];
-        final List<Long> list = readLists.get(t).get(i);
         if (level == Level.PC) {
           for (final int t2 : later.getOrDefault(x, Map.of()).getOrDefault(t1, List.of())) {
             if (t2 == t) {
               continue; // the reader's own append: its predecessors precede it already
             }
-            for (final int t4 : directPredecessors(t)) {
-              final Edge into = t4 == soPred.get(t) ? new Edge(id(t4), id(t), EdgeKind.SO, null, null)
-                  : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
-              final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
-              arcs.add(new int[] {t4, t2});
-              why.add(new Why(List.of(into, rw), () -> id(t4) + " must commit before " + id(t2) + ", because " + id(t)
-                  + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
-                  + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
-                  + "): under PC a transaction sees every commit before one it depends on directly"));
+            final int p = soPred.get(t);
+            if (p >= 0) {
+              arcs.add(Arcs.PREFIX, p, t2, t, i);
+            }
+            for (final Object[] r : rs) {
+              if ((Integer) r[1] >= 0) {
+                arcs.add(Arcs.PREFIX, (Integer) r[1], t2, t, i);
+              }
             }
           }
           continue;
         }
-        for (final int t2 : premises(level, t, i, x, clock)) {
+        premises.clear();
+        premises(level, t, i, x, clock, premises);
+        for (int j = 0; j < premises.size(); j++) {
+          final int t2 = premises.get(j);
           if (t2 < 0 || t2 == t1 || t2 == t || !writes(t2, x)) {
             continue;
           }
-          final String because = id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
-              + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
           if (t1 < 0) {
             // t2 would have to commit before the initial version: the path by which the reader saw it, and back.
             final List<Why> cycle = new ArrayList<>(path(t2, t));
-            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> because
-                + "; no transaction commits before the initial version"));
+            final List<Long> list = readLists.get(t).get(i);
+            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> premise(level, t, x, list, t1,
+                t2) + "; no transaction commits before the initial version"));
             return cycle;
           }
-          arcs.add(new int[] {t2, t1});
-          why.add(new Why(List.of(new Edge(id(t2), id(t1), EdgeKind.WW, x, null)), () -> id(t2) + " must commit before "
-              + id(t1) + ", because " + because));
+          arcs.add(Arcs.PREMISE, t2, t1, t, i);
         }
       }
     }
-    return cycle(arcs, why);
+    return cycle(arcs, level);
   }
 
   /** The candidate premises t2 of read i (key x) of node t at the level (RC, RA or CC). */
-  private List<Integer> premises(final Level level, final int t, final int i, final String x, final int[] clock) {
+  private void premises(final Level level, final int t, final int i, final String x, final int[] clock,
+      final IntList out) {
     final List<Object[]> rs = reads.get(t);
-    final List<Integer> out = new ArrayList<>();
     if (level == Level.CC) {
       final Map<Integer, List<Integer>> bySession = writersBySession.getOrDefault(x, Map.of());
       for (final Map.Entry<Integer, List<Integer>> e : bySession.entrySet()) {
@@ -468,7 +594,7 @@ public final class ListWeakLevels {
           out.add(w);
         }
       }
-      return out;
+      return;
     }
     for (int j = 0; j < (level == Level.RA ? rs.size() : i); j++) {
       out.add((Integer) rs.get(j)[1]);
@@ -476,7 +602,6 @@ public final class ListWeakLevels {
     if (level == Level.RA) {
       out.add(sessionWriter.get(t)[i]);
     }
-    return out;
   }
 
   /** The last of a session's appenders (in session order) at a position at most upTo, or -1. */
@@ -560,10 +685,9 @@ public final class ListWeakLevels {
     for (int i = 0; i < n; i++) {
       out.add(new ArrayList<>());
     }
-    for (int k = 0; k < base.size(); k++) {
-      final EdgeKind kind = baseWhy.get(k).edges().get(0).kind();
-      if (kind == EdgeKind.SO || kind == EdgeKind.WR) {
-        out.get(base.get(k)[0]).add(k);
+    for (int k = 0; k < base.size; k++) {
+      if (base.kind[k] == Arcs.SO || base.kind[k] == Arcs.WR) {
+        out.get(base.from[k]).add(k);
       }
     }
     final int[] prev = new int[n];
@@ -574,7 +698,7 @@ public final class ListWeakLevels {
     while (!work.isEmpty() && prev[to] == -2) {
       final int u = work.poll();
       for (final int k : out.get(u)) {
-        final int v = base.get(k)[1];
+        final int v = base.to[k];
         if (prev[v] == -2) {
           prev[v] = u;
           via[v] = k;
@@ -584,72 +708,75 @@ public final class ListWeakLevels {
     }
     final List<Why> path = new ArrayList<>();
     for (int v = to; v != from; v = prev[v]) {
-      path.add(0, baseWhy.get(via[v]));
+      path.add(0, why(base, via[v], null));
     }
     return path;
   }
 
   /** A cycle of the arcs, as their whys in order, or null when they are acyclic. */
-  private List<Why> cycle(final List<int[]> arcs, final List<Why> why) {
+  private List<Why> cycle(final Arcs arcs, final Level level) {
     final int n = nodes.size();
     final int[] in = new int[n];
-    final List<List<Integer>> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(new ArrayList<>());
+    final int[] outStart = new int[n + 1];
+    for (int k = 0; k < arcs.size; k++) {
+      outStart[arcs.from[k] + 1]++;
+      in[arcs.to[k]]++;
     }
-    for (int k = 0; k < arcs.size(); k++) {
-      out.get(arcs.get(k)[0]).add(k);
-      in[arcs.get(k)[1]]++;
+    for (int v = 0; v < n; v++) {
+      outStart[v + 1] += outStart[v];
     }
-    final ArrayDeque<Integer> ready = new ArrayDeque<>();
-    for (int i = 0; i < n; i++) {
-      if (in[i] == 0) {
-        ready.add(i);
+    final int[] outArcs = new int[arcs.size]; // per node, its arcs in the order they were added
+    final int[] fill = java.util.Arrays.copyOf(outStart, n);
+    for (int k = 0; k < arcs.size; k++) {
+      outArcs[fill[arcs.from[k]]++] = k;
+    }
+    final int[] ready = new int[n];
+    int head = 0;
+    int tail = 0;
+    for (int v = 0; v < n; v++) {
+      if (in[v] == 0) {
+        ready[tail++] = v;
       }
     }
     final boolean[] done = new boolean[n];
-    while (!ready.isEmpty()) {
-      final int u = ready.poll();
+    while (head < tail) {
+      final int u = ready[head++];
       done[u] = true;
-      for (final int k : out.get(u)) {
-        if (--in[arcs.get(k)[1]] == 0) {
-          ready.add(arcs.get(k)[1]);
+      for (int e = outStart[u]; e < outStart[u + 1]; e++) {
+        final int v = arcs.to[outArcs[e]];
+        if (--in[v] == 0) {
+          ready[tail++] = v;
         }
       }
     }
-    int start = -1;
-    for (int i = 0; i < n && start < 0; i++) {
-      start = done[i] ? -1 : i;
-    }
-    if (start < 0) {
+    if (tail == n) {
       return null;
     }
-    // Every node left has an arc from another node left: walk them backwards until one repeats.
-    final List<List<Integer>> into = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      into.add(new ArrayList<>());
+    int start = 0;
+    while (done[start]) {
+      start++;
     }
-    for (int k = 0; k < arcs.size(); k++) {
-      into.get(arcs.get(k)[1]).add(k);
+    // Every node left has an arc from another node left: walk them backwards until one repeats,
+    // each time along the first arc (in the order added) from a node left.
+    final int[] back = new int[n];
+    java.util.Arrays.fill(back, -1);
+    for (int k = 0; k < arcs.size; k++) {
+      final int v = arcs.to[k];
+      if (!done[v] && back[v] < 0 && !done[arcs.from[k]]) {
+        back[v] = k;
+      }
     }
     final Map<Integer, Integer> seenAt = new HashMap<>();
     final List<Integer> walked = new ArrayList<>();
     int u = start;
     while (!seenAt.containsKey(u)) {
       seenAt.put(u, walked.size());
-      int back = -1;
-      for (final int k : into.get(u)) {
-        if (!done[arcs.get(k)[0]]) {
-          back = k;
-          break;
-        }
-      }
-      walked.add(back);
-      u = arcs.get(back)[0];
+      walked.add(back[u]);
+      u = arcs.from[back[u]];
     }
     final List<Why> cycle = new ArrayList<>();
     for (int i = walked.size() - 1; i >= seenAt.get(u); i--) {
-      cycle.add(why.get(walked.get(i)));
+      cycle.add(why(arcs, walked.get(i), level));
     }
     return cycle;
   }

@@ -135,23 +135,30 @@ public final class RegisterTranslation {
    * list). Its name is the key's with primes added until no key of the history has it.
    */
   private void phantoms(final History history) {
+    final Map<String, Long> bases = new java.util.LinkedHashMap<>();
+    unobservedCommitted.forEach((k, n) -> {
+      final ListOrders.KeyOrder order = orders.of(k);
+      final Long base = order.duplicates().isEmpty() ? base(order, order.order().size()) : null;
+      if (n > 1 && base != null) {
+        bases.put(k, base);
+      }
+    });
+    if (bases.isEmpty()) {
+      return;
+    }
     final Set<String> keys = new HashSet<>();
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         keys.add(op.key());
       }
     }
-    unobservedCommitted.forEach((k, n) -> {
-      final ListOrders.KeyOrder order = orders.of(k);
-      final Long base = order.duplicates().isEmpty() ? base(order, order.order().size()) : null;
-      if (n > 1 && base != null) {
-        String name = k + "'";
-        while (keys.contains(name)) {
-          name += "'";
-        }
-        keys.add(name);
-        phantoms.put(k, new Phantom(k, name, base));
+    bases.forEach((k, base) -> {
+      String name = k + "'";
+      while (keys.contains(name)) {
+        name += "'";
       }
+      keys.add(name);
+      phantoms.put(k, new Phantom(k, name, base));
     });
   }
 
