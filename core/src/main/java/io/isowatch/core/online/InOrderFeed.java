@@ -145,6 +145,19 @@ public final class InOrderFeed implements Consumer<Transaction> {
       lose();
       return WholeHistoryCheck.check(history, options);
     }
+    final CheckResult engine = flushed();
+    if (engine == null) {
+      return WholeHistoryCheck.check(history, options);
+    }
+    final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
+    return decided == engine ? engine : WholeHistoryCheck.withSeconds(decided, (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * The engine's result once every waiting transaction is given and the engine flushed, or null when
+   * a value was written twice (the engine's state is no longer held then: the caller checks again).
+   */
+  private CheckResult flushed() {
     while (!window.isEmpty()) {
       give(window.poll());
     }
@@ -153,12 +166,7 @@ public final class InOrderFeed implements Consumer<Transaction> {
     io.isowatch.core.format.DebugTimings.mark("in-order feed: all given");
     run.flush();
     io.isowatch.core.format.DebugTimings.mark("in-order feed: flushed");
-    if (run.state().repeats.seen()) {
-      return WholeHistoryCheck.check(history, options);
-    }
-    final CheckResult engine = run.engine().result((System.nanoTime() - started) / 1e9);
-    final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
-    return decided == engine ? engine : WholeHistoryCheck.withSeconds(decided, (System.nanoTime() - started) / 1e9);
+    return run.state().repeats.seen() ? null : run.engine().result((System.nanoTime() - started) / 1e9);
   }
 
   /** Whether the bet still holds (tests). */
