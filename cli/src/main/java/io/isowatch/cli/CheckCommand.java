@@ -100,6 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    io.isowatch.core.format.DebugTimings.mark("check: start");
     final CheckOptions options = checkFlags.options();
     final HistoryFormat format = historyFormat.format();
     final Horizon horizon = horizon();
@@ -112,15 +113,19 @@ public final class CheckCommand implements Callable<Integer> {
             .withAbsence(absenceMicros == null ? graceMicros : absenceMicros)
             // As the whole-history check: a time far ahead of the other sessions' is not trusted.
             .withFutureBound(OnlineOptions.DEFAULT_FUTURE_MICROS), durationText(graceMicros))
+        : services.readingCheck() != null ? HistoryInput.check(file, format, services, options)
         : services.engine().check(HistoryInput.read(file, format, services), options);
     Fatal.hint("");
+    io.isowatch.core.format.DebugTimings.mark("check: result");
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }
     if (dotDir != null) {
       writeDot(result);
     }
-    return printReport(result, checkFlags.promise().orElse(null), json, services, spec.commandLine().getOut());
+    final int exit = printReport(result, checkFlags.promise().orElse(null), json, services, spec.commandLine().getOut());
+    io.isowatch.core.format.DebugTimings.mark("check: report printed");
+    return exit;
   }
 
   /**

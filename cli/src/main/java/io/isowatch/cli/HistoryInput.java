@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.InputLimits;
 import io.isowatch.core.format.InvalidHistoryException;
@@ -30,6 +32,32 @@ final class HistoryInput {
     } catch (final IOException e) {
       throw new CliFailure("cannot read " + name + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Reads and checks a whole history in one pass ({@link Services#readingCheck()}, not null), failing
+   * as {@link #read(String, HistoryFormat, Services)} does on what cannot be read.
+   */
+  static CheckResult check(final String file, final HistoryFormat format, final Services services,
+      final CheckOptions options) {
+    limits();
+    final String name = displayName(file);
+    final boolean stdin = STDIN.equals(file);
+    if (!stdin) {
+      requireReadableFile(Path.of(file), name);
+    }
+    try (InputStream in = stdin ? services.stdin().get() : Files.newInputStream(Path.of(file))) {
+      return services.readingCheck().check(in, format, options, stdin ? 0 : expectedTransactions(Path.of(file)));
+    } catch (final InvalidHistoryException e) {
+      throw new CliFailure(name + ": " + e.getMessage());
+    } catch (final IOException e) {
+      throw new CliFailure("cannot read " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** About how many transactions a file holds, from its size (a JSONL line of a few ops is ~200 bytes). */
+  private static int expectedTransactions(final Path file) throws IOException {
+    return (int) Math.min(1 << 24, Files.size(file) / 256);
   }
 
   /** Reads a whole history from {@code in}, already open; {@code name} is the input's name in messages. */

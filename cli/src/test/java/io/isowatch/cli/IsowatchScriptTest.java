@@ -67,6 +67,31 @@ class IsowatchScriptTest {
   }
 
   @Test
+  void shouldGiveCheckTheParallelCollectorAndALargeYoungGenerationUnlessTheUserSizesTheHeapOrPicksACollector()
+      throws Exception {
+    // Given
+    fake("mvn", FAKE_MVN);
+    fake("java", FAKE_JAVA);
+    builtAt(Instant.now());
+    final Map<String, String> noCds = Map.of("ISOWATCH_CDS", "off");
+    final String gc = "-XX:+UseParallelGC\n-XX:InitialRAMPercentage=12.5\n-XX:NewRatio=1\n";
+
+    // When
+    final Result check = run(noCds, "check", "h.jsonl");
+    final Result debug = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-Dx=1 -Xlog:gc"), "check", "h.jsonl");
+    final Result heap = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-Xmx2g"), "check", "h.jsonl");
+    final Result g1 = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-XX:+UseG1GC"), "check", "h.jsonl");
+    final Result other = run(noCds, "convert", "h.jsonl");
+
+    // Then: check gets them, also beside options that choose neither; the user's choice stands whole
+    assertTrue(check.out().startsWith(gc + "-cp\n"), check.out());
+    assertTrue(debug.out().startsWith(gc + "-Dx=1\n-Xlog:gc\n-cp\n"), debug.out());
+    assertTrue(heap.out().startsWith("-Xmx2g\n-cp\n"), heap.out());
+    assertTrue(g1.out().startsWith("-XX:+UseG1GC\n-cp\n"), g1.out());
+    assertTrue(other.out().startsWith("-cp\n"), other.out());
+  }
+
+  @Test
   void shouldNotBuildWhenTheJarIsNewerThanEverySource() throws Exception {
     // Given
     fake("mvn", FAKE_MVN);
@@ -213,7 +238,7 @@ class IsowatchScriptTest {
     // Then: the training and dump runs said nothing on stdout or stderr, and ran once.
     final String cds = root + "/cli/target/isowatch.jsa";
     final String expected = String.join("\n", "-XX:SharedArchiveFile=" + cds, "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
-        "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
+        "-XX:+UseParallelGC", "-XX:InitialRAMPercentage=12.5", "-XX:NewRatio=1", "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
         "io.isowatch.cli.Main", "check", "--json", "h.jsonl", "");
     assertEquals(0, first.exit(), first.err());
     assertEquals("", first.err());

@@ -10,6 +10,7 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Entry point for reading and writing history files in every supported format. Files may be
@@ -45,14 +46,32 @@ public final class HistoryIO {
     return read(in, format, "the input");
   }
 
+  /**
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL input, also gives each
+   * transaction to {@code each}, in file order, on the caller's thread, as soon as it is parsed and
+   * its id found new, while the reader thread parses the next ones: a caller can work on the
+   * history while it is being read (the whole-history check does). The other formats give nothing
+   * to {@code each}; the returned history is the whole input in every case. An exception thrown by
+   * {@code each} stops the reading and is thrown as it is.
+   */
+  public static History read(final InputStream in, final HistoryFormat format, final Consumer<Transaction> each)
+      throws IOException, InvalidHistoryException {
+    return read(in, format, "the input", each);
+  }
+
   private static History read(final InputStream raw, final HistoryFormat format, final String source)
       throws IOException, InvalidHistoryException {
+    return read(raw, format, source, t -> { });
+  }
+
+  private static History read(final InputStream raw, final HistoryFormat format, final String source,
+      final Consumer<Transaction> each) throws IOException, InvalidHistoryException {
     final BufferedInputStream in = HistoryInputs.plain(raw);
     final HistoryFormat actual =
         format == HistoryFormat.AUTO ? FormatDetector.detect(HistoryInputs.prefix(in), source) : format;
     final Reader text = HistoryInputs.utf8(in);
     return switch (actual) {
-      case JSONL -> readJsonl(text);
+      case JSONL -> readJsonl(text, each);
       case TEXT -> new TextHistoryReader().read(text);
       case ELLE -> new ElleHistoryReader().read(text);
       case AION -> new AionHistoryReader().read(text);
@@ -61,15 +80,19 @@ public final class HistoryIO {
   }
 
   /** JSONL parsed on a thread of its own ({@link JsonlReadAhead}) while this one collects it. */
-  private static History readJsonl(final Reader text) throws IOException, InvalidHistoryException {
+  private static History readJsonl(final Reader text, final Consumer<Transaction> each)
+      throws IOException, InvalidHistoryException {
+    DebugTimings.mark("readJsonl: start");
     final HistoryAccumulator acc = new HistoryAccumulator();
     try (JsonlReadAhead ahead = new JsonlReadAhead(text, InputLimits.defaults())) {
       for (List<Transaction> batch = ahead.next(); !batch.isEmpty(); batch = ahead.next()) {
         for (final Transaction t : batch) {
           acc.add(t);
+          each.accept(t);
         }
       }
     }
+    DebugTimings.mark("readJsonl: last batch taken");
     return acc.build();
   }
 

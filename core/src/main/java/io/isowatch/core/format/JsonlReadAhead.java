@@ -140,6 +140,7 @@ public final class JsonlReadAhead implements AutoCloseable {
       batch = new ArrayList<>(BATCH_TXNS);
       final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
       final LineSource lines = new LineSource(in, limits);
+      DebugTimings.mark("reader: first line");
       while (!closed && lines.advance()) {
         final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
         if (t != null) {
@@ -152,6 +153,7 @@ public final class JsonlReadAhead implements AutoCloseable {
           }
         }
       }
+      DebugTimings.mark("reader: end of input");
     } catch (final Throwable e) { // every failure is the caller's to report, Errors included
       readerFailure = e; // first, allocating nothing: the hand-over below may run out of memory again
       failure = e;

@@ -57,6 +57,18 @@ final class SegmentedEngine {
   }
 
   /**
+   * Gives one transaction, with its rank in its session, and processes it at once: for a caller
+   * that gives the transactions in π order ({@link InOrderFeed}), which is what releasing the buffer
+   * after all of them would do.
+   */
+  void admitInOrder(final Transaction t, final long rank) {
+    if (sequencer.admit(t, rank, true)) {
+      sequencer.releaseAll();
+      maybePrune();
+    }
+  }
+
+  /**
    * Releases everything buffered in π order, reports every read still waiting for a writer as a
    * ThinAirRead and cuts if one is due (see {@link OnlineChecker#flush}).
    */

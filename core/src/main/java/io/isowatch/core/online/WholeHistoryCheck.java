@@ -4,6 +4,7 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.FindingMessages;
+import io.isowatch.core.format.DebugTimings;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
@@ -56,6 +57,7 @@ public final class WholeHistoryCheck {
       return ListAppendCheck.check(history, options);
     }
     final long started = System.nanoTime();
+    DebugTimings.mark("whole-history check: start");
     final List<Transaction> unique = new ArrayList<>(history.size());
     final List<Transaction> duplicates = new ArrayList<>();
     final StringIntMap ids = new StringIntMap(history.size());
@@ -69,18 +71,21 @@ public final class WholeHistoryCheck {
     final List<String> farAhead = untrustedClocks(unique, futureMicros);
     final long[] rank = ranks(unique);
     final int[] order = piOrder(unique, rank);
+    DebugTimings.mark("whole-history check: ids, ranks and order done");
     SegmentedEngine run = run(unique, duplicates, farAhead, rank, order, options, null);
     if (run.state().repeats.seen()) {
       run = run(unique, duplicates, farAhead, rank, order, options, RepeatedValues.of(unique));
     }
+    DebugTimings.mark("whole-history check: engine done");
     final CheckResult engine = run.engine().result((System.nanoTime() - started) / 1e9);
+    DebugTimings.mark("whole-history check: result built");
     // Levels left open by blind writes are searched (issue 14); MT histories never reach the search.
     final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
     return decided == engine ? engine : withSeconds(decided, (System.nanoTime() - started) / 1e9);
   }
 
   /** The result with the seconds of the whole check, the search included. */
-  private static CheckResult withSeconds(final CheckResult r, final double seconds) {
+  static CheckResult withSeconds(final CheckResult r, final double seconds) {
     return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), r.stats().withSeconds(seconds));
   }
 
@@ -138,6 +143,7 @@ public final class WholeHistoryCheck {
     for (final int i : order) {
       segments.admit(unique.get(i), rank[i]);
     }
+    DebugTimings.mark("whole-history check: admitted");
     segments.flush();
     return segments;
   }
