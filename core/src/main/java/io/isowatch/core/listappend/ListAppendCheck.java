@@ -528,7 +528,7 @@ public final class ListAppendCheck {
         final String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
         sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
       }
-      explanation = sb.append(LEGEND).toString();
+      explanation = ListExplanations.listSentences(sb.toString(), translated.registerWrites()) + LEGEND;
     }
     List<io.isowatch.core.check.Edge> cycle = a.cycle();
     if (!translated.phantoms().isEmpty()) {
