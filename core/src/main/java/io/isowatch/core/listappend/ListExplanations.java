@@ -165,9 +165,15 @@ final class ListExplanations {
         }
         final Op read = readBefore(from, k);
         if (read != null && Objects.equals(last(read), v)) {
-          final boolean shownByARead = orders.of(k).position(appended) >= 0;
+          final ListOrders.KeyOrder order = orders.of(k);
+          final boolean shownByARead = order.position(appended) >= 0;
+          // The engine's RW reaches every append that built on the version read (the append's
+          // transaction read it too): after a lost append, the lists may put other elements between.
+          final boolean next = shownByARead && order.position(appended) == (v == null ? 0 : order.position(v) + 1);
           return new Step(e, e.from() + " read " + k + "=" + shown(read) + ", and " + e.to() + " appended "
-              + appended + (shownByARead ? ", the element after it in the order of " + k + " every read is a prefix of"
+              + appended + (next ? ", the element after it in the order of " + k + " every read is a prefix of"
+                  : shownByARead ? ", which comes after it in the order of " + k + " every read is a prefix of ("
+                      + version(k, appended) + ")"
                   : ", which no read shows: " + version(k, v) + " is the latest version of " + k + " any read shows, "
                       + "and every append no read shows comes after it"));
         }
