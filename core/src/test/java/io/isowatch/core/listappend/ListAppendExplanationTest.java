@@ -159,6 +159,27 @@ class ListAppendExplanationTest {
   }
 
   @Test
+  void shouldNameTheUsersKeyInTheSummaryOfAppendsNoReadShowsBeyondTheNamedKeys() {
+    // Given: 25 keys, each with two appends no read shows (the engine names 20 keys, then summarizes)
+    final StringBuilder text = new StringBuilder();
+    for (int k = 0; k < 25; k++) {
+      text.append("A").append(k).append(" s1 a(k").append(k).append(",1) r(k").append(k).append(",[1])\n");
+      text.append("B").append(k).append(" s2 a(k").append(k).append(",2)\n");
+      text.append("C").append(k).append(" s3 a(k").append(k).append(",3)\n");
+    }
+    // When
+    final io.isowatch.core.check.CheckResult r = WholeHistoryCheck.check(HistoryDsl.history(text.toString()),
+        CheckOptions.defaults());
+    // Then: the summary (no key) speaks of the user's keys, never of the stand-in keys (k7')
+    final io.isowatch.core.check.Finding summary = r.findings().stream()
+        .filter(f -> f.kind() == io.isowatch.core.check.FindingKind.BLIND_WRITE && f.key() == null).findFirst()
+        .orElseThrow(() -> new AssertionError(r.findings()));
+    assertFalse(summary.message().contains("'"), summary.message());
+    assertTrue(summary.message().matches("\\d+ append\\(s\\) that no read shows, on keys beyond those named in the "
+        + "other BLIND_WRITE findings, e\\.g\\. to k\\d+ by .*"), summary.message());
+  }
+
+  @Test
   void shouldTellTheAdyaCycleWithTheListsOrdersAtPl2() {
     // Given: the G1c the stream published at PL2 in ListAppendOnlineCheckerTest (seed 7, history 155), its
     // lists without the duplicate: T3's 3 follows T1's 2 and T11's 11 follows it in z, T7's 6 follows T11's 10
