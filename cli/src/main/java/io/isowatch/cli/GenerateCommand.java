@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "generate", mixinStandardHelpOptions = true,
     description = "Generate a history (mini-transactions, rw-register with blind writes or list-append; simulated SER"
-        + " or SI database; optional injected anomalies for mini-transactions) as native JSONL.")
+        + " or SI database; optional injected anomalies, --inject, for mini-transactions only) as native JSONL.")
 public final class GenerateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -68,6 +68,7 @@ public final class GenerateCommand implements Callable<Integer> {
       config = options.toConfig(transactions, level, !noTimes);
       register = workload.register(config, transactions, level);
       lists = workload.listAppend(config, transactions, level);
+      workload.refuseInjections(options.injections);
     } catch (final IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;

@@ -65,6 +65,20 @@ public final class WorkloadOptions {
         maxWritesPerKey, level) : null;
   }
 
+  /**
+   * Refuses injected anomalies for a workload whose generator has none: only the mini-transaction
+   * generator injects ({@code --inject}); the others would silently write a history without them.
+   *
+   * @throws IllegalArgumentException when injections are asked for another workload
+   */
+  void refuseInjections(final java.util.List<io.isowatch.core.gen.Injection> injections) {
+    check();
+    if (!isMt() && !injections.isEmpty()) {
+      throw new IllegalArgumentException("--inject is supported only with --workload mt (mini-transactions); the "
+          + workload + " workload generates histories of a correct simulated database, without injected anomalies");
+    }
+  }
+
   private void check() {
     switch (workload) {
       case "mt", "rw-register", "list-append" -> { }

@@ -106,6 +106,21 @@ class GenerateCommandTest {
   }
 
   @Test
+  void shouldExitTwoNamingTheSupportedWorkloadWhenAnInjectionIsAskedForAnotherWorkload() {
+    for (final String w : java.util.List.of("rw-register", "list-append")) {
+      // When
+      final CliRun run = CliRun.of(new GenerateCommand(), "--workload", w, "--txns", "100", "--inject", "LostUpdate:2",
+          "--out", dir.resolve(w + ".jsonl").toString());
+
+      // Then: refused, not a history silently written without the anomalies
+      assertEquals(2, run.exit(), w + ": " + run.err());
+      assertEquals("error: --inject is supported only with --workload mt (mini-transactions); the " + w + " workload "
+          + "generates histories of a correct simulated database, without injected anomalies", run.err().strip());
+      assertFalse(Files.exists(dir.resolve(w + ".jsonl")), w);
+    }
+  }
+
+  @Test
   void shouldWriteToStandardOutputAndReportOnStandardErrorWhenOutIsDash() throws Exception {
     // When
     final CliRun run = CliRun.of(new GenerateCommand(), "--txns", "50", "--no-times", "--out", "-");

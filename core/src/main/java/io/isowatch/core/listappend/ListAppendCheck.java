@@ -275,7 +275,8 @@ public final class ListAppendCheck {
         levels.addAll(f.levels());
         levels.remove(Level.SER);
         levels.remove(Level.SSER);
-        findings.add(new Finding(f.kind(), levels, null, f.count(), f.txns(), f.lines(), f.message()));
+        findings.add(new Finding(f.kind(), levels, null, f.count(), f.txns(), f.lines(),
+            beyondNamedKeys(f, translated)));
         continue;
       }
       if (!open) {
@@ -306,6 +307,24 @@ public final class ListAppendCheck {
       }
     }
     return findings;
+  }
+
+  /**
+   * The message of the engine's BLIND_WRITE summary of the keys beyond those it names, told with
+   * the user's key (the engine names the stand-in key, e.g. {@code k97'}).
+   */
+  private static String beyondNamedKeys(final Finding f, final RegisterTranslation.Translated translated) {
+    String key = null;
+    for (final RegisterTranslation.Phantom p : translated.phantoms().values()) {
+      if (f.message().contains(" " + p.name() + " ")) {
+        key = p.key();
+        break;
+      }
+    }
+    return f.count() + " append(s) that no read shows, on keys beyond those named in the other BLIND_WRITE findings"
+        + (key == null ? "" : ", e.g. to " + key) + (f.txns().isEmpty() ? "" : " by " + String.join(", ", f.txns()))
+        + ": each comes after the latest version of its key a read shows, in an order nothing fixes; SER and SSER do "
+        + "not depend on that order, SI does (docs/list-append.md)";
   }
 
   /**
@@ -528,7 +547,7 @@ public final class ListAppendCheck {
         final String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
         sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
       }
-      explanation = sb.append(LEGEND).toString();
+      explanation = ListExplanations.listSentences(sb.toString(), translated.registerWrites()) + LEGEND;
     }
     List<io.isowatch.core.check.Edge> cycle = a.cycle();
     if (!translated.phantoms().isEmpty()) {

@@ -18,10 +18,33 @@ import java.util.Objects;
  * ("T2 read x=1") and may label an edge RW where the lists order two appends (WW). Here each step of
  * a cycle is told again from the original transactions and the key's order: a read names the list
  * the transaction read, an append the element it appended and the one it follows, and an edge whose
- * source only appended becomes the WW the lists give. Steps of session order and real time, the
- * {@code Let:} lines and the closing sentence are kept as the engine wrote them.
+ * source only appended becomes the WW the lists give. Steps of session order and real time and the
+ * {@code Let:} lines are kept as the engine wrote them; the engine's sentences around the steps that
+ * speak of writes and observed values are told for lists ({@link #listSentences}).
  */
 final class ListExplanations {
+  /**
+   * The engine's register sentences and what each says of a list-append history: the closing
+   * sentence of a cycle, the Adya sentence of PL2/RR, an IntermediateRead's rule, and the search of
+   * version orders (whose blind writes are the appends no read shows when the history writes no
+   * register).
+   */
+  private static final String[][] SENTENCES = {
+      {"a cycle, so no order of these transactions explains what they observed.",
+          "a cycle, so no order of these transactions explains the lists the reads returned."},
+      {"These edges form a cycle of Adya's direct serialization graph (no session order).",
+          "These edges form a cycle of Adya's direct serialization graph, each key's version order being the order of "
+              + "its lists (no session order)."},
+      {": only a transaction's last write of a key may be visible (Adya G1b)",
+          ": a list that holds one of a transaction's appends to a key must hold its last one too (Adya G1b: only a "
+              + "transaction's final version of a key may be visible)"}};
+  private static final String[][] SEARCH_SENTENCES = {
+      {"Every version order of the blind writes has a cycle at ", "Every order of the appends no read shows has a cycle at "},
+      {"(a writer that read a version follows it directly, and the chain of writers that starts at the initial version "
+          + "comes first)", "(an append comes right after the list its transaction saw, and every append no read shows "
+          + "comes after the latest list any read shows)"},
+      {"No version order of the blind writes avoids a cycle at ", "No order of the appends no read shows avoids a cycle at "}};
+
   private final Map<String, Transaction> originals;
   private final ListOrders orders;
 
@@ -46,6 +69,24 @@ final class ListExplanations {
       return x.read(a);
     }
     return a;
+  }
+
+  /**
+   * The explanation with the engine's register sentences told for lists ({@link #SENTENCES}); the
+   * search's sentences only when the history writes no register, so that its blind writes are
+   * appends no read shows.
+   */
+  static String listSentences(final String explanation, final boolean registerWrites) {
+    String text = explanation;
+    for (final String[] s : SENTENCES) {
+      text = text.replace(s[0], s[1]);
+    }
+    if (!registerWrites) {
+      for (final String[] s : SEARCH_SENTENCES) {
+        text = text.replace(s[0], s[1]);
+      }
+    }
+    return text;
   }
 
   /** A step told from the lists: the edge as the lists give it, and why it holds. */
@@ -124,9 +165,15 @@ final class ListExplanations {
         }
         final Op read = readBefore(from, k);
         if (read != null && Objects.equals(last(read), v)) {
-          final boolean shownByARead = orders.of(k).position(appended) >= 0;
+          final ListOrders.KeyOrder order = orders.of(k);
+          final boolean shownByARead = order.position(appended) >= 0;
+          // The engine's RW reaches every append that built on the version read (the append's
+          // transaction read it too): after a lost append, the lists may put other elements between.
+          final boolean next = shownByARead && order.position(appended) == (v == null ? 0 : order.position(v) + 1);
           return new Step(e, e.from() + " read " + k + "=" + shown(read) + ", and " + e.to() + " appended "
-              + appended + (shownByARead ? ", the element after it in the order of " + k + " every read is a prefix of"
+              + appended + (next ? ", the element after it in the order of " + k + " every read is a prefix of"
+                  : shownByARead ? ", which comes after it in the order of " + k + " every read is a prefix of ("
+                      + version(k, appended) + ")"
                   : ", which no read shows: " + version(k, v) + " is the latest version of " + k + " any read shows, "
                       + "and every append no read shows comes after it"));
         }

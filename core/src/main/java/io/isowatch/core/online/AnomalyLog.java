@@ -97,6 +97,21 @@ final class AnomalyLog {
     return list.select();
   }
 
+  /**
+   * Every anomaly retained, beyond the listing's cap too (bounded: per category the first {@code
+   * cap} and the first of each name), built now: what proves a level among the anomalies counted
+   * when the listing is truncated.
+   */
+  List<Anomaly> retained() {
+    final List<Anomaly> out = new ArrayList<>();
+    for (final Category c : List.of(reads, lostUpdates, cycles)) {
+      for (final Entry e : c.retained()) {
+        out.add(e.build().get());
+      }
+    }
+    return out;
+  }
+
   private void count(final String name) {
     counts.merge(name, 1L, Long::sum);
     total++;

@@ -187,9 +187,11 @@ final class ResultBuilder {
     // full listing keeps room for them, dropping the engine's last ones, so that every violated
     // level keeps a listed proof. Dropping one may leave a weak level it proved without proof, so
     // the room is found again until it holds. A counterexample is counted only if the engine's
-    // listing before the drops needed it too, so the drops add nothing to the counts.
-    final Witnesses counted = witnessesOf(h, listed);
-    Witnesses needed = counted;
+    // anomalies did not prove its level: all it retained when its listing is truncated (an anomaly
+    // counted but not listed, e.g. the NonMonotonicRead of a read whose witness is a FracturedRead,
+    // would be counted twice), else its listing before the drops, so the drops add nothing to the counts.
+    Witnesses needed = witnessesOf(h, listed);
+    final Witnesses counted = s.anomalies.truncated() ? witnessesOf(h, s.anomalies.retained()) : needed;
     while (listed.size() > Math.max(0, s.options.maxAnomalies() - needed.size())) {
       listed = List.copyOf(listed.subList(0, Math.max(0, s.options.maxAnomalies() - needed.size())));
       truncated = true;

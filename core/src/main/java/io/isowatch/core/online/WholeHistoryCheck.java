@@ -212,7 +212,12 @@ public final class WholeHistoryCheck {
     return order;
   }
 
-  /** Each transaction's position in its session's order: by seq when all of the session's have one, else by source order. */
+  /**
+   * Each transaction's rank in its session: its seq when all of the session's have one, as the
+   * stream ranks it ({@link Sequencer}), else its position in source order. Seq numbers with gaps
+   * keep their gaps: π interleaves transactions without times by rank, so ranking them by position
+   * would process them, and name cycles, otherwise than a stream of the same history.
+   */
   private static long[] ranks(final List<Transaction> txns) {
     final StringIntMap sessionIds = new StringIntMap(64);
     final List<IntList> members = new ArrayList<>();
@@ -235,12 +240,8 @@ public final class WholeHistoryCheck {
     for (int s = 0; s < members.size(); s++) {
       final IntList m = members.get(s);
       final int[] idx = m.toArray();
-      if (allSeq.get(s)) {
-        // Stable: transactions sharing a seq keep their source order (DUPLICATE_SEQ).
-        IndexSort.sort(idx, idx.length, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
-      }
       for (int r = 0; r < idx.length; r++) {
-        rank[idx[r]] = r;
+        rank[idx[r]] = allSeq.get(s) ? txns.get(idx[r]).seq() : r;
       }
     }
     return rank;
