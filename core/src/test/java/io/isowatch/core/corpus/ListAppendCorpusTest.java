@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The list-append golden corpus ({@code core/src/test/resources/corpus/list-append}, README
- * there): histories transcribed from Elle's list-append tests, each with its source, what Elle
- * reports, IsoWatch's expected verdicts and anomalies, and where they differ, why. Every case is
+ * there): histories transcribed from Elle's list-append tests, and a few observed on real databases,
+ * each with its source, what Elle reports, IsoWatch's expected verdicts and anomalies, and where they differ, why. Every case is
  * also judged by {@link ListAppendOracle}, so that an expected verdict cannot contradict the
  * definitions.
  */
