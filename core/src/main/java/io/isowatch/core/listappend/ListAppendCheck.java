@@ -420,8 +420,7 @@ public final class ListAppendCheck {
         kept.addAll(a.violates());
         kept.removeIf(l -> decided.containsKey(l) && !decided.get(l));
         if (kept.size() < a.violates().size()) {
-          final String explanation = a.explanation() == null ? null
-              : a.explanation().replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(kept));
+          final String explanation = retold(a.explanation(), kept);
           anomalies.set(i, new Anomaly(a.type(), a.name(), kept, a.transactions(), a.cycle(), explanation, a.read()));
         }
       }
@@ -586,23 +585,33 @@ public final class ListAppendCheck {
           violates.add(l);
         }
       }
-      if (explanation != null) {
-        explanation = explanation.replaceFirst("This violates [A-Z0-9, and]+\\.", violatesSentence(violates));
-      }
+      explanation = retold(explanation, violates);
     }
     return new Anomaly(a.type(), a.name(), violates, txns, cycle, explanation, read);
   }
 
-  private static String violatesSentence(final java.util.Set<Level> levels) {
+  /**
+   * The levels an explanation's closing sentence names: "This violates A, B and C." (the cycle
+   * explainer) or "This violates A, B, C (type, name)" (the weak levels' explainer).
+   */
+  private static final java.util.regex.Pattern VIOLATES =
+      java.util.regex.Pattern.compile("This violates [A-Z0-9]+(?:(?:, | and )[A-Z0-9]+)*");
+
+  /**
+   * The explanation with its closing sentence naming {@code levels}, the levels left to its anomaly,
+   * so that the text does not claim a level the anomaly no longer lists; unchanged when none is left
+   * (such an anomaly is dropped) or it has no such sentence.
+   */
+  private static String retold(final String explanation, final java.util.Set<Level> levels) {
+    if (explanation == null || levels.isEmpty()) {
+      return explanation;
+    }
     final List<String> names = new ArrayList<>();
     for (final Level l : Level.strongestFirst(levels)) {
       names.add(l.name());
     }
-    if (names.isEmpty()) {
-      return "";
-    }
-    return "This violates " + (names.size() == 1 ? names.get(0)
-        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)) + ".";
+    return VIOLATES.matcher(explanation).replaceFirst("This violates " + (names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1)));
   }
 
   private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {

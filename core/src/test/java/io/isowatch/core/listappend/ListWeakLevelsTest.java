@@ -141,4 +141,28 @@ class ListWeakLevelsTest {
     assertTrue(r.reasons().get(Level.CC).contains("at most " + ListWeakLevels.CLOCK_CELLS + " transactions × sessions"),
         r.reasons().toString());
   }
+
+  @Test
+  void shouldNameInEachExplanationOnlyTheLevelsItsAnomalyViolatesWhenTheTranslationFindsAnRcCycle() {
+    // Given: MariaDB REPEATABLE READ (corpus/list-append/mariadb-rr-update-then-read): T1's read of y
+    // after its own append shows T2's append, its later read of x the snapshot before T2
+    final History h = HistoryDsl.history("""
+        T1 s1 r(z,[]) a(y,2) r(y,[1,2]) r(x,[])
+        T2 s2 a(y,1) a(x,1)
+        """);
+    // When
+    final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(EnumSet.of(Level.PL2, Level.RC)));
+    // Then: RC is violated, and every explanation's closing sentence lists the levels its anomaly
+    // violates, no more (the translation's cycle is listed with SER only, ListWeakLevels' with RC)
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.RC));
+    assertTrue(r.anomalies().size() >= 2, r.anomalies()::toString);
+    for (final Anomaly a : r.anomalies()) {
+      final java.util.regex.Matcher m = java.util.regex.Pattern.compile("This violates ([A-Z0-9]+(?:(?:, | and )[A-Z0-9]+)*)")
+          .matcher(a.explanation());
+      assertTrue(m.find(), a.explanation());
+      final Set<String> told = new java.util.TreeSet<>(List.of(m.group(1).split(", | and ")));
+      final Set<String> violated = new java.util.TreeSet<>(a.violates().stream().map(Level::name).toList());
+      assertEquals(violated, told, a.explanation());
+    }
+  }
 }
