@@ -21,17 +21,7 @@ final class HistoryInput {
   private HistoryInput() {}
 
   static History read(final String file, final HistoryFormat format, final Services services) {
-    limits();
-    final String name = displayName(file);
-    final boolean stdin = STDIN.equals(file);
-    if (!stdin) {
-      requireReadableFile(Path.of(file), name);
-    }
-    try (InputStream in = stdin ? services.stdin().get() : Files.newInputStream(Path.of(file))) {
-      return read(in, format, services, name);
-    } catch (final IOException e) {
-      throw new CliFailure("cannot read " + name + ": " + e.getMessage());
-    }
+    return withInput(file, services, (in, name, path) -> read(in, format, services, name));
   }
 
   /**
@@ -40,16 +30,33 @@ final class HistoryInput {
    */
   static CheckResult check(final String file, final HistoryFormat format, final Services services,
       final CheckOptions options) {
+    return withInput(file, services, (in, name, path) -> {
+      try {
+        return services.readingCheck().check(in, format, options, path == null ? 0 : expectedTransactions(path));
+      } catch (final InvalidHistoryException e) {
+        throw new CliFailure(name + ": " + e.getMessage());
+      }
+    });
+  }
+
+  /** What a command does with its FILE argument, once open; {@code path} is null for stdin. */
+  private interface Reading<T> {
+    T from(InputStream in, String name, Path path) throws IOException;
+  }
+
+  /**
+   * Opens the FILE argument ({@code -}: stdin) and hands it to {@code reading}, turning a file that
+   * cannot be opened or read into a one-line {@link CliFailure} that names it.
+   */
+  private static <T> T withInput(final String file, final Services services, final Reading<T> reading) {
     limits();
     final String name = displayName(file);
-    final boolean stdin = STDIN.equals(file);
-    if (!stdin) {
-      requireReadableFile(Path.of(file), name);
+    final Path path = STDIN.equals(file) ? null : Path.of(file);
+    if (path != null) {
+      requireReadableFile(path, name);
     }
-    try (InputStream in = stdin ? services.stdin().get() : Files.newInputStream(Path.of(file))) {
-      return services.readingCheck().check(in, format, options, stdin ? 0 : expectedTransactions(Path.of(file)));
-    } catch (final InvalidHistoryException e) {
-      throw new CliFailure(name + ": " + e.getMessage());
+    try (InputStream in = path == null ? services.stdin().get() : Files.newInputStream(path)) {
+      return reading.from(in, name, path);
     } catch (final IOException e) {
       throw new CliFailure("cannot read " + name + ": " + e.getMessage());
     }

@@ -587,34 +587,15 @@ final class MixedChains {
     if (!any) {
       return null;
     }
-    final int[] session = new int[n + 1];
-    final int[] rank = new int[n + 1];
-    int sessions = 0;
-    for (final int t : order) {
-      final int p = g.soPred[t];
-      session[t] = p > 0 ? session[p] : sessions++;
-      rank[t] = p > 0 ? rank[p] + 1 : 1;
-    }
-    if ((long) sessions * (n + 1) > MAX_CLOCK_ENTRIES) {
+    final SessionClocks clocks = SessionClocks.of(g, n, order);
+    if (clocks == null) {
       return UNDECIDED;
     }
-    final int[][] clock = new int[n + 1][];
     for (final int t : order) {
-      final int[] c = new int[sessions];
-      if (g.soPred[t] > 0) {
-        max(c, clock[g.soPred[t]]);
-      }
-      for (final Read r : g.reads[t]) {
-        if (r.writer() != INIT) {
-          max(c, clock[r.writer()]);
-        }
-      }
-      c[session[t]] = rank[t];
-      clock[t] = c;
       if (level[t] == Level.CC) {
         for (final Read r : g.reads[t]) {
           for (final int nx : next(r.writer(), r.key())) {
-            if (nx != t && clock[t][session[nx]] >= rank[nx]) {
+            if (nx != t && clocks.clock[t][clocks.session[nx]] >= clocks.rank[nx]) {
               return axiomCycle(r, nx, causalPath(nx, t));
             }
           }
@@ -624,11 +605,6 @@ final class MixedChains {
     return null;
   }
 
-  private static void max(final int[] into, final int[] from) {
-    for (int i = 0; i < into.length; i++) {
-      into[i] = Math.max(into[i], from[i]);
-    }
-  }
 
   /** A path of SO and WR arcs from {@code from} to {@code to}, by a search backwards from {@code to}. */
   private List<Arc> causalPath(final int from, final int to) {

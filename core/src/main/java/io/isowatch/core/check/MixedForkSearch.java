@@ -176,32 +176,15 @@ final class MixedForkSearch {
     if (!any) {
       return true;
     }
-    session = new int[n + 1];
-    rank = new int[n + 1];
-    int sessions = 0;
     final int[] order = candidateOrder(); // a topological order of SO ∪ WR among others
-    for (final int t : order) {
-      final int p = g.soPred[t];
-      session[t] = p > 0 ? session[p] : sessions++;
-      rank[t] = p > 0 ? rank[p] + 1 : 1;
-    }
-    if ((long) sessions * (n + 1) > MixedChains.MAX_CLOCK_ENTRIES) {
+    final SessionClocks clocks = SessionClocks.of(g, n, order);
+    if (clocks == null) {
       return false;
     }
-    clock = new int[n + 1][];
-    for (final int t : order) {
-      final int[] cl = new int[sessions];
-      if (g.soPred[t] > 0) {
-        max(cl, clock[g.soPred[t]]);
-      }
-      for (final Read r : g.reads[t]) {
-        if (r.writer() != INIT) {
-          max(cl, clock[r.writer()]);
-        }
-      }
-      cl[session[t]] = rank[t];
-      clock[t] = cl;
-    }
+    session = clocks.session;
+    rank = clocks.rank;
+    clock = clocks.clock;
+    final int sessions = clocks.sessions;
     bySession = new int[forkedKey.length][][];
     for (int k = 0; k < forkedKey.length; k++) {
       if (forkedKey[k]) {
@@ -239,11 +222,6 @@ final class MixedForkSearch {
     }
   }
 
-  private static void max(final int[] into, final int[] from) {
-    for (int i = 0; i < into.length; i++) {
-      into[i] = Math.max(into[i], from[i]);
-    }
-  }
 
   /**
    * CC readers of forked keys: every writer of the key in the reader's causal past must precede the
