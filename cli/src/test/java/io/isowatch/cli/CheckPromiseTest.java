@@ -85,6 +85,36 @@ class CheckPromiseTest {
   }
 
   @Test
+  void shouldKeepTheRepeatableReadPromiseWhenMariadbReadsItsSnapshotAfterAnUpdateAsInnodbDocuments() throws Exception {
+    for (final String promise : new String[] {"mariadb:repeatable-read", "mysql:repeatable-read"}) {
+      // When: the golden case MariaDB 10.11 produced (RC VIOLATED, PL2 SATISFIED)
+      final CliRun run = check(corpus("mariadb-rr-update-then-read"), "--promise", promise);
+      // Then: RC is outside the promise, so the violation is allowed and the exit code is 0
+      assertEquals(0, run.exit(), run.out() + run.err());
+      assertTrue(run.out().contains("  RC    VIOLATED\n"), run.out());
+      assertTrue(run.out().contains("  PL2   SATISFIED\n"), run.out());
+      assertTrue(run.out().contains("Promise " + promise + " ("), run.out());
+      assertTrue(run.out().contains("REPEATABLE READ (the default)): KEPT"), run.out());
+      assertTrue(run.out().contains("  weaker than RC but allowed: "), run.out());
+      assertFalse(run.out().contains("PROMISE BROKEN"), run.out());
+    }
+  }
+
+  @Test
+  void shouldBreakTheRepeatableReadPromiseWhenMariadbReadsAnAbortedAppend() throws Exception {
+    // When: G1a, an aborted read, which InnoDB's REPEATABLE READ prevents
+    final CliRun run = check(corpus("elle-g1a"), "--promise", "mariadb:repeatable-read");
+    // Then
+    assertEquals(1, run.exit(), run.out() + run.err());
+    assertTrue(run.out().contains("(MariaDB REPEATABLE READ (the default)): BROKEN\n"), run.out());
+    assertTrue(run.out().contains("  PROMISE BROKEN: PL2"), run.out());
+  }
+
+  private static String corpus(final String name) throws Exception {
+    return Files.readString(CliRun.REPO_ROOT.resolve("core/src/test/resources/corpus/list-append/" + name + ".hist"));
+  }
+
+  @Test
   void shouldCheckTheGivenLevelsAndThePromisedOnesWhenBothAreGiven() throws Exception {
     // Given
     final CliRun.Fake fake = new CliRun.Fake().answering(ResultFixtures.satisfied(Level.CLASSIC));
@@ -93,7 +123,7 @@ class CheckPromiseTest {
     CliRun.run(fake.services(), "check", "--levels", "SER", "--promise", "mysql:repeatable-read", file.toString());
     CliRun.run(fake.services(), "check", "--promise", "mysql:repeatable-read", file.toString());
     // Then: with --levels the promised levels are added; without, the promise says what to check
-    assertEquals(EnumSet.of(Level.PL2, Level.RC, Level.SER), fake.options.get(0).levels());
+    assertEquals(EnumSet.of(Level.PL2, Level.SER), fake.options.get(0).levels());
     assertEquals(EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.SI, Level.RR, Level.SER), fake.options.get(1).levels());
   }
 

@@ -131,7 +131,7 @@ class ListAppendOnRealDatabasesIT {
     assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SI), AgentRuns.describe(o, r));
     assertTrue(AgentRuns.names(r).contains("LostUpdate"), AgentRuns.describe(o, r));
     assertListsIntactAndPl2Satisfied(o, r);
-    // RC is not asserted: the mariadb:repeatable-read profile marks its RC promise uncertain, and RC was
+    // RC is not asserted: the mariadb:repeatable-read profile promises PL-2, not RC, and RC was
     // VIOLATED in one run of 2026-11-26 and not in others (docs/list-append.md, "The agent on real databases"):
     // really, when a SELECT after the transaction's own UPDATE of a row shows newer commits than its snapshot
     // (golden case corpus/list-append/mariadb-rr-update-then-read).
