@@ -115,7 +115,10 @@ public final class ListAppendCheck {
     all.addAll(ownMissed);
     final List<Anomaly> adya = adyaLevels(history, orders, options.levels(), verdicts, reasons, all, findings);
     all.addAll(adya);
+    final Map<String, Long> beforeAxioms = names(all);
     final java.util.Set<Level> axiomatic = axiomLevels(history, orders, verdicts, reasons, all);
+    final Map<String, Long> axiomDelta = names(all);
+    beforeAxioms.forEach((k, v) -> axiomDelta.merge(k, -v, Long::sum));
     weakLevels(verdicts, reasons, all, axiomatic);
     for (final Anomaly a : concat(lists, ownMissed)) {
       for (final Level l : a.violates()) {
@@ -137,6 +140,18 @@ public final class ListAppendCheck {
       final long kept = v - dropped.getOrDefault(k, 0L);
       if (kept > 0) {
         byName.merge(k, kept, Long::sum);
+      }
+    });
+    // What axiomLevels listed or took off (its counterexamples, anomalies claiming only levels it
+    // found satisfied) is counted as listed, as ResultBuilder counts the register checks'.
+    axiomDelta.forEach((k, v) -> {
+      if (v != 0) {
+        final long n = byName.getOrDefault(k, 0L) + v;
+        if (n > 0) {
+          byName.put(k, n);
+        } else {
+          byName.remove(k);
+        }
       }
     });
     final int max = options.maxAnomalies();
@@ -432,6 +447,15 @@ public final class ListAppendCheck {
       }
     }
     return asked;
+  }
+
+  /** How many anomalies of each name {@code anomalies} lists. */
+  private static Map<String, Long> names(final List<Anomaly> anomalies) {
+    final Map<String, Long> out = new HashMap<>();
+    for (final Anomaly a : anomalies) {
+      out.merge(a.displayName(), 1L, Long::sum);
+    }
+    return out;
   }
 
   /**

@@ -165,4 +165,22 @@ class ListWeakLevelsTest {
       assertEquals(violated, told, a.explanation());
     }
   }
+
+  @Test
+  void shouldCountEveryListedAnomalyWhenTheRcCounterexampleIsListed() throws Exception {
+    // Given: the golden case mariadb-rr-update-then-read, checked at RC and PL2
+    final String text;
+    try (java.io.InputStream in = getClass().getResourceAsStream("/corpus/list-append/mariadb-rr-update-then-read.hist")) {
+      text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    // When
+    final CheckResult r = WholeHistoryCheck.check(HistoryDsl.history(text),
+        CheckOptions.defaults().withLevels(EnumSet.of(Level.PL2, Level.RC)));
+    // Then: the summary counts what is listed, the RC counterexample included
+    assertFalse(r.stats().anomaliesTruncated());
+    final java.util.Map<String, Long> listed = new java.util.TreeMap<>();
+    r.anomalies().forEach(a -> listed.merge(a.displayName(), 1L, Long::sum));
+    assertTrue(r.anomalies().size() >= 2, r.anomalies()::toString);
+    assertEquals(listed, new java.util.TreeMap<>(r.stats().anomaliesByName()));
+  }
 }
