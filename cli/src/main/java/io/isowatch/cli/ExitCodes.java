@@ -12,8 +12,10 @@ package io.isowatch.cli;
  *       unwritable output. Nothing is written to stdout; one line per problem goes to stderr.
  *   <li>{@link #INTERNAL} 3: IsoWatch could not finish: any {@link Error} (out of memory, stack
  *       overflow, …) or unexpected exception, in any command and any thread, with one line on
- *       stderr saying what (see {@link Fatal}); a {@code --grace} the heap cannot hold; or it could
- *       not be built or started. Never 0, 1 or 2, which a script would read as a verdict.
+ *       stderr saying what (see {@link Fatal}); a {@code --grace} the heap cannot hold; the local
+ *       broker or registry of {@code replay --file} or {@code demo} could not start (a {@code
+ *       LocalServiceException}: one line, no stack trace); or it could not be built or started.
+ *       Never 0, 1 or 2, which a script would read as a verdict.
  * </ul>
  */
 public final class ExitCodes {

@@ -10,6 +10,7 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.profile.PromiseJudgement;
 import io.isowatch.core.report.JsonReport;
 import io.isowatch.core.report.TextReport;
+import io.isowatch.localstack.LocalServiceException;
 import io.isowatch.streams.CarriedLevels;
 import io.isowatch.streams.ConfigFileOption;
 import io.isowatch.streams.IsoWatchStreamsConfig;
@@ -27,6 +28,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,6 +76,7 @@ import picocli.CommandLine.Spec;
       "3:internal error, or the streaming checker failed (see the log)"
     })
 public final class ReplayCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplayCommand.class);
   /** System property naming the work directory; Main sets it before the first logger exists. */
   public static final String WORK_DIR_PROPERTY = "isowatch.replay.dir";
   private static final String DEFAULT_TENANT = "replay";
@@ -148,6 +152,12 @@ public final class ReplayCommand implements Callable<Integer> {
       return exit;
     } catch (final Replayer.ReplayException e) {
       err.println("isowatch replay: " + e.getMessage() + " (log: " + workDir.resolve("replay.log") + ")");
+      err.flush();
+      return ExitCodes.INTERNAL;
+    } catch (final LocalServiceException e) {
+      // The machine's fault, not a bug and not a verdict: one line (its log says more), exit 3.
+      LOG.error("Local broker or registry could not start", e);
+      err.println("isowatch replay: could not start: " + e.getMessage());
       err.flush();
       return ExitCodes.INTERNAL;
     } finally {

@@ -40,21 +40,36 @@ public final class LocalKafka implements AutoCloseable {
     this.stopAtExit = new StopAtExit("local-kafka-stop", this::closeQuietly);
   }
 
-  /** Formats and starts the cluster; returns once its broker is ready. */
-  public static LocalKafka start() throws Exception {
+  /**
+   * Formats and starts the cluster; returns once its broker is ready.
+   *
+   * <p>No port race here, unlike a port chosen free and bound later: the test kit binds each
+   * listener's socket itself (port 0) before the broker starts and hands the bound socket over.
+   *
+   * @throws LocalServiceException when the broker could not start (the cause says why)
+   */
+  public static LocalKafka start() throws LocalServiceException, InterruptedException {
     final long t0 = System.nanoTime();
     final TestKitNodes nodes =
         new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build();
-    final KafkaClusterTestKit cluster = singleNodeBuilder(nodes).build();
+    final KafkaClusterTestKit cluster;
+    try {
+      cluster = singleNodeBuilder(nodes).build();
+    } catch (final Exception e) {
+      throw new LocalServiceException("the Kafka broker could not start: " + e, e);
+    }
     final LocalKafka kafka = new LocalKafka(cluster);
     kafka.stopAtExit.register();
     try {
       formatQuietly(cluster);
       cluster.startup();
       cluster.waitForReadyBrokers();
-    } catch (final Exception e) {
-      kafka.close();
+    } catch (final InterruptedException e) {
+      kafka.closeQuietly();
       throw e;
+    } catch (final Exception e) {
+      kafka.closeQuietly();
+      throw new LocalServiceException("the Kafka broker could not start: " + e, e);
     }
     LOG.info("Local Kafka ready bootstrap=[{}] startMs=[{}]", cluster.bootstrapServers(),
         (System.nanoTime() - t0) / 1_000_000);

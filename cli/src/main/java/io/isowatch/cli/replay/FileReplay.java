@@ -116,6 +116,10 @@ public final class FileReplay {
     try {
       return registry.join();
     } catch (final CompletionException e) {
+      if (e.getCause() instanceof UncheckedIOException io) {
+        // The registry's IOException (a LocalServiceException when it could not start), as thrown.
+        throw io.getCause();
+      }
       if (e.getCause() instanceof Exception cause) {
         throw cause;
       }
