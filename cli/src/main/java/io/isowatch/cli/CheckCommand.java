@@ -100,7 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    io.isowatch.core.format.DebugTimings.mark("check: start");
+    io.isowatch.core.debug.DebugTimings.mark("check: start");
     final CheckOptions options = checkFlags.options();
     final HistoryFormat format = historyFormat.format();
     final Horizon horizon = horizon();
@@ -116,7 +116,7 @@ public final class CheckCommand implements Callable<Integer> {
         : services.readingCheck() != null ? HistoryInput.check(file, format, services, options)
         : services.engine().check(HistoryInput.read(file, format, services), options);
     Fatal.hint("");
-    io.isowatch.core.format.DebugTimings.mark("check: result");
+    io.isowatch.core.debug.DebugTimings.mark("check: result");
     if (result.hasInvalidInput()) {
       throw new CliFailure(invalidInputMessage(HistoryInput.displayName(file), result.findings()));
     }
@@ -124,7 +124,7 @@ public final class CheckCommand implements Callable<Integer> {
       writeDot(result);
     }
     final int exit = printReport(result, checkFlags.promise().orElse(null), json, services, spec.commandLine().getOut());
-    io.isowatch.core.format.DebugTimings.mark("check: report printed");
+    io.isowatch.core.debug.DebugTimings.mark("check: report printed");
     return exit;
   }
 

@@ -1,5 +1,6 @@
 package io.isowatch.core.format;
 
+import io.isowatch.core.debug.DebugTimings;
 import io.isowatch.core.history.Transaction;
 import java.io.IOException;
 import java.io.Reader;

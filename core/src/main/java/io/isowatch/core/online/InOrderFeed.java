@@ -163,9 +163,9 @@ public final class InOrderFeed implements Consumer<Transaction> {
     }
     final SegmentedEngine run = segments;
     lose();
-    io.isowatch.core.format.DebugTimings.mark("in-order feed: all given");
+    io.isowatch.core.debug.DebugTimings.mark("in-order feed: all given");
     run.flush();
-    io.isowatch.core.format.DebugTimings.mark("in-order feed: flushed");
+    io.isowatch.core.debug.DebugTimings.mark("in-order feed: flushed");
     return run.state().repeats.seen() ? null : run.engine().result((System.nanoTime() - started) / 1e9);
   }
 

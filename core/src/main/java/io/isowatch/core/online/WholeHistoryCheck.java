@@ -4,7 +4,7 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.FindingMessages;
-import io.isowatch.core.format.DebugTimings;
+import io.isowatch.core.debug.DebugTimings;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;

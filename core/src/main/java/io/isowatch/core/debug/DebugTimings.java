@@ -1,4 +1,4 @@
-package io.isowatch.core.format;
+package io.isowatch.core.debug;
 
 import java.lang.management.ManagementFactory;
 
