@@ -190,6 +190,21 @@ class BenchCommandTest {
   }
 
   @Test
+  void shouldExitTwoNamingTheSupportedWorkloadWhenAnInjectionIsAskedForAnotherWorkload() {
+    for (final String w : List.of("rw-register", "list-append")) {
+      // When
+      final CliRun run = CliRun.of(new BenchCommand(), "--workload", w, "--txns", "200", "--inject", "LostUpdate:2",
+          "--repeat", "1", "--warmup", "0");
+
+      // Then: refused as generate refuses it, not a correct history timed as if it held the anomalies
+      assertEquals(2, run.exit(), w + ": " + run.err());
+      assertEquals("error: --inject is supported only with --workload mt (mini-transactions); the " + w + " workload "
+          + "generates histories of a correct simulated database, without injected anomalies", run.err().strip());
+      assertEquals("", run.out(), w);
+    }
+  }
+
+  @Test
   void shouldExitTwoWhenGeneratorOptionsAreGivenWithAFile() {
     // When
     final CliRun run = CliRun.of(new BenchCommand(), "--file", "h.jsonl", "--inject", "LostUpdate");
