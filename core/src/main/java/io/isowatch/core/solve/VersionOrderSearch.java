@@ -362,7 +362,7 @@ public final class VersionOrderSearch {
           model[v] = solver.model(v);
         }
         keys.addCandidate(p.known, model);
-        final boolean acyclic = block(clauses, clauseCycles, seen);
+        final boolean acyclic = block(clauses, clauseCycles, seen) & blockTriangles(clauses, clauseCycles, seen);
         p.known.truncate(fixedBase);
         if (acyclic) {
           return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, clauses.size(), rounds, p.txns);
@@ -415,6 +415,43 @@ public final class VersionOrderSearch {
       }
     }
     return found.isEmpty();
+  }
+
+  /**
+   * Adds one clause per three-cycle of choices of the last candidate ({@link KeyOrders#triangles}:
+   * chain a before b, b before c, c before a, which no version order has), with its cycle of WW
+   * steps for a counterexample; true when there was none.
+   */
+  private boolean blockTriangles(final List<int[]> clauses, final List<List<Step>> cycles,
+      final Set<List<Integer>> seen) {
+    final IntList t = keys.triangles;
+    for (int i = 0; i < t.size(); i += 4) {
+      final int k = t.get(i);
+      final int[] chains = p.openChains.get(k);
+      final int[] at = {t.get(i + 1), t.get(i + 2), t.get(i + 3)};
+      final IntList lits = new IntList(3);
+      final List<Step> steps = new ArrayList<>(3);
+      for (int j = 0; j < 3; j++) {
+        final int x = at[j];
+        final int y = at[(j + 1) % 3];
+        final int lit = keys.solverLiteral(k, p.literal(k, x, y), f -> {
+          clauses.add(new int[] {keys.solverLiteral(f.literal())});
+          cycles.add(null); // built when a core needs it
+          forced.put(clauses.size() - 1, f);
+        });
+        lits.add(-lit);
+        final int c = chains[x];
+        steps.add(new Step(new Edge(p.txns.get(p.chainLast.get(c)).id(), p.txns.get(p.chainFirst.get(chains[y])).id(),
+            EdgeKind.WW, p.keys.get(k), p.chainValue.get(c)), true));
+      }
+      final int[] clause = lits.toArray();
+      Arrays.sort(clause);
+      if (seen.add(Arrays.stream(clause).boxed().toList())) {
+        clauses.add(clause);
+        cycles.add(steps);
+      }
+    }
+    return t.size() == 0;
   }
 
   private Outcome violated(final List<int[]> clauses, final List<List<Step>> cycles, final int rounds) {
