@@ -66,7 +66,8 @@ final class VersionOrderProblem {
   record Built(VersionOrderProblem problem, String notApplicable) {}
 
   static Built build(final History history, final Long initial, final long skew, final boolean realTime) {
-    return build(counted(history, initial), initial, skew, realTime, Map.of());
+    final List<Transaction> counted = counted(history, initial);
+    return build(counted, writersOf(counted), initial, skew, realTime, Map.of());
   }
 
   /**
@@ -74,10 +75,10 @@ final class VersionOrderProblem {
    * of each read whose value several counted transactions wrote ({@link #choiceReads}); a read
    * with one candidate writer needs no entry.
    */
-  static Built build(final List<Transaction> counted, final Long initial, final long skew, final boolean realTime,
-      final Map<ReaderKey, Integer> chosen) {
+  static Built build(final List<Transaction> counted, final Map<KeyValue, IntList> writers, final Long initial,
+      final long skew, final boolean realTime, final Map<ReaderKey, Integer> chosen) {
     final VersionOrderProblem p = new VersionOrderProblem(counted);
-    final String why = p.fill(initial, skew, realTime, chosen);
+    final String why = p.fill(initial, skew, realTime, chosen, writers);
     // A lost update is returned with the (partly built) problem, which names its key.
     return why == null || p.lostUpdate != null ? new Built(p, why) : new Built(null, why);
   }
@@ -110,8 +111,8 @@ final class VersionOrderProblem {
   record ChoiceRead(int reader, String key, Long value, int[] candidates) {}
 
   /** The reads of {@code counted} whose value more than one transaction (or the initial version) may have given. */
-  static List<ChoiceRead> choiceReads(final List<Transaction> counted, final Long initial) {
-    final Map<KeyValue, IntList> writers = writersOf(counted);
+  static List<ChoiceRead> choiceReads(final List<Transaction> counted, final Map<KeyValue, IntList> writers,
+      final Long initial) {
     final List<ChoiceRead> out = new ArrayList<>();
     for (int i = 0; i < counted.size(); i++) {
       for (final Map.Entry<String, Long> r : firstExternalReads(counted.get(i)).entrySet()) {
@@ -125,7 +126,7 @@ final class VersionOrderProblem {
   }
 
   /** (key, value) to the nodes whose last write of the key is the value, in node order. */
-  private static Map<KeyValue, IntList> writersOf(final List<Transaction> counted) {
+  static Map<KeyValue, IntList> writersOf(final List<Transaction> counted) {
     final Map<KeyValue, IntList> writers = new HashMap<>();
     for (int i = 0; i < counted.size(); i++) {
       for (final Map.Entry<String, Long> w : lastWrites(counted.get(i)).entrySet()) {
@@ -209,13 +210,13 @@ final class VersionOrderProblem {
 
   // ---- building ----
 
-  private String fill(final Long initial, final long skew, final boolean realTime, final Map<ReaderKey, Integer> chosen) {
+  private String fill(final Long initial, final long skew, final boolean realTime, final Map<ReaderKey, Integer> chosen,
+      final Map<KeyValue, IntList> writerOf) {
     final int n = txns.size();
     nodes = n;
     final Map<String, Integer> keyIds = new HashMap<>();
     final List<Map<String, Long>> lastWrites = new ArrayList<>(n);
     final List<Map<String, Long>> reads = new ArrayList<>(n);
-    final Map<KeyValue, IntList> writerOf = writersOf(txns);
     for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
       lastWrites.add(lastWrites(t));
@@ -445,7 +446,7 @@ final class VersionOrderProblem {
     return ((long) key << 32) | (writer + 1L);
   }
 
-  private record KeyValue(String key, Long value) {}
+  record KeyValue(String key, Long value) {}
 
   // ---- which transactions count (the oracle's semantics) ----
 

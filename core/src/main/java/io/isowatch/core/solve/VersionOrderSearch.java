@@ -136,19 +136,21 @@ public final class VersionOrderSearch {
       throw new IllegalArgumentException("the version-order search decides SSER, SER and SI, not " + level);
     }
     final List<io.isowatch.core.history.Transaction> counted = VersionOrderProblem.counted(history, initialValue);
-    final List<VersionOrderProblem.ChoiceRead> choices = VersionOrderProblem.choiceReads(counted, initialValue);
+    final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers = VersionOrderProblem.writersOf(counted);
+    final List<VersionOrderProblem.ChoiceRead> choices = VersionOrderProblem.choiceReads(counted, writers, initialValue);
     if (!choices.isEmpty()) {
-      return byCases(counted, choices, level, initialValue, rtSkewMicros, deadline, prune);
+      return byCases(counted, writers, choices, level, initialValue, rtSkewMicros, deadline, prune);
     }
-    return traced(counted, java.util.Map.of(), level, initialValue, rtSkewMicros, deadline, prune);
+    return traced(counted, writers, java.util.Map.of(), level, initialValue, rtSkewMicros, deadline, prune);
   }
 
   /** The search of one case ({@code chosen}: the writer of each read with several candidates). */
   private static Traced traced(final List<io.isowatch.core.history.Transaction> counted,
+      final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers,
       final java.util.Map<VersionOrderProblem.ReaderKey, Integer> chosen, final Level level, final Long initialValue,
       final long rtSkewMicros, final long deadline, final boolean prune) {
     final VersionOrderProblem.Built built =
-        VersionOrderProblem.build(counted, initialValue, rtSkewMicros, level == Level.SSER, chosen);
+        VersionOrderProblem.build(counted, writers, initialValue, rtSkewMicros, level == Level.SSER, chosen);
     if (built.problem() != null && built.problem().lostUpdate != null) {
       return new Traced(lostUpdate(built.problem()), 0, -1, 0);
     }
@@ -176,7 +178,7 @@ public final class VersionOrderSearch {
    * not take on), or when there are more than {@link #MAX_CASES} cases.
    */
   private static Traced byCases(final List<io.isowatch.core.history.Transaction> counted,
-      final List<VersionOrderProblem.ChoiceRead> choices, final Level level, final Long initialValue,
+      final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers, final List<VersionOrderProblem.ChoiceRead> choices, final Level level, final Long initialValue,
       final long rtSkewMicros, final long deadline, final boolean prune) {
     long total = 1;
     for (final VersionOrderProblem.ChoiceRead c : choices) {
@@ -211,7 +213,7 @@ public final class VersionOrderSearch {
         }
         digit[j] = 0;
       }
-      final Traced t = traced(counted, chosen, level, initialValue, rtSkewMicros, deadline, prune);
+      final Traced t = traced(counted, writers, chosen, level, initialValue, rtSkewMicros, deadline, prune);
       final Outcome o = t.outcome();
       pairs = Math.max(pairs, t.pairs());
       open = Math.max(open, t.open());
