@@ -13,11 +13,11 @@ import picocli.CommandLine.Option;
 public final class WorkloadOptions {
   @Option(names = "--workload", paramLabel = "W", defaultValue = "mt",
       description = "mt: mini-transactions (every write reads its key first); rw-register: transactions of --ops "
-          + "operations on uniformly chosen keys, reads with probability --read-ratio, writes blind (PolySI's and "
+          + "operations on keys drawn by --dist (uniform by default; PolySI's workload is zipf), reads with probability --read-ratio, writes blind (PolySI's and "
           + "Cobra's benchmarks); list-append: Elle's list-append workload, transactions of 1 to --ops operations, "
           + "reads of whole lists with probability --read-ratio, otherwise appends of the key's next element, --keys "
           + "keys active at a time, each retired after --max-writes-per-key appends. rw-register and list-append use "
-          + "--sessions, --keys, --seed and the simulated level, always with times (default: ${DEFAULT-VALUE}).")
+          + "--sessions, --keys, --seed and the simulated level (rw-register also --dist), always with times (default: ${DEFAULT-VALUE}).")
   String workload;
 
   @Option(names = "--ops", paramLabel = "N",
@@ -49,7 +49,7 @@ public final class WorkloadOptions {
       final SimulatedLevel level) {
     check();
     return "rw-register".equals(workload) ? new RegisterHistoryGenerator.Config(c.seed(), transactions, c.sessions(),
-        c.keys(), ops == null ? 15 : ops, readRatio, level) : null;
+        c.keys(), ops == null ? 15 : ops, readRatio, level, c.distribution()) : null;
   }
 
   /**

@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
 
 /**
  * Generates rw-register histories with <em>blind writes</em>, in the style of PolySI's and Cobra's
- * benchmarks (issue 14): each transaction has {@code ops} operations on uniformly chosen keys, a
+ * benchmarks (issue 14): each transaction has {@code ops} operations on keys drawn from the
+ * configured {@link KeyDistribution} (uniform by default; PolySI's default workload is zipfian), a
  * read with probability {@code readRatio}, otherwise a write of the key's next counter value with
  * no read of the key first. So the version order of most keys is not determined by the history.
  *
@@ -38,14 +39,23 @@ public final class RegisterHistoryGenerator {
    * @param ops operations per transaction
    * @param readRatio the probability that an operation is a read
    * @param level the simulated database
+   * @param distribution how an operation picks its key ({@link KeyDistribution}: uniform, zipfian
+   *     as in PolySI's default workload, hotspot, exponential)
    */
   public record Config(long seed, long transactions, int sessions, int keys, int ops, double readRatio,
-      SimulatedLevel level) {
+      SimulatedLevel level, KeyDistribution distribution) {
     public Config {
-      if (transactions < 1 || sessions < 1 || keys < 1 || ops < 1 || readRatio < 0 || readRatio > 1) {
+      if (transactions < 1 || sessions < 1 || keys < 1 || ops < 1 || readRatio < 0 || readRatio > 1
+          || distribution == null) {
         throw new IllegalArgumentException("rw-register workload: transactions, sessions, keys and ops must be >= 1,"
-            + " the read ratio in [0, 1]");
+            + " the read ratio in [0, 1], a key distribution given");
       }
+    }
+
+    /** Keys drawn uniformly (the histories generated before the distribution was an option). */
+    public Config(final long seed, final long transactions, final int sessions, final int keys, final int ops,
+        final double readRatio, final SimulatedLevel level) {
+      this(seed, transactions, sessions, keys, ops, readRatio, level, new KeyDistribution.Uniform());
     }
   }
 
@@ -56,6 +66,7 @@ public final class RegisterHistoryGenerator {
 
   public static GenerationSummary generate(final Config c, final TransactionSink sink) throws IOException {
     final SplittableRandom rnd = new SplittableRandom(c.seed());
+    final KeySampler keys = c.distribution().sampler(c.keys());
     final long[] next = new long[c.keys()];
     // Per key, its committed versions: commit times and values (the SI snapshot reads them).
     final long[][] versionTime = new long[c.keys()][];
@@ -93,7 +104,7 @@ public final class RegisterHistoryGenerator {
       int writes = 0;
       boolean conflict = false;
       for (int o = 0; o < c.ops(); o++) {
-        final int k = rnd.nextInt(c.keys());
+        final int k = keys.next(rnd);
         final String key = "k" + k;
         if (rnd.nextDouble() < c.readRatio()) {
           long own = -1;

@@ -259,7 +259,7 @@ public final class OnlineChecker {
       return engine;
     }
     if (!BlindWriteDecision.applies(s.options, engine)) {
-      return BlindWriteDecision.withRepeatedValuesReason(s.options, engine);
+      return engine;
     }
     final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
         engine.anomalies().size(), engine.findings().size());

@@ -42,7 +42,7 @@ public final class BlindWriteDecision {
   /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
     if (!applies(options, result)) {
-      return withRepeatedValuesReason(options, result);
+      return result;
     }
     final List<Level> open = new ArrayList<>();
     for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
@@ -57,6 +57,18 @@ public final class BlindWriteDecision {
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     reasons.putAll(result.reasons());
     final List<Anomaly> found = new ArrayList<>();
+    // A level the engine proved violated is violated at every stronger level (its anomaly is the
+    // proof), which the engine may leave UNKNOWN when a value written twice stopped it.
+    for (final Level level : List.of(Level.SI, Level.SER)) {
+      if (result.verdicts().get(level) == Verdict.VIOLATED) {
+        for (final Level stronger : strongerOrEqual(level)) {
+          if (verdicts.get(stronger) == Verdict.UNKNOWN) {
+            verdicts.put(stronger, Verdict.VIOLATED);
+            reasons.remove(stronger);
+          }
+        }
+      }
+    }
     for (final Level level : open) {
       if (verdicts.get(level) != Verdict.UNKNOWN) {
         continue; // settled by a stronger level's SATISFIED
@@ -84,7 +96,8 @@ public final class BlindWriteDecision {
         // A proof at a weaker level also proves the stronger ones: it replaces their proofs.
         found.clear();
         found.add(anomaly(level, proved, o));
-      } else if (o.reason() != null && (o.reason().contains("budget") || o.reason().startsWith(VersionOrderSearch.SIZE_GUARD))) {
+      } else if (o.reason() != null && (o.reason().contains("budget") || o.reason().startsWith(VersionOrderSearch.SIZE_GUARD)
+          || o.reason().startsWith(VersionOrderSearch.CASES_GUARD) || o.reason().startsWith(VersionOrderSearch.CASES_UNDECIDED))) {
         reasons.put(level, o.reason());
       }
     }
@@ -124,67 +137,20 @@ public final class BlindWriteDecision {
   }
 
   /**
-   * The reason a level keeps when blind writes left it open but a value written twice kept the
-   * search from running (issue 14; docs/anomalies.md, "Blind writes"). The search gives every read
-   * the one transaction that wrote its value; a read of a value two transactions wrote may read
-   * from either, and the search does not choose among them (it would need a choice of writer per
-   * such read, which it does not encode), so it cannot be run soundly and is not run.
-   */
-  public static final String REPEATED_VALUES_NOT_SEARCHED = "not searched (NON_UNIQUE_WRITE): the search of version "
-      + "orders left open by blind writes did not run, because a value is written more than once and a read of it may "
-      + "read from any of its writers, a choice the search does not make; with a unique value per write the search "
-      + "decides this level";
-
-  /**
-   * The result with {@link #REPEATED_VALUES_NOT_SEARCHED} added to the reason of every UNKNOWN
-   * SSER, SER or SI when the search is on, a write was blind, and a value written twice is what
-   * kept the search from running; otherwise the result itself. The online engine calls it where
-   * {@link #decide} does not run, so a streamed history gives the reason {@code check} gives.
-   */
-  public static CheckResult withRepeatedValuesReason(final CheckOptions options, final CheckResult result) {
-    if (!valueWrittenTwice(result) || !searchableButForValuesWrittenTwice(options, result)) {
-      return result;
-    }
-    final Map<Level, String> reasons = new EnumMap<>(Level.class);
-    reasons.putAll(result.reasons());
-    boolean changed = false;
-    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
-      if (result.verdicts().get(level) == Verdict.UNKNOWN) {
-        final String before = reasons.get(level);
-        reasons.put(level, before == null ? REPEATED_VALUES_NOT_SEARCHED : before + "; " + REPEATED_VALUES_NOT_SEARCHED);
-        changed = true;
-      }
-    }
-    return changed ? new CheckResult(result.verdicts(), reasons, result.anomalies(), result.findings(), result.stats())
-        : result;
-  }
-
-  /**
-   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind, no
-   * value was written twice, nothing was pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers
-   * test it before assembling the history (the mini-transaction fast path).
+   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
+   * a value was written twice (either leaves version orders or reads' writers open), nothing was
+   * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
+   * (the mini-transaction fast path).
    */
   public static boolean applies(final CheckOptions options, final CheckResult result) {
-    if (!searchableButForValuesWrittenTwice(options, result) || valueWrittenTwice(result)) {
+    if (options.solverBudget().isZero() || result.hasInvalidInput()
+        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE
+            || f.kind() == FindingKind.NON_UNIQUE_WRITE)
+        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
+            || f.kind() == FindingKind.HORIZON_PRUNED)) {
       return false;
     }
     return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
-  }
-
-  /**
-   * The search's conditions other than unique values, one rule for {@link #applies} and {@link
-   * #withRepeatedValuesReason}: the search is on, the input valid, a write was blind, nothing was
-   * pruned.
-   */
-  private static boolean searchableButForValuesWrittenTwice(final CheckOptions options, final CheckResult result) {
-    return !options.solverBudget().isZero() && !result.hasInvalidInput()
-        && result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE)
-        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
-            || f.kind() == FindingKind.HORIZON_PRUNED);
-  }
-
-  private static boolean valueWrittenTwice(final CheckResult result) {
-    return result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
   }
 
   private static List<Level> weakerOrEqual(final Level level) {
@@ -216,8 +182,19 @@ public final class BlindWriteDecision {
       txns.add(byId.get(e.from()));
     }
     final StringBuilder text = new StringBuilder();
+    if (!o.cases().isEmpty()) {
+      return new Anomaly(adyaClass(first, level), NAME, proved, txns, cycle, byCases(level, o).trim());
+    }
     final boolean chosen = o.cycles().stream().flatMap(List::stream).anyMatch(VersionOrderSearch.Step::chosen);
-    if (!chosen) {
+    if (chosen && o.rounds() == 0) {
+      // A lost update (VersionOrderSearch.lostUpdate): two cycles, one per order of the two writers.
+      text.append("Two transactions read the same version of a key and both overwrote it, so no version order of ")
+          .append("the blind writes avoids a cycle at ").append(level).append(": whichever of the two versions comes ")
+          .append("first, the other transaction read the version it overwrote. (1) ").append(render(o.cycles().get(0)))
+          .append(". (2) ").append(render(o.cycles().get(1))).append(". A step marked [if ...] holds only in the ")
+          .append("version orders that make that choice; the cycles are not a claim about which order the database ")
+          .append("used.");
+    } else if (!chosen) {
       text.append("Every version order of the blind writes has a cycle at ").append(level)
           .append(": this one's edges hold in every order that has no other cycle (a writer that read a version "
               + "follows it directly, and the chain of writers that starts at the initial version comes first): ")
@@ -240,6 +217,44 @@ public final class BlindWriteDecision {
     return new Anomaly(adyaClass(first, level), NAME, proved, txns, cycle, text.toString().trim());
   }
 
+  /**
+   * The explanation of a violation on a history where a value is written more than once: which
+   * reads could have read from whom, and for each way to attribute them, the cycles every version
+   * order of that case contains. A case is an assumption ("if T3 read x=1 from T1"), never a fact.
+   */
+  private static String byCases(final Level level, final VersionOrderSearch.Outcome o) {
+    final StringBuilder text = new StringBuilder();
+    final List<VersionOrderSearch.Case> cases = o.cases();
+    text.append("A value read here is written by more than one transaction, so which of them a read took is not known: ")
+        .append("each of the ").append(cases.size()).append(" way(s) to attribute such reads was searched, and in ")
+        .append("none does a version order avoid a cycle at ").append(level).append(". Whichever writer was read from, ")
+        .append("the history is not ").append(level).append(". ");
+    final int shownCases = Math.min(SHOWN_CYCLES, cases.size());
+    for (int i = 0; i < shownCases; i++) {
+      final VersionOrderSearch.Case c = cases.get(i);
+      text.append("If ").append(String.join(" and ", c.choices())).append(": ");
+      final int shown = Math.min(SHOWN_CYCLES, c.cycles().size());
+      if (c.coreSize() > 1) {
+        text.append("every version order contains one of ").append(c.coreSize()).append(" cycles")
+            .append(c.minimal() ? "" : " (not minimized)").append(": ");
+      }
+      for (int j = 0; j < shown; j++) {
+        text.append(c.coreSize() == 1 ? "" : "(" + (j + 1) + ") ").append(render(c.cycles().get(j)))
+            .append(j + 1 < shown ? "; " : "");
+      }
+      if (shown < c.coreSize()) {
+        text.append(" (").append(c.coreSize() - shown).append(" more not shown)");
+      }
+      text.append(". ");
+    }
+    if (shownCases < cases.size()) {
+      text.append("(").append(cases.size() - shownCases).append(" more cases are not shown.) ");
+    }
+    text.append("A step marked [if ...] holds only under that choice of writer or of version order; the cases and ")
+        .append("cycles are not a claim about which writer or order the database used.");
+    return text.toString();
+  }
+
   private static String render(final List<VersionOrderSearch.Step> steps) {
     final StringBuilder b = new StringBuilder();
     for (final VersionOrderSearch.Step s : steps) {
@@ -252,7 +267,9 @@ public final class BlindWriteDecision {
         b.append('(').append(e.key()).append(e.value() == null ? "" : "=" + e.value()).append(')');
       }
       b.append("-> ").append(e.to());
-      if (s.chosen()) {
+      if (s.chosen() && e.kind() == EdgeKind.WR) {
+        b.append(" [if ").append(e.to()).append(" read ").append(e.key()).append(" from ").append(e.from()).append(']');
+      } else if (s.chosen()) {
         b.append(e.kind() == EdgeKind.WW
             ? " [if " + e.from() + "'s version of " + e.key() + " precedes " + e.to() + "'s]"
             : " [if the version " + e.from() + " read of " + e.key() + " precedes " + e.to() + "'s]");

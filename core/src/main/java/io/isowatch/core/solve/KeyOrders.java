@@ -17,8 +17,8 @@ import java.util.function.Consumer;
  * <p>A key's order is read off the scores of its tournament (how many chains each one precedes):
  * the choice is transitive exactly when the scores are all distinct, and then only consecutive
  * chains get edges (the others' edges follow by paths, for SER and SI alike, see {@link
- * VersionOrderProblem}); an intransitive choice gets the edges of every pair, so its cycle is found
- * and blocked.
+ * VersionOrderProblem}); an intransitive choice gets no edges, and some of its three-cycles of
+ * choices are handed to the search to block ({@link #triangles}).
  */
 final class KeyOrders {
   private final VersionOrderProblem p;
@@ -92,8 +92,24 @@ final class KeyOrders {
     }
   }
 
-  /** Adds the edges of the other keys as {@code model} (indexed by solver variable) orders them. */
+  /** Three-cycles of choices found per candidate and key at most, and in all. */
+  static final int TRIANGLES_PER_KEY = 16;
+  static final int TRIANGLES = 256;
+
+  /**
+   * The three-cycles of choices of the last {@link #addCandidate}, as (key, a, b, c) listed
+   * positions: a before b, b before c and c before a, which no version order has.
+   */
+  final IntList triangles = new IntList(16);
+
+  /**
+   * Adds the edges of the other keys as {@code model} (indexed by solver variable) orders them. A
+   * key whose choices are intransitive gets no edges; up to {@link #TRIANGLES_PER_KEY} of its
+   * three-cycles of choices go to {@link #triangles} instead, for the caller to block (an order of
+   * every pair of a hot key's chains would take quadratic edges, and SI's composed graph more).
+   */
   void addCandidate(final EdgeList out, final boolean[] model) {
+    triangles.clear();
     for (int j = 0; j < openKeys.size(); j++) {
       final int k = openKeys.get(j);
       final int[] score = baseScore.get(k).clone();
@@ -173,14 +189,31 @@ final class KeyOrders {
       }
       return;
     }
-    for (int a = 0; a < h; a++) {
-      for (int b = a + 1; b < h; b++) {
-        if (lowerFirst(k, h, a, b, model)) {
-          p.addOrderEdges(out, chains[a], chains[b], p.literal(k, a, b));
-        } else {
-          p.addOrderEdges(out, chains[b], chains[a], p.literal(k, b, a));
+    // Intransitive: an arc u -> v whose tail has no more wins than its head lies on a three-cycle
+    // u -> v -> w -> u (v beats at least as many chains as u, u beats v, so v beats some w that u
+    // does not beat). Such an arc exists, or ordering by score would agree with every arc.
+    int found = 0;
+    for (int u = 0; u < h && found < TRIANGLES_PER_KEY && triangles.size() < 4 * TRIANGLES; u++) {
+      for (int v = 0; v < h && found < TRIANGLES_PER_KEY; v++) {
+        if (u == v || score[u] > score[v] || !before(k, h, u, v, model)) {
+          continue;
+        }
+        for (int w = 0; w < h; w++) {
+          if (w != u && w != v && before(k, h, v, w, model) && before(k, h, w, u, model)) {
+            triangles.add(k);
+            triangles.add(u);
+            triangles.add(v);
+            triangles.add(w);
+            found++;
+            break;
+          }
         }
       }
     }
+  }
+
+  /** Whether listed chain x goes before listed chain y in this candidate. */
+  private boolean before(final int k, final int h, final int x, final int y, final boolean[] model) {
+    return x < y ? lowerFirst(k, h, x, y, model) : !lowerFirst(k, h, y, x, model);
   }
 }

@@ -49,6 +49,8 @@ final class VersionOrderProblem {
   final IntList chainLast = new IntList(16);
   final List<Long> chainValue = new ArrayList<>();
   final List<int[]> chainReaders = new ArrayList<>();
+  /** (writer, reader, key index) of the WR edges of reads whose writer this case chose among several. */
+  final java.util.Set<List<Integer>> chosenReads = new java.util.HashSet<>();
   /** Per key, its chains other than the initial version's, in a fixed order. */
   final List<int[]> openChains = new ArrayList<>();
   /** Per key, the offset of its first pair variable (variables are numbered from 1). */
@@ -65,9 +67,89 @@ final class VersionOrderProblem {
 
   static Built build(final History history, final Long initial, final long skew, final boolean realTime) {
     final List<Transaction> counted = counted(history, initial);
+    return build(counted, writersOf(counted), initial, skew, realTime, Map.of());
+  }
+
+  /**
+   * The problem of one case: {@code chosen} gives the writer (a node, -1 for the initial version)
+   * of each read whose value several counted transactions wrote ({@link #choiceReads}); a read
+   * with one candidate writer needs no entry.
+   */
+  static Built build(final List<Transaction> counted, final Map<KeyValue, IntList> writers, final Long initial,
+      final long skew, final boolean realTime, final Map<ReaderKey, Integer> chosen) {
     final VersionOrderProblem p = new VersionOrderProblem(counted);
-    final String why = p.fill(initial, skew, realTime);
-    return why == null ? new Built(p, null) : new Built(null, why);
+    final String why = p.fill(initial, skew, realTime, chosen, writers);
+    // A lost update is returned with the (partly built) problem, which names its key.
+    return why == null || p.lostUpdate != null ? new Built(p, why) : new Built(null, why);
+  }
+
+  /** {@link #fill}'s answer when two transactions read the same version of a key and both overwrote it. */
+  static final String LOST_UPDATE = "two transactions read the same version of a key and both overwrote it";
+
+  /**
+   * When the build stopped at a lost update: {key index, the version's writer (-1: initial), the
+   * two transactions that read it and overwrote it}; null otherwise. No order of the two is
+   * acyclic, for SER and SI alike: whichever writes first, the other read the version it
+   * overwrote.
+   */
+  int[] lostUpdate;
+  /**
+   * Why the chains of some key are incomplete: its writers read each other's versions in a cycle,
+   * a cycle of certain WR edges; null otherwise.
+   */
+  String readCycle;
+  /** For a lost update: the value of the version both read, and what each wrote (by node). */
+  Long lostValue;
+
+  /** A read of a key by a node (an index in the counted transactions). */
+  record ReaderKey(int reader, String key) {}
+
+  /**
+   * A read with more than one candidate writer: {@code candidates} are nodes whose last write of
+   * the key is the value read (the reader excluded), and -1 when the value is the initial one.
+   */
+  record ChoiceRead(int reader, String key, Long value, int[] candidates) {}
+
+  /** The reads of {@code counted} whose value more than one transaction (or the initial version) may have given. */
+  static List<ChoiceRead> choiceReads(final List<Transaction> counted, final Map<KeyValue, IntList> writers,
+      final Long initial) {
+    final List<ChoiceRead> out = new ArrayList<>();
+    for (int i = 0; i < counted.size(); i++) {
+      for (final Map.Entry<String, Long> r : firstExternalReads(counted.get(i)).entrySet()) {
+        final int[] c = candidates(writers, i, r.getKey(), r.getValue(), initial);
+        if (c.length > 1) {
+          out.add(new ChoiceRead(i, r.getKey(), r.getValue(), c));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** (key, value) to the nodes whose last write of the key is the value, in node order. */
+  static Map<KeyValue, IntList> writersOf(final List<Transaction> counted) {
+    final Map<KeyValue, IntList> writers = new HashMap<>();
+    for (int i = 0; i < counted.size(); i++) {
+      for (final Map.Entry<String, Long> w : lastWrites(counted.get(i)).entrySet()) {
+        writers.computeIfAbsent(new KeyValue(w.getKey(), w.getValue()), x -> new IntList(1)).add(i);
+      }
+    }
+    return writers;
+  }
+
+  /** The oracle's candidate writers of node i's read of key=value: -1 for the initial version, then the other writers. */
+  private static int[] candidates(final Map<KeyValue, IntList> writers, final int i, final String key,
+      final Long value, final Long initial) {
+    final IntList out = new IntList(2);
+    if (Objects.equals(value, initial)) {
+      out.add(-1);
+    }
+    final IntList ws = value == null ? null : writers.get(new KeyValue(key, value));
+    for (int j = 0; ws != null && j < ws.size(); j++) {
+      if (ws.get(j) != i) {
+        out.add(ws.get(j));
+      }
+    }
+    return out.toArray();
   }
 
   int realNodes() {
@@ -128,14 +210,13 @@ final class VersionOrderProblem {
 
   // ---- building ----
 
-  private String fill(final Long initial, final long skew, final boolean realTime) {
+  private String fill(final Long initial, final long skew, final boolean realTime, final Map<ReaderKey, Integer> chosen,
+      final Map<KeyValue, IntList> writerOf) {
     final int n = txns.size();
     nodes = n;
     final Map<String, Integer> keyIds = new HashMap<>();
     final List<Map<String, Long>> lastWrites = new ArrayList<>(n);
     final List<Map<String, Long>> reads = new ArrayList<>(n);
-    // (key, value) -> writer node, or -2 when several counted transactions write it.
-    final Map<KeyValue, Integer> writerOf = new HashMap<>();
     for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
       lastWrites.add(lastWrites(t));
@@ -145,7 +226,6 @@ final class VersionOrderProblem {
           keys.add(key);
           return keys.size() - 1;
         });
-        writerOf.merge(new KeyValue(w.getKey(), w.getValue()), i, (a, b) -> -2);
       }
       priority[i] = t.end() != Transaction.NO_TIME ? t.end() : t.start() != Transaction.NO_TIME ? t.start() : Long.MAX_VALUE;
     }
@@ -155,15 +235,15 @@ final class VersionOrderProblem {
     for (int i = 0; i < n; i++) {
       final IntList from = new IntList(4);
       for (final Map.Entry<String, Long> r : reads.get(i).entrySet()) {
-        final boolean isInitial = Objects.equals(r.getValue(), initial);
-        final Integer w = r.getValue() == null ? null : writerOf.get(new KeyValue(r.getKey(), r.getValue()));
+        final int[] candidates = candidates(writerOf, i, r.getKey(), r.getValue(), initial);
+        final Integer pick = candidates.length > 1 ? chosen.get(new ReaderKey(i, r.getKey())) : null;
         final int writer;
-        if (w != null && w == -2 || w != null && isInitial) {
+        if (candidates.length == 1) {
+          writer = candidates[0];
+        } else if (pick != null) {
+          writer = pick;
+        } else if (candidates.length > 1) {
           return "values written to " + r.getKey() + " are not unique, so its reads cannot be attributed";
-        } else if (w != null && w != i) {
-          writer = w;
-        } else if (isInitial) {
-          writer = -1;
         } else {
           return "transaction " + txns.get(i).id() + " read " + r.getKey() + "=" + r.getValue()
               + ", which no other counted transaction wrote last";
@@ -177,6 +257,9 @@ final class VersionOrderProblem {
         from.add(writer);
         if (writer >= 0) {
           known.add(writer, i, EdgeKind.WR, k, value(r.getValue()), 0);
+          if (candidates.length > 1) {
+            chosenReads.add(List.of(writer, i, k));
+          }
         }
       }
       readFrom[i] = from.toArray();
@@ -196,8 +279,11 @@ final class VersionOrderProblem {
       for (int j = 0; j < from.length; j += 2) {
         final int k = from[j];
         if (lastWrites.get(i).containsKey(keys.get(k))) {
-          if (successor.putIfAbsent(pack(k, from[j + 1]), i) != null) {
-            return "two transactions read the same version of " + keys.get(k) + " and both overwrote it";
+          final Integer other = successor.putIfAbsent(pack(k, from[j + 1]), i);
+          if (other != null) {
+            lostUpdate = new int[] {k, from[j + 1], other, i};
+            lostValue = from[j + 1] < 0 ? initial : lastWrites.get(from[j + 1]).get(keys.get(k));
+            return LOST_UPDATE;
           }
           hasPred.put(pack(k, i), Boolean.TRUE);
         }
@@ -243,7 +329,8 @@ final class VersionOrderProblem {
         }
       }
       if (visited != ws.size()) {
-        return "the writers of " + keys.get(k) + " read each other's versions in a cycle";
+        // Their WR edges, already certain, close a cycle that the search finds first.
+        readCycle = "the writers of " + keys.get(k) + " read each other's versions in a cycle";
       }
       final int[] chains = open.toArray();
       openChains.add(chains);
@@ -359,11 +446,11 @@ final class VersionOrderProblem {
     return ((long) key << 32) | (writer + 1L);
   }
 
-  private record KeyValue(String key, Long value) {}
+  record KeyValue(String key, Long value) {}
 
   // ---- which transactions count (the oracle's semantics) ----
 
-  private static List<Transaction> counted(final History history, final Long initial) {
+  static List<Transaction> counted(final History history, final Long initial) {
     final List<Transaction> all = history.transactions();
     final Map<KeyValue, IntList> unknownWriters = new HashMap<>();
     final boolean[] counted = new boolean[all.size()];

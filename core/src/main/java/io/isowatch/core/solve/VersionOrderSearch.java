@@ -71,12 +71,33 @@ public final class VersionOrderSearch {
    * @param variables pair variables, {@code clauses} cycles blocked, {@code rounds} candidates tried
    */
   public record Outcome(Verdict verdict, String reason, List<List<Step>> cycles, boolean minimal, long variables,
-      int clauses, int rounds, List<io.isowatch.core.history.Transaction> txns, int coreSize) {
+      int clauses, int rounds, List<io.isowatch.core.history.Transaction> txns, int coreSize, List<Case> cases) {
     public Outcome(final Verdict verdict, final String reason, final List<List<Step>> cycles, final boolean minimal,
         final long variables, final int clauses, final int rounds, final List<io.isowatch.core.history.Transaction> txns) {
-      this(verdict, reason, cycles, minimal, variables, clauses, rounds, txns, cycles.size());
+      this(verdict, reason, cycles, minimal, variables, clauses, rounds, txns, cycles.size(), List.of());
+    }
+
+    public Outcome(final Verdict verdict, final String reason, final List<List<Step>> cycles, final boolean minimal,
+        final long variables, final int clauses, final int rounds, final List<io.isowatch.core.history.Transaction> txns,
+        final int coreSize) {
+      this(verdict, reason, cycles, minimal, variables, clauses, rounds, txns, coreSize, List.of());
     }
   }
+
+  /**
+   * One case of a VIOLATED answer on a history where a value is written more than once: the
+   * writer each such read is taken to have read from, and that case's cycles (every version order
+   * of the case contains one of them). A case is an assumption, never a claim about the database.
+   *
+   * @param choices one sentence per read with several candidate writers ("T3 read x=1 from T1")
+   * @param cycles as {@link Outcome#cycles} for this case
+   * @param coreSize as {@link Outcome#coreSize}
+   * @param minimal as {@link Outcome#minimal}
+   */
+  public record Case(List<String> choices, List<List<Step>> cycles, int coreSize, boolean minimal) {}
+
+  /** Above this many ways to attribute the reads of values written more than once, the search does not run. */
+  public static final int MAX_CASES = 1_024;
 
   private final VersionOrderProblem p;
   private final boolean si;
@@ -114,8 +135,25 @@ public final class VersionOrderSearch {
     if (!Level.CLASSIC.contains(level)) {
       throw new IllegalArgumentException("the version-order search decides SSER, SER and SI, not " + level);
     }
+    final List<io.isowatch.core.history.Transaction> counted = VersionOrderProblem.counted(history, initialValue);
+    final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers = VersionOrderProblem.writersOf(counted);
+    final List<VersionOrderProblem.ChoiceRead> choices = VersionOrderProblem.choiceReads(counted, writers, initialValue);
+    if (!choices.isEmpty()) {
+      return byCases(counted, writers, choices, level, initialValue, rtSkewMicros, deadline, prune);
+    }
+    return traced(counted, writers, java.util.Map.of(), level, initialValue, rtSkewMicros, deadline, prune);
+  }
+
+  /** The search of one case ({@code chosen}: the writer of each read with several candidates). */
+  private static Traced traced(final List<io.isowatch.core.history.Transaction> counted,
+      final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers,
+      final java.util.Map<VersionOrderProblem.ReaderKey, Integer> chosen, final Level level, final Long initialValue,
+      final long rtSkewMicros, final long deadline, final boolean prune) {
     final VersionOrderProblem.Built built =
-        VersionOrderProblem.build(history, initialValue, rtSkewMicros, level == Level.SSER);
+        VersionOrderProblem.build(counted, writers, initialValue, rtSkewMicros, level == Level.SSER, chosen);
+    if (built.problem() != null && built.problem().lostUpdate != null) {
+      return new Traced(lostUpdate(built.problem()), 0, -1, 0);
+    }
     if (built.problem() == null) {
       return new Traced(unknown(built.notApplicable(), 0, 0, 0, List.of()), 0, -1, 0);
     }
@@ -130,6 +168,115 @@ public final class VersionOrderSearch {
         search.keys == null ? 0 : search.keys.fixedKeys());
   }
 
+  /**
+   * A history where some value is written more than once: a read of it may have read from any of
+   * its candidate writers (the brute-force oracle's semantics), a choice made here by cases. Each
+   * combination of writers is searched as a history of unique attributions; the level holds when
+   * some case has an acyclic version order (SATISFIED), fails when every case is VIOLATED (the
+   * counterexample gives each case's cycles, each case stated as an assumption), and is UNKNOWN
+   * when no case holds and some case is undecided (budget, size guard, or a case the search does
+   * not take on), or when there are more than {@link #MAX_CASES} cases.
+   */
+  private static Traced byCases(final List<io.isowatch.core.history.Transaction> counted,
+      final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers, final List<VersionOrderProblem.ChoiceRead> choices, final Level level, final Long initialValue,
+      final long rtSkewMicros, final long deadline, final boolean prune) {
+    long total = 1;
+    for (final VersionOrderProblem.ChoiceRead c : choices) {
+      total = Math.min(Long.MAX_VALUE / 64, total * c.candidates().length);
+    }
+    if (total > MAX_CASES) {
+      return new Traced(unknown(CASES_GUARD + choices.size() + " read(s) of values written more than once can be "
+          + "attributed in " + (total >= Long.MAX_VALUE / 64 ? "too many" : String.valueOf(total)) + " ways, more than "
+          + "the " + MAX_CASES + " the search tries one by one; no violation is certain", 0, 0, 0, counted), 0, -1, 0);
+    }
+    final int[] digit = new int[choices.size()];
+    final List<Case> violatedCases = new ArrayList<>();
+    String undecided = null;
+    long pairs = 0;
+    long open = -1;
+    int fixedKeys = 0;
+    int clauses = 0;
+    int rounds = 0;
+    for (long c = 0; c < total; c++) {
+      final java.util.Map<VersionOrderProblem.ReaderKey, Integer> chosen = new java.util.HashMap<>();
+      final List<String> said = new ArrayList<>();
+      for (int j = 0; j < digit.length; j++) {
+        final VersionOrderProblem.ChoiceRead r = choices.get(j);
+        final int w = r.candidates()[digit[j]];
+        chosen.put(new VersionOrderProblem.ReaderKey(r.reader(), r.key()), w);
+        said.add(counted.get(r.reader()).id() + " read " + r.key() + "=" + r.value() + " from "
+            + (w < 0 ? "the initial version" : counted.get(w).id()));
+      }
+      for (int j = 0; j < digit.length; j++) {
+        if (++digit[j] < choices.get(j).candidates().length) {
+          break;
+        }
+        digit[j] = 0;
+      }
+      final Traced t = traced(counted, writers, chosen, level, initialValue, rtSkewMicros, deadline, prune);
+      final Outcome o = t.outcome();
+      pairs = Math.max(pairs, t.pairs());
+      open = Math.max(open, t.open());
+      fixedKeys = Math.max(fixedKeys, t.fixedKeys());
+      clauses += o.clauses();
+      rounds += o.rounds();
+      if (o.verdict() == Verdict.SATISFIED) {
+        return new Traced(new Outcome(Verdict.SATISFIED, null, List.of(), true, o.variables(), clauses, rounds,
+            counted), pairs, open, fixedKeys);
+      } else if (o.verdict() == Verdict.VIOLATED) {
+        violatedCases.add(new Case(List.copyOf(said), o.cycles(), o.coreSize(), o.minimal()));
+      } else if (io.isowatch.core.check.UnknownReasons.MISSING_TIMES.equals(o.reason())) {
+        return new Traced(o, pairs, open, fixedKeys);
+      } else if (undecided == null) {
+        undecided = "in the case where " + String.join(", ", said) + ": " + o.reason();
+        if (o.reason() != null && o.reason().startsWith(SIZE_GUARD)) {
+          undecided = SIZE_GUARD + undecided;
+        }
+      }
+      if (undecided != null && System.nanoTime() > deadline) {
+        break;
+      }
+    }
+    if (undecided != null) {
+      return new Traced(unknown(CASES_UNDECIDED + "each read of it was searched with each "
+          + "of its candidate writers; no case has an acyclic version order so far, and one is undecided "
+          + undecided, pairs, clauses, rounds, counted), pairs, open, fixedKeys);
+    }
+    final List<List<Step>> first = violatedCases.get(0).cycles();
+    final int core = violatedCases.stream().mapToInt(Case::coreSize).sum();
+    return new Traced(new Outcome(Verdict.VIOLATED, null, first, violatedCases.stream().allMatch(Case::minimal), pairs,
+        clauses, rounds, counted, core, List.copyOf(violatedCases)), pairs, open, fixedKeys);
+  }
+
+  /**
+   * A lost update: transactions a and b both read the same version of key k and both overwrote it.
+   * Whichever version goes first, the other transaction read the version it overwrote: a -WW-> b
+   * with b -RW-> a, or b -WW-> a with a -RW-> b. Every version order with no other cycle contains
+   * one of the two (for SI too: one RW edge), a minimal set.
+   */
+  private static Outcome lostUpdate(final VersionOrderProblem p) {
+    final int k = p.lostUpdate[0];
+    final int a = p.lostUpdate[2];
+    final int b = p.lostUpdate[3];
+    final String key = p.keys.get(k);
+    final List<List<Step>> cycles = List.of(lostUpdateCycle(p, key, a, b), lostUpdateCycle(p, key, b, a));
+    return new Outcome(Verdict.VIOLATED, null, cycles, true, 0, 2, 0, p.txns);
+  }
+
+  private static List<Step> lostUpdateCycle(final VersionOrderProblem p, final String key, final int first,
+      final int second) {
+    final String f = p.txns.get(first).id();
+    final String s = p.txns.get(second).id();
+    final Long written = VersionOrderProblem.lastWrites(p.txns.get(first)).get(key);
+    return List.of(new Step(new Edge(f, s, EdgeKind.WW, key, written), true),
+        new Step(new Edge(s, f, EdgeKind.RW, key, p.lostValue), true));
+  }
+
+  /** How the reason of an UNKNOWN from too many ways to attribute reads of repeated values begins. */
+  public static final String CASES_GUARD = "the search of version orders did not run: ";
+  /** How the reason of an UNKNOWN begins when no case of writers holds and some case is undecided. */
+  public static final String CASES_UNDECIDED = "a value read is written more than once, so ";
+
   private static Outcome unknown(final String reason, final long vars, final int clauses, final int rounds,
       final List<io.isowatch.core.history.Transaction> txns) {
     return new Outcome(Verdict.UNKNOWN, reason, List.of(), false, vars, clauses, rounds, txns);
@@ -140,6 +287,9 @@ public final class VersionOrderSearch {
     if (!certain.isEmpty()) {
       return new Outcome(Verdict.VIOLATED, null, List.of(steps(p.known, certain.get(0).edges())), true,
           p.variables, 0, 0, p.txns);
+    }
+    if (p.readCycle != null) {
+      return unknown(p.readCycle + ", which the search did not find as a cycle", p.variables, 0, 0, p.txns);
     }
     p.listInOrder(greedyPositions());
     final int base = p.known.size;
@@ -214,7 +364,7 @@ public final class VersionOrderSearch {
           model[v] = solver.model(v);
         }
         keys.addCandidate(p.known, model);
-        final boolean acyclic = block(clauses, clauseCycles, seen);
+        final boolean acyclic = block(clauses, clauseCycles, seen) & blockTriangles(clauses, clauseCycles, seen);
         p.known.truncate(fixedBase);
         if (acyclic) {
           return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, clauses.size(), rounds, p.txns);
@@ -267,6 +417,43 @@ public final class VersionOrderSearch {
       }
     }
     return found.isEmpty();
+  }
+
+  /**
+   * Adds one clause per three-cycle of choices of the last candidate ({@link KeyOrders#triangles}:
+   * chain a before b, b before c, c before a, which no version order has), with its cycle of WW
+   * steps for a counterexample; true when there was none.
+   */
+  private boolean blockTriangles(final List<int[]> clauses, final List<List<Step>> cycles,
+      final Set<List<Integer>> seen) {
+    final IntList t = keys.triangles;
+    for (int i = 0; i < t.size(); i += 4) {
+      final int k = t.get(i);
+      final int[] chains = p.openChains.get(k);
+      final int[] at = {t.get(i + 1), t.get(i + 2), t.get(i + 3)};
+      final IntList lits = new IntList(3);
+      final List<Step> steps = new ArrayList<>(3);
+      for (int j = 0; j < 3; j++) {
+        final int x = at[j];
+        final int y = at[(j + 1) % 3];
+        final int lit = keys.solverLiteral(k, p.literal(k, x, y), f -> {
+          clauses.add(new int[] {keys.solverLiteral(f.literal())});
+          cycles.add(null); // built when a core needs it
+          forced.put(clauses.size() - 1, f);
+        });
+        lits.add(-lit);
+        final int c = chains[x];
+        steps.add(new Step(new Edge(p.txns.get(p.chainLast.get(c)).id(), p.txns.get(p.chainFirst.get(chains[y])).id(),
+            EdgeKind.WW, p.keys.get(k), p.chainValue.get(c)), true));
+      }
+      final int[] clause = lits.toArray();
+      Arrays.sort(clause);
+      if (seen.add(Arrays.stream(clause).boxed().toList())) {
+        clauses.add(clause);
+        cycles.add(steps);
+      }
+    }
+    return t.size() == 0;
   }
 
   private Outcome violated(final List<int[]> clauses, final List<List<Step>> cycles, final int rounds) {
@@ -426,7 +613,9 @@ public final class VersionOrderSearch {
       final EdgeKind kind = g.kindOf(e);
       final String key = g.key[e] < 0 ? null : p.keys.get(g.key[e]);
       final Long value = g.value[e] == EdgeList.NO_VALUE || key == null ? null : g.value[e];
-      out.add(new Step(new Edge(p.txns.get(source).id(), p.txns.get(t).id(), kind, key, value), g.literal[e] != 0));
+      final boolean chosenRead = kind == EdgeKind.WR && source == f && p.chosenReads.contains(List.of(f, t, g.key[e]));
+      out.add(new Step(new Edge(p.txns.get(source).id(), p.txns.get(t).id(), kind, key, value),
+          g.literal[e] != 0 || chosenRead));
     }
     return out;
   }

@@ -51,4 +51,40 @@ class RegisterHistoryGeneratorTest {
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI), () -> r.reasons() + " " + r.anomalies());
     assertTrue(r.verdicts().get(Level.SER) != Verdict.UNKNOWN, () -> r.reasons().toString());
   }
+
+  @Test
+  void shouldSendMostOperationsToTheFirstKeysWhenKeysAreZipfian() throws Exception {
+    // Given: 100 keys, zipf θ = 0.99 (PolySI's default distribution), and the same workload uniform
+    final List<Transaction> zipf = new ArrayList<>();
+    RegisterHistoryGenerator.generate(new RegisterHistoryGenerator.Config(7, 2_000, 8, 100, 6, 0.5, SimulatedLevel.SER,
+        new KeyDistribution.Zipf(KeyDistribution.Zipf.DEFAULT_THETA)), zipf::add);
+    final List<Transaction> uniform = new ArrayList<>();
+    RegisterHistoryGenerator.generate(new RegisterHistoryGenerator.Config(7, 2_000, 8, 100, 6, 0.5, SimulatedLevel.SER),
+        uniform::add);
+
+    // When
+    final double zipfShare = shareOfKey0(zipf);
+    final double uniformShare = shareOfKey0(uniform);
+
+    // Then: key 0 gets 1/H(100, 0.99) ≈ 19 % of operations under zipf, about 1 % uniformly; and the
+    // seven-argument config is the uniform one (same seed, same history)
+    assertTrue(zipfShare > 0.15 && zipfShare < 0.25, () -> "zipf share of k0 " + zipfShare);
+    assertTrue(uniformShare < 0.02, () -> "uniform share of k0 " + uniformShare);
+    final List<Transaction> uniformAgain = new ArrayList<>();
+    RegisterHistoryGenerator.generate(new RegisterHistoryGenerator.Config(7, 2_000, 8, 100, 6, 0.5, SimulatedLevel.SER,
+        new KeyDistribution.Uniform()), uniformAgain::add);
+    assertEquals(uniform, uniformAgain);
+  }
+
+  private static double shareOfKey0(final List<Transaction> txns) {
+    long k0 = 0;
+    long all = 0;
+    for (final Transaction t : txns) {
+      for (final io.isowatch.core.history.Op op : t.ops()) {
+        all++;
+        k0 += "k0".equals(op.key()) ? 1 : 0;
+      }
+    }
+    return (double) k0 / all;
+  }
 }

@@ -121,17 +121,31 @@ public final class RandomHistories {
     return generate(seed, true);
   }
 
+  /**
+   * Like {@link #generateWithBlindWrites(long)}, but every history also has the duplicate-values
+   * trait: a write repeats an earlier value of its key with probability 0.3, so reads of such a
+   * value have several candidate writers.
+   */
+  public static Generated generateWithBlindWritesAndDuplicates(final long seed) {
+    return generate(seed, true, true);
+  }
+
   private static Generated generate(final long seed, final boolean forceBlind) {
+    return generate(seed, forceBlind, false);
+  }
+
+  private static Generated generate(final long seed, final boolean forceBlind, final boolean forceDuplicates) {
     final Random rnd = new Random(seed);
     while (true) {
-      final Generated g = attempt(seed, rnd, forceBlind);
+      final Generated g = attempt(seed, rnd, forceBlind, forceDuplicates);
       if (oracleChoices(g.history()) <= MAX_ORACLE_CHOICES) {
         return g;
       }
     }
   }
 
-  private static Generated attempt(final long seed, final Random rnd, final boolean forceBlind) {
+  private static Generated attempt(final long seed, final Random rnd, final boolean forceBlind,
+      final boolean forceDuplicates) {
     final Mode mode = pickMode(rnd);
     final List<String> traits = new ArrayList<>();
     final Long initial = pickInitialValue(rnd);
@@ -145,7 +159,7 @@ public final class RandomHistories {
     }
     final List<TxnDraft> txns = plan(rnd, blind, mode);
 
-    final boolean duplicates = rnd.nextDouble() < 0.06;
+    final boolean duplicates = rnd.nextDouble() < 0.06 || forceDuplicates;
     if (duplicates) {
       traits.add("duplicate-values");
     }

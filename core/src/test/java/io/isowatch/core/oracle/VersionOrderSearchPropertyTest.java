@@ -9,6 +9,7 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.online.OnlineChecker;
 import io.isowatch.core.online.OnlineOptions;
+import io.isowatch.core.solve.VersionOrderSearch;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * of version orders) and the online engine streamed the same history and flushed give exactly the
  * brute-force oracle's verdict on SSER, SER and SI. UNKNOWN is
  * allowed only where the oracle itself cannot decide (SSER without times) or where the search does
- * not apply (a value written twice: its reads cannot be attributed, docs/anomalies.md), and never
+ * not decide (too many ways to attribute the reads of values written twice, or an undecided case; counted
+ * and bounded), and never
  * from the budget, which is the default 10 s here and is not reached on these sizes.
  * Reproduce with {@code -Disowatch.oracle.seed=S}.
  */
@@ -29,6 +31,21 @@ class VersionOrderSearchPropertyTest {
 
   @Test
   void shouldAgreeWithTheOracleOnEveryLevelWhenHistoriesHaveBlindWrites() {
+    agreeWithTheOracle(false);
+  }
+
+  /**
+   * The same with every history repeating values (a write takes an earlier value of its key with
+   * probability 0.3): a read of such a value has several candidate writers, searched as cases.
+   * UNKNOWN is allowed only from the case guard (more than {@link VersionOrderSearch#MAX_CASES}
+   * ways to attribute reads) or a case the search does not take on, and is counted.
+   */
+  @Test
+  void shouldAgreeWithTheOracleOnEveryLevelWhenHistoriesHaveBlindWritesAndValuesWrittenTwice() {
+    agreeWithTheOracle(true);
+  }
+
+  private static void agreeWithTheOracle(final boolean duplicates) {
     // Given
     final List<String> failures = new ArrayList<>();
     int decidedByOracle = 0;
@@ -37,8 +54,11 @@ class VersionOrderSearchPropertyTest {
     int violated = 0;
     int unknownBudget = 0;
     int unknownWritesTwice = 0;
+    int unknownNoWriter = 0;
     for (int i = 0; i < COUNT; i++) {
-      final RandomHistories.Generated g = RandomHistories.generateWithBlindWrites(BASE_SEED + i);
+      final RandomHistories.Generated g = duplicates
+          ? RandomHistories.generateWithBlindWritesAndDuplicates(BASE_SEED + i)
+          : RandomHistories.generateWithBlindWrites(BASE_SEED + i);
       final OracleVerdict oracle = BruteForceOracle.judge(g.history(), g.options());
 
       // When: the whole-history check, and the same history streamed session by session, then flushed
@@ -61,12 +81,14 @@ class VersionOrderSearchPropertyTest {
         if (v == Verdict.UNKNOWN) {
           if (r.reasons().get(level).contains("budget")) {
             unknownBudget++;
-          } else if (holds != null && !writesTwice) {
-            problems.add(level + " UNKNOWN (" + r.reasons().get(level) + ") but the oracle says " + holds);
           } else if (holds == null) {
             unknownNotApplicable++;
-          } else {
+          } else if (writesTwice && casesUndecided(r.reasons().get(level))) {
             unknownWritesTwice++;
+          } else if (writesTwice && !holds && readOfNoWriter(g, level)) {
+            unknownNoWriter++;
+          } else {
+            problems.add(level + " UNKNOWN (" + r.reasons().get(level) + ") but the oracle says " + holds);
           }
         } else if (holds == null) {
           if (v == Verdict.SATISFIED) {
@@ -88,11 +110,30 @@ class VersionOrderSearchPropertyTest {
     }
 
     // Then
-    System.out.println("VersionOrderSearchPropertyTest: " + COUNT + " histories, " + satisfied + " level verdicts "
+    System.out.println("VersionOrderSearchPropertyTest" + (duplicates ? " (values written twice)" : "") + ": " + COUNT + " histories, " + satisfied + " level verdicts "
         + "SATISFIED and " + violated + " VIOLATED as the oracle says, " + unknownNotApplicable + " UNKNOWN where the "
-        + "oracle cannot decide either, " + unknownWritesTwice + " UNKNOWN because a value is written twice, " + unknownBudget + " on budget");
+        + "oracle cannot decide either, " + unknownWritesTwice + " UNKNOWN where reads of values written twice have too many cases or an undecided case, " + unknownNoWriter
+        + " UNKNOWN (oracle: violated) where a read's value was written by no other counted transaction among values written twice, " + unknownBudget + " on budget");
     assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures));
     assertEquals(0, unknownBudget, "no level may run out of the default budget on histories this small");
     assertTrue(satisfied > COUNT && violated > COUNT / 5, "too few decided levels: " + satisfied + "/" + violated);
+    assertTrue(unknownWritesTwice + unknownNoWriter < COUNT / 20,
+        "too many UNKNOWN from values written twice: " + unknownWritesTwice + " + " + unknownNoWriter);
+  }
+
+  /**
+   * Whether the search left the level open because a read's value is the last write of no other
+   * counted transaction (a read of an aborted or later own write, or from thin air): the oracle
+   * calls that a violation of every level; the engine reports it as a read anomaly only where
+   * values are unique, and the search, which decides by cycles, does not.
+   */
+  private static boolean readOfNoWriter(final RandomHistories.Generated g, final Level level) {
+    final String reason = VersionOrderSearch.search(g.history(), level, g.options().initialValue(),
+        g.options().rtSkewMicros(), java.time.Duration.ofSeconds(10)).reason();
+    return reason != null && reason.contains("which no other counted transaction wrote last");
+  }
+
+  private static boolean casesUndecided(final String reason) {
+    return reason.startsWith(VersionOrderSearch.CASES_GUARD) || reason.startsWith(VersionOrderSearch.CASES_UNDECIDED);
   }
 }
