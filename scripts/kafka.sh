@@ -66,6 +66,10 @@ share.coordinator.state.topic.min.isr=1
 auto.create.topics.enable=false
 num.partitions=1
 group.initial.rebalance.delay.ms=0
+# One partition per internal topic instead of 50: a client's first group join or transactional
+# producer waits while the broker creates them (docs/streaming-design.md, "Start-up, in phases").
+offsets.topic.num.partitions=1
+transaction.state.log.num.partitions=1
 EOF
 }
 

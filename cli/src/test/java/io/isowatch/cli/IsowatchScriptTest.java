@@ -92,6 +92,28 @@ class IsowatchScriptTest {
   }
 
   @Test
+  void shouldGiveReplayC1OnlyUnlessTheUserChoosesAJitSetting() throws Exception {
+    // Given
+    fake("mvn", FAKE_MVN);
+    fake("java", FAKE_JAVA);
+    builtAt(Instant.now());
+    final Map<String, String> noCds = Map.of("ISOWATCH_CDS", "off");
+
+    // When
+    final Result replay = run(noCds, "replay", "--file", "h.jsonl");
+    final Result logged = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-Dx=1"), "replay", "--file", "h.jsonl");
+    final Result c2 = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-XX:TieredStopAtLevel=4"),
+        "replay", "--file", "h.jsonl");
+    final Result run = run(noCds, "run", "--config", "c.properties");
+
+    // Then: replay gets C1 only, before the user's options; a JIT choice of the user's stands alone; run keeps the default
+    assertTrue(replay.out().startsWith("-XX:TieredStopAtLevel=1\n-cp\n"), replay.out());
+    assertTrue(logged.out().startsWith("-XX:TieredStopAtLevel=1\n-Dx=1\n-cp\n"), logged.out());
+    assertTrue(c2.out().startsWith("-XX:TieredStopAtLevel=4\n-cp\n"), c2.out());
+    assertTrue(run.out().startsWith("-cp\n"), run.out());
+  }
+
+  @Test
   void shouldNotBuildWhenTheJarIsNewerThanEverySource() throws Exception {
     // Given
     fake("mvn", FAKE_MVN);

@@ -79,8 +79,9 @@ public final class LocalKafka implements AutoCloseable {
   /**
    * A test kit builder for {@code nodes} (one combined node) with the broker settings of IsoWatch's
    * clusters: topic auto-creation off, replication factor 1 for the internal topics, no initial
-   * rebalance delay. {@link #start} builds on it; a caller may add settings before {@code build()}
-   * (the security integration tests add SASL_SSL and TLS listeners).
+   * rebalance delay, one partition for each internal topic. {@link #start} builds on it; a caller
+   * may add settings before {@code build()} (the security integration tests add SASL_SSL and TLS
+   * listeners).
    */
   public static KafkaClusterTestKit.Builder singleNodeBuilder(final TestKitNodes nodes) {
     return new KafkaClusterTestKit.Builder(nodes)
@@ -91,7 +92,11 @@ public final class LocalKafka implements AutoCloseable {
         .setConfigProp("transaction.state.log.min.isr", "1")
         .setConfigProp("share.coordinator.state.topic.replication.factor", "1")
         .setConfigProp("share.coordinator.state.topic.min.isr", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0");
+        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+        // One partition for each internal topic instead of 50: they are created at their first use
+        // (the first group, the first transactional producer), which a client start waits for.
+        .setConfigProp("offsets.topic.num.partitions", "1")
+        .setConfigProp("transaction.state.log.num.partitions", "1");
   }
 
   /**

@@ -46,6 +46,8 @@ public final class CheckerApp implements AutoCloseable {
   private HealthAndMetricsServer http;
   private UiFeed uiFeed;
   private boolean closed;
+  /** Set by the state listener at the first RUNNING (the start-up line is logged once). */
+  private volatile boolean startedRunning;
 
   private CheckerApp(final IsoWatchStreamsConfig config, final CheckerMetrics metrics, final KafkaStreams streams) {
     this.config = config;
@@ -64,18 +66,30 @@ public final class CheckerApp implements AutoCloseable {
    */
   public static CheckerApp start(final IsoWatchStreamsConfig config)
       throws IOException, ExecutionException, TimeoutException, InterruptedException {
+    final StartupTimeline timeline = new StartupTimeline();
     // Before anything has side effects (topics, state): an unsafe bind is a configuration error.
     config.requireSafeHttpExposure();
     if (config.getBoolean(IsoWatchStreamsConfig.TOPICS_CREATE_CONFIG)) {
       createTopics(config);
+      timeline.mark("topics");
     }
     LOG.info("IsoWatch configuration {}", config.describe());
     final CheckerMetrics metrics = new CheckerMetrics(config.promisedLevels(), config.levels());
-    final KafkaStreams streams = new KafkaStreams(IsoWatchTopology.build(config, metrics), config.streamsProperties());
+    final org.apache.kafka.streams.Topology topology = IsoWatchTopology.build(config, metrics);
+    timeline.mark("topology");
+    final KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
+    timeline.mark("client");
     final CheckerApp app = new CheckerApp(config, metrics, streams);
     streams.setUncaughtExceptionHandler(app::onUncaught);
     streams.setStateListener((now, before) -> {
       LOG.info("Kafka Streams state changed from=[{}] to=[{}]", before, now);
+      if (now == KafkaStreams.State.REBALANCING && before == KafkaStreams.State.CREATED) {
+        timeline.mark("started");
+      } else if (now == KafkaStreams.State.RUNNING && !app.startedRunning) {
+        app.startedRunning = true;
+        timeline.mark("joinAndStores");
+        LOG.info("IsoWatch checker RUNNING startupMs=[{}]", timeline.describe());
+      }
       if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
         app.stopped.countDown();
       }
@@ -97,6 +111,7 @@ public final class CheckerApp implements AutoCloseable {
             config.topics().anomalies().name(), config.topics().verdicts().name(), uiState);
       }
     }
+    timeline.mark("http");
     streams.start();
     LOG.info("IsoWatch checker started applicationId=[{}] bootstrapServers=[{}] input=[{}] guarantee=[{}]",
         config.getString(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG),

@@ -62,7 +62,9 @@ public final class FileReplay {
     });
     try (LocalKafka kafka = startKafka(starting);
         LocalRegistry registry = awaitRegistry(starting)) {
-      final Topics topics = Topics.defaults().withReplication((short) 1);
+      // One tenant on a broker of its own: one partition each, so one task (its stores, their
+      // changelogs) to create at start-up instead of six of which five would stay empty.
+      final Topics topics = Topics.defaults().withReplication((short) 1).withTenantPartitions(1);
       kafka.createTopics(topics.all());
       final AvroSerdeConfig serde = AvroSerdeConfig.development(registry.url());
       final List<TransactionEvent> events = HistoryPublisher.events(history, tenant);

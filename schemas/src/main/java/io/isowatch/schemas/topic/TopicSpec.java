@@ -75,4 +75,10 @@ public record TopicSpec<K, V extends SpecificRecord>(
     return new TopicSpec<>(
         name, partitions, newReplication, configs, keyType, keyDescription, valueType, purpose);
   }
+
+  /** The same topic with another partition count. */
+  public TopicSpec<K, V> withPartitions(final int newPartitions) {
+    return new TopicSpec<>(
+        name, newPartitions, replication, configs, keyType, keyDescription, valueType, purpose);
+  }
 }

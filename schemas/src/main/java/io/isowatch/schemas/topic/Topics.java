@@ -100,6 +100,20 @@ public record Topics(
         deadLetters.withReplication(replication));
   }
 
+  /**
+   * The same topics with {@code partitions} partitions for each tenant-keyed one (the dead letters
+   * keep theirs): for a private broker that carries a single tenant ({@code isowatch replay
+   * --file}), where more partitions would only add empty tasks, each with its own stores and
+   * changelogs to create at start-up.
+   */
+  public Topics withTenantPartitions(final int partitions) {
+    return new Topics(
+        txnEvents.withPartitions(partitions),
+        anomalies.withPartitions(partitions),
+        verdicts.withPartitions(partitions),
+        deadLetters);
+  }
+
   private static Map<String, String> deleteAfter(final Duration retention) {
     return Map.of(
         TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,

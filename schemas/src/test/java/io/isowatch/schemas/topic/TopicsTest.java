@@ -47,6 +47,20 @@ class TopicsTest {
   }
 
   @Test
+  void shouldChangeOnlyTheTenantKeyedPartitionCountsWhenAskedForTenantPartitions() {
+    // Given / When: a private broker carrying one tenant (replay --file)
+    final Topics one = TOPICS.withReplication((short) 1).withTenantPartitions(1);
+    // Then: one partition per tenant-keyed topic, the rest as before
+    assertEquals(1, one.txnEvents().partitions());
+    assertEquals(1, one.anomalies().partitions());
+    assertEquals(1, one.verdicts().partitions());
+    assertEquals(TOPICS.deadLetters().partitions(), one.deadLetters().partitions());
+    assertEquals(TOPICS.all().stream().map(TopicSpec::name).toList(), one.all().stream().map(TopicSpec::name).toList());
+    assertEquals(TOPICS.verdicts().configs(), one.verdicts().configs());
+    assertEquals(Optional.of((short) 1), one.txnEvents().explicitReplication());
+  }
+
+  @Test
   void shouldBindEachTopicToItsAvroClassWhenAskedForDefaults() {
     // Given / When / Then
     assertEquals(TransactionEvent.class, TOPICS.txnEvents().valueType());
