@@ -93,8 +93,8 @@ public final class LocalRegistry implements AutoCloseable {
     final Launcher launcher = port -> List.of(
         javaBinary(),
         "-Xmx256m",
-        // C1 only: the registry serves a few schema look-ups, and C2 compiling Quarkus's
-        // start-up took 38% more CPU to ready (14.8 s against 9.2 s, docs/benchmarks.md)
+        // C1 only: the registry serves a few schema look-ups, and with C1 only it reached ready on
+        // 38% less CPU than with C2 compiling Quarkus's start-up (9.2 s against 14.8 s, docs/benchmarks.md)
         // on the two cores the broker and the checker also start on.
         "-XX:TieredStopAtLevel=1",
         "-Dquarkus.http.host=127.0.0.1",
