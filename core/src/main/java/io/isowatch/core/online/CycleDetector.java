@@ -285,7 +285,8 @@ final class CycleDetector {
     for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + n; e++) {
       final int version = s.graph.edges.version(e);
       // A reader of the initial version also has an RW to every blind writer: not a sibling.
-      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.chains.isSuccessor(version, s.graph.edges.from(g))
+      if (s.graph.edges.kind(e) != EdgeKind.RW || !s.chains.hasSiblingSuccessors(version)
+          || !s.chains.isSuccessor(version, s.graph.edges.from(g))
           || !s.chains.isSuccessor(version, s.graph.edges.to(g))) {
         return false;
       }

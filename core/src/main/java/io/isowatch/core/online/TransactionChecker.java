@@ -270,8 +270,11 @@ final class TransactionChecker {
       out.read(a);
     }
     s.graph.addTransaction(slot);
-    timingFindings(slot, t);
-    sessionOrder(slot);
+    // The nearest counted member before it in its session: its SO predecessor, and the transaction
+    // its start is compared with (nothing between the two uses changes who is counted).
+    final int pred = s.sessions.before(s.txns.session(slot), s.txns.rank(slot), slot, s.txns::isCounted);
+    timingFindings(slot, t, pred);
+    sessionOrder(slot, pred);
     s.graph.addTimes(slot, step);
     for (int i = 0; i < analysis.keyCount(); i++) {
       final int k = analysis.key(i);
@@ -294,7 +297,7 @@ final class TransactionChecker {
     }
   }
 
-  private void timingFindings(final int slot, final Transaction t) {
+  private void timingFindings(final int slot, final Transaction t, final int pred) {
     if (t.hasTimes() && t.end() < t.start()) {
       out.finding(FindingKind.END_BEFORE_START, null, t, FindingMessages.endBeforeStart(t));
     }
@@ -309,7 +312,6 @@ final class TransactionChecker {
       }
       return;
     }
-    final int pred = s.sessions.before(s.txns.session(slot), s.txns.rank(slot), slot, s.txns::isCounted);
     if (pred > 0) {
       final Transaction p = s.txns.txn(pred);
       if (RealTime.endUsable(p) && t.start() + s.options.rtSkewMicros() < p.end()) {
@@ -319,10 +321,9 @@ final class TransactionChecker {
   }
 
   /** Design step 7, SO: edges from and to the nearest counted neighbours in session order. */
-  private void sessionOrder(final int slot) {
+  private void sessionOrder(final int slot, final int pred) {
     final int session = s.txns.session(slot);
     final long rank = s.txns.rank(slot);
-    final int pred = s.sessions.before(session, rank, slot, s.txns::isCounted);
     if (pred > 0) {
       step.add(pred, slot, EdgeKind.SO, -1);
     }

@@ -158,6 +158,9 @@ final class VersionChains {
       for (int e = readers.first(version); e >= 0; e = readers.next(e)) {
         step.add(readers.slot(e), reader, EdgeKind.RW, version);
       }
+      if (successors.first(version) >= 0) {
+        versions.markSiblings(version);
+      }
       successors.add(version, reader);
     }
     for (int e = successors.first(version); e >= 0; e = successors.next(e)) {
@@ -201,6 +204,15 @@ final class VersionChains {
   /** Whether {@code slot} read {@code version} and then wrote its key (a successor of it). */
   boolean isSuccessor(final int version, final int slot) {
     return successors.contains(version, slot);
+  }
+
+  /**
+   * Whether two transactions read {@code version} and then wrote its key (it has two successors or
+   * more: a lost update). Without it no two transactions are both successors of it, so a caller
+   * asking that of a pair need not walk the successors ({@link #isSuccessor}).
+   */
+  boolean hasSiblingSuccessors(final int version) {
+    return versions.hasSiblings(version);
   }
 
   /** The first successor entry of the version, or -1; walk with {@link #nextSuccessor}. */
