@@ -17,6 +17,10 @@
 #   refcheck-1m      python3 scripts/refcheck.py H1M                             (only with --refcheck-1m)
 #   check-250k-edn, check-250k-aion   the 250K history as Elle EDN and as Aion JSON (only with
 #                    --formats; written once by scripts/jsonl-to-formats.py next to H250K)
+#   check-250k-sersi, check-250k-notime, check-250k-text   with --formats: --levels SER,SI on the
+#                    250K history, on it without start/end (JSONL), and on that as text (keys made
+#                    integers, written once by isowatch convert --to text): no times, so no SSER
+#   with --formats and --baseline, each format's command also runs DIR/isowatch (…-baseline)
 # Every check must answer SATISFIED for the three levels (exit 0): the generated histories are valid.
 #
 # Prints, per command, the median wall time and the median CPU time (user + sys, children included:
@@ -30,8 +34,8 @@
 #   --h1m FILE       use this 10^6-transaction history instead of generating one
 #   --no-1m          skip the 10^6-transaction history
 #   --refcheck-1m    also run refcheck on the 10^6 history (about 80 s of CPU per run)
-#   --formats        also check the 250K history written as Elle EDN and as Aion (per-transaction
-#                    speed of the other readers against JSONL's)
+#   --formats        also check the 250K history written as Elle EDN, as Aion, without times and as
+#                    text (per-transaction speed of the other readers against JSONL's)
 #   --opts L=OPTS    an extra isowatch variant for check-250k/check-1m, labelled L, run with
 #                    ISOWATCH_JAVA_OPTS=OPTS (repeatable)
 #   --baseline DIR   also run DIR/isowatch (another checkout, e.g. main's: git archive main | tar -x -C DIR)
@@ -104,10 +108,31 @@ if [[ $formats == 1 ]]; then
     echo "writing $edn and $aion…" >&2
     python3 scripts/jsonl-to-formats.py "$h250k" "$edn" "$aion"
   fi
-  commands+=(
-    "check-250k-edn|0|$(txns_of "$h250k")|./isowatch check --levels SSER,SER,SI --json '$edn'"
-    "check-250k-aion|0|$(txns_of "$h250k")|./isowatch check --levels SSER,SER,SI --json '$aion'"
-  )
+  notime=${h250k%.jsonl}-notime.jsonl
+  text=${h250k%.jsonl}.txt
+  if [[ ! -s $notime || ! -s $text || $notime -ot $h250k || $text -ot $h250k ]]; then
+    echo "writing $notime and $text…" >&2
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    t = json.loads(line); t.pop("start", None); t.pop("end", None); print(json.dumps(t, separators=(",", ":")))' \
+      < "$h250k" > "$notime"
+    sed 's/"k":"k\([0-9]*\)"/"k":"\1"/g' "$notime" > "$text.jsonl"
+    ./isowatch convert --to text --out "$text" "$text.jsonl" >/dev/null
+    rm -f "$text.jsonl"
+  fi
+  n=$(txns_of "$h250k")
+  for build in this baseline; do
+    [[ $build == this || -n $baseline ]] || continue
+    bin=./isowatch; suffix=
+    [[ $build == this ]] || { bin="'$baseline/isowatch'"; suffix=-baseline; }
+    commands+=(
+      "check-250k-edn$suffix|0|$n|$bin check --levels SSER,SER,SI --json '$edn'"
+      "check-250k-aion$suffix|0|$n|$bin check --levels SSER,SER,SI --json '$aion'"
+      "check-250k-sersi$suffix|0|$n|$bin check --levels SER,SI --json '$h250k'"
+      "check-250k-notime$suffix|0|$n|$bin check --levels SER,SI --json '$notime'"
+      "check-250k-text$suffix|0|$n|$bin check --levels SER,SI --json '$text'"
+    )
+  done
 fi
 if [[ $with_1m == 1 ]]; then
   n1m=$(txns_of "$h1m")
@@ -183,8 +208,17 @@ if [[ -n $baseline ]]; then
   fi
 fi
 if [[ $formats == 1 ]]; then
-  echo "250k edn/jsonl: CPU $(ratio "${cpu[check-250k-edn]}" "${cpu[check-250k]}"), wall $(ratio "${wall[check-250k-edn]}" "${wall[check-250k]}")"
-  echo "250k aion/jsonl: CPU $(ratio "${cpu[check-250k-aion]}" "${cpu[check-250k]}"), wall $(ratio "${wall[check-250k-aion]}" "${wall[check-250k]}")"
+  for suffix in "" ${baseline:+-baseline}; do
+    echo "250k edn/jsonl$suffix: CPU $(ratio "${cpu[check-250k-edn$suffix]}" "${cpu[check-250k$suffix]}"), wall $(ratio "${wall[check-250k-edn$suffix]}" "${wall[check-250k$suffix]}")"
+    echo "250k aion/jsonl$suffix: CPU $(ratio "${cpu[check-250k-aion$suffix]}" "${cpu[check-250k$suffix]}"), wall $(ratio "${wall[check-250k-aion$suffix]}" "${wall[check-250k$suffix]}")"
+    echo "250k SER,SI notime/timed$suffix: CPU $(ratio "${cpu[check-250k-notime$suffix]}" "${cpu[check-250k-sersi$suffix]}"), wall $(ratio "${wall[check-250k-notime$suffix]}" "${wall[check-250k-sersi$suffix]}")"
+    echo "250k SER,SI text/timed$suffix: CPU $(ratio "${cpu[check-250k-text$suffix]}" "${cpu[check-250k-sersi$suffix]}"), wall $(ratio "${wall[check-250k-text$suffix]}" "${wall[check-250k-sersi$suffix]}")"
+  done
+  if [[ -n $baseline ]]; then
+    for f in edn aion sersi notime text; do
+      echo "250k $f baseline/this: CPU $(ratio "${cpu[check-250k-$f-baseline]}" "${cpu[check-250k-$f]}"), wall $(ratio "${wall[check-250k-$f-baseline]}" "${wall[check-250k-$f]}")"
+    done
+  fi
 fi
 if [[ $refcheck_1m == 1 ]]; then
   echo "1m refcheck/isowatch: CPU $(ratio "${cpu[refcheck-1m]}" "${cpu[check-1m]}"), wall $(ratio "${wall[refcheck-1m]}" "${wall[check-1m]}")"

@@ -103,6 +103,21 @@ final class EdnReader {
     next();
   }
 
+  /**
+   * The op map that comes next (after {@link #peekSignificant()}) when {@code fast} takes it, consumed;
+   * null, with nothing consumed, when the form is for {@link #read()}.
+   */
+  JepsenOp readFast(final EdnFastPath fast, final long ordinal) throws IOException {
+    if (limit - pos < EdnFastPath.MAX_FORM_CHARS) {
+      fill(EdnFastPath.MAX_FORM_CHARS);
+    }
+    final JepsenOp op = fast.parse(buf, pos, limit, line, ordinal);
+    if (op != null) {
+      pos += fast.consumed(); // one line: no newline to count
+    }
+    return op;
+  }
+
   /** Reads the next form. */
   Object read() throws IOException, InvalidHistoryException {
     return read(0);

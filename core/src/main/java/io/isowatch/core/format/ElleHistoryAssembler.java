@@ -122,6 +122,9 @@ final class ElleHistoryAssembler {
   }
 
   private List<Op> ops(final JepsenOp source, final boolean observed) throws InvalidHistoryException {
+    if (source.value() instanceof Mops m) {
+      return m.ops(observed);
+    }
     if (!(source.value() instanceof List<?> mops)) {
       throw new InvalidHistoryException(source.line(), ":value must be a vector of micro-ops like [[:r :x nil] [:w :x 1]], got "
           + ElleNames.show(source.value()));
@@ -199,6 +202,53 @@ final class ElleHistoryAssembler {
       elements.add(n);
     }
     return elements;
+  }
+
+  /** The interner of keys and processes, shared with {@link EdnFastPath}. */
+  StringInterner strings() {
+    return strings;
+  }
+
+  /**
+   * A {@code :value} vector of rw-register or append micro-ops as {@link EdnFastPath} decodes it:
+   * keys interned, values 64-bit integers or nil (reads only). Its ops are those {@link #ops} makes
+   * of the same vector read as EDN forms.
+   */
+  static final class Mops {
+    static final byte READ = 0;
+    static final byte WRITE = 1;
+    static final byte APPEND = 2;
+
+    private final byte[] kinds;
+    private final String[] keys;
+    private final long[] values;
+    private final boolean[] nils;
+
+    Mops(final byte[] kinds, final String[] keys, final long[] values, final boolean[] nils) {
+      this.kinds = kinds;
+      this.keys = keys;
+      this.values = values;
+      this.nils = nils;
+    }
+
+    /** The ops; a nil read is kept only when {@code observed} (an ok completion's). */
+    List<Op> ops(final boolean observed) {
+      final List<Op> ops = new ArrayList<>(kinds.length);
+      for (int i = 0; i < kinds.length; i++) {
+        switch (kinds[i]) {
+          case READ -> {
+            if (!nils[i]) {
+              ops.add(Op.read(keys[i], values[i]));
+            } else if (observed) {
+              ops.add(Op.read(keys[i], null));
+            }
+          }
+          case WRITE -> ops.add(Op.write(keys[i], values[i]));
+          default -> ops.add(Op.append(keys[i], values[i]));
+        }
+      }
+      return ops;
+    }
   }
 
   /** An invoke and its completion, either of which may be missing. */

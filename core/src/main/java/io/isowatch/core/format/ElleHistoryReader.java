@@ -22,6 +22,7 @@ public final class ElleHistoryReader {
   private static final int SNIFF_CHARS = 1 << 12;
 
   private final InputLimits limits;
+  private final boolean fastEdn;
 
   /** A reader with the default {@link InputLimits}. */
   public ElleHistoryReader() {
@@ -29,7 +30,13 @@ public final class ElleHistoryReader {
   }
 
   public ElleHistoryReader(final InputLimits limits) {
+    this(limits, true);
+  }
+
+  /** With {@code fastEdn} false, every EDN form is read by the general {@link EdnReader} (for tests). */
+  ElleHistoryReader(final InputLimits limits, final boolean fastEdn) {
     this.limits = limits;
+    this.fastEdn = fastEdn;
   }
 
   /** Reads a whole history. The reader is consumed but not closed. */
@@ -72,6 +79,7 @@ public final class ElleHistoryReader {
   private History readEdn(final Reader in) throws IOException, InvalidHistoryException {
     final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
     final EdnReader edn = new EdnReader(in, limits);
+    final EdnFastPath fast = fastEdn ? new EdnFastPath(limits, assembler.strings()) : null;
     long ordinal = 0;
     final int first = edn.peekSignificant();
     if (first == '[' || first == '(') {
@@ -88,19 +96,30 @@ public final class ElleHistoryReader {
         if (c == -1) {
           throw new InvalidHistoryException(openLine, "EDN: the history opened here is not closed");
         }
-        final int line = edn.line();
-        assembler.accept(JepsenOp.decode(edn.read(), line, ordinal++));
+        assembler.accept(next(edn, fast, ordinal++));
       }
       if (edn.peekSignificant() != -1) {
         throw new InvalidHistoryException(edn.line(), "EDN: unexpected content after the history vector");
       }
     } else {
       while (edn.peekSignificant() != -1) {
-        final int line = edn.line();
-        assembler.accept(JepsenOp.decode(edn.read(), line, ordinal++));
+        assembler.accept(next(edn, fast, ordinal++));
       }
     }
     return assembler.build();
+  }
+
+  /** The next op: by the fast path when it takes the form, else read as EDN and decoded. */
+  private static JepsenOp next(final EdnReader edn, final EdnFastPath fast, final long ordinal)
+      throws IOException, InvalidHistoryException {
+    if (fast != null) {
+      final JepsenOp op = edn.readFast(fast, ordinal);
+      if (op != null) {
+        return op;
+      }
+    }
+    final int line = edn.line();
+    return JepsenOp.decode(edn.read(), line, ordinal);
   }
 
   private History readJson(final Reader in) throws IOException, InvalidHistoryException {

@@ -11,7 +11,9 @@ package io.isowatch.core.online;
  * session instead, nearly every cross-session dependency would point backwards in the processing
  * order, and each insertion into the level graphs would search and reorder a large part of the
  * graph (a 50K-transaction timeless history took 14-17 times the CPU of the same history with times).
- * Session order is kept either way; only which cycles are reported can depend on π.
+ * Session order is kept either way; only which cycles are reported can depend on π. A flush
+ * releases the timeless transactions it holds in the order of {@link TimelessOrder}, closer to real
+ * time still; π decides whether one arriving after a flush is late.
  */
 final class PiOrder {
   private PiOrder() {}

@@ -198,7 +198,8 @@ final class Sequencer {
   }
 
   /**
-   * Releases everything buffered, in π order (a flush). Unless a {@link WholeHistoryCheck} declared
+   * Releases everything buffered, in π order (a flush), those without a time in the order of {@link
+   * TimelessOrder}. Unless a {@link WholeHistoryCheck} declared
    * the whole history's repeated values, the values the buffer writes twice are declared first, so
    * that reads of them are never attributed, as check does.
    */
@@ -212,8 +213,18 @@ final class Sequencer {
       }
       s.repeats.declareAlso(RepeatedValues.of(buffered));
     }
-    while (!s.buffer.isEmpty()) {
+    while (!s.buffer.isEmpty() && s.txns.endKey(s.buffer.peek()) != TxnIndex.NO_END) {
       release(s.buffer.poll());
+    }
+    if (!s.buffer.isEmpty()) {
+      // Those without a time (π puts them last): in the order their dependencies give (TimelessOrder).
+      final int[] timeless = new int[s.buffer.size()];
+      for (int i = 0; i < timeless.length; i++) {
+        timeless[i] = s.buffer.poll();
+      }
+      for (final int slot : TimelessOrder.order(timeless, s.txns)) {
+        release(slot);
+      }
     }
   }
 
