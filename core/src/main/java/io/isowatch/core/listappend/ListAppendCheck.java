@@ -60,12 +60,27 @@ public final class ListAppendCheck {
 
   /** The result of checking a list-append history. */
   public static CheckResult check(final History history, final CheckOptions options) {
+    return check(history, options, true);
+  }
+
+  /**
+   * As {@link #check(History, CheckOptions)}; with {@code onListGraph} false the levels are always
+   * decided by the engine on the whole translation, never on the lists' graph ({@code
+   * ListAppendFastPathTest} compares the two).
+   */
+  static CheckResult check(final History history, final CheckOptions options, final boolean onListGraph) {
     final long started = System.nanoTime();
     final ListOrders orders = ListOrders.of(history);
-    final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
-    final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
-    final CheckResult engine = decide(translated, options.withInitialValue(null));
-    final ExactSi exactSi = snapshotIsolation(history, orders, translated, engine, options);
+    final boolean classic = onListGraph && options.levels().stream().anyMatch(Level.CLASSIC::contains);
+    List<Anomaly> lists = classic ? ListAnomalies.of(history, orders, options) : null;
+    final Decided fast = classic && lists.isEmpty() ? onListGraph(history, orders, options) : null;
+    final RegisterTranslation.Translated translated = fast != null ? fast.translated()
+        : RegisterTranslation.translate(history, orders);
+    if (lists == null) {
+      lists = ListAnomalies.of(history, orders, options);
+    }
+    final CheckResult engine = fast != null ? fast.result() : decide(translated, options.withInitialValue(null));
+    final ExactSi exactSi = fast != null ? null : snapshotIsolation(history, orders, translated, engine, options);
     final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
     long operations = 0;
     for (final Transaction t : history.transactions()) {
@@ -212,6 +227,64 @@ public final class ListAppendCheck {
       reasons.remove(Level.SI);
     }
     return new CheckResult(verdicts, reasons, r.anomalies(), findings, r.stats());
+  }
+
+  /** The engine's part of a check decided on the lists' graph, and the translation it ran on. */
+  private record Decided(RegisterTranslation.Translated translated, CheckResult result) {}
+
+  /**
+   * SSER, SER and SI decided on the lists' own graph ({@link ListSerialGraph}) when it applies and
+   * has no cycle: they are SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
+   * and the engine runs only on the ops of keys whose unobserved appends have an open order ({@link
+   * RegisterTranslation#openOrdersOnly}), for the findings, verdicts of the other levels and counts
+   * it gives on the whole translation, with the same levels as {@link #decide}. Null when the
+   * graph does not apply, has a cycle (the engine on the whole translation then finds and explains
+   * it, as before), or the engine's run finds anything but blind writes: {@link #decide} then
+   * decides as before. Issue 14, item 5; {@code ListAppendFastPathTest} compares both paths.
+   */
+  private static Decided onListGraph(final History history, final ListOrders orders, final CheckOptions options) {
+    final ListSerialGraph.Outcome graph = ListSerialGraph.acyclic(history, orders,
+        options.levels().contains(Level.SSER), options.rtSkewMicros());
+    if (graph == null || !graph.acyclic()) {
+      return null;
+    }
+    final RegisterTranslation.Translated open = RegisterTranslation.openOrdersOnly(history, orders);
+    final CheckOptions engineOnly = options.withInitialValue(null).withSolverBudget(Duration.ZERO);
+    final Set<Level> asked = options.levels();
+    final boolean serAdded = !open.openKeys().isEmpty() && asked.contains(Level.SI) && !asked.contains(Level.SER)
+        && !asked.contains(Level.SSER);
+    final Set<Level> levels = EnumSet.copyOf(asked);
+    if (serAdded) {
+      levels.add(Level.SER);
+    }
+    final CheckResult run = WholeHistoryCheck.check(open.history(), engineOnly.withLevels(levels));
+    if (!run.anomalies().isEmpty() || run.findings().stream().anyMatch(f -> f.kind() != FindingKind.BLIND_WRITE)) {
+      return null;
+    }
+    final CheckResult settled = settled(run, open);
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(settled.verdicts());
+    reasons.putAll(settled.reasons());
+    for (final Level l : Level.CLASSIC) {
+      if (verdicts.containsKey(l)) {
+        verdicts.put(l, Verdict.SATISFIED);
+        reasons.remove(l);
+      }
+    }
+    final java.util.Set<String> keys = new java.util.HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        keys.add(op.key());
+      }
+    }
+    final CheckStats s = settled.stats();
+    final CheckStats stats = new CheckStats(s.transactions(), s.committed(), s.aborted(), s.unknownPromoted(),
+        s.unknownIgnored(), s.sessions(), keys.size() + open.phantoms().size(), s.operations(), graph.longRmwTransactions(),
+        graph.largeReadOnlyTransactions(), graph.edges(), s.anomaliesByName(), s.anomaliesTruncated(), s.seconds(),
+        s.retired());
+    final CheckResult result = new CheckResult(verdicts, reasons, settled.anomalies(), settled.findings(), stats);
+    return new Decided(open, serAdded ? without(result, Level.SER) : result);
   }
 
   /**
