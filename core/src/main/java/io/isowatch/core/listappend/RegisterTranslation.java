@@ -112,15 +112,33 @@ public final class RegisterTranslation {
    * No origin map.
    */
   static Translated openOrdersOnly(final History history, final ListOrders orders) {
-    return translate(history, orders, false, true);
+    return translate(history, orders, false, true, false);
+  }
+
+  /**
+   * As {@link #openOrdersOnly}, with only the transactions that have an op left, and without seq
+   * numbers (the input order is the session order): for a history whose sessions and times give
+   * the engine no finding, checked in ListAppendCheck, the engine then finds the same blind writes
+   * in the same order, without going through every transaction.
+   */
+  static Translated openOrdersOnlyTouching(final History history, final ListOrders orders) {
+    final Translated all = translate(history, orders, false, true, true);
+    final History.Builder out = History.builder();
+    for (final Transaction t : all.history().transactions()) {
+      if (!t.ops().isEmpty()) {
+        out.add(new Transaction(t.id(), t.session(), Transaction.NO_SEQ, t.status(), t.start(), t.end(), t.ops(),
+            t.tenant(), t.level(), t.line()));
+      }
+    }
+    return new Translated(out.build(), all.origin(), all.phantoms(), all.openKeys(), all.registerWrites());
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten) {
-    return translate(history, orders, baseWritten, false);
+    return translate(history, orders, baseWritten, false, false);
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten,
-      final boolean openOnly) {
+      final boolean openOnly, final boolean touchingOnly) {
     final RegisterTranslation t = new RegisterTranslation(orders, baseWritten);
     t.indexAppends(history, openOnly);
     final History.Builder out = History.builder();
@@ -137,8 +155,10 @@ public final class RegisterTranslation {
     }
     boolean registerWrites = false;
     for (final Transaction txn : history.transactions()) {
-      for (final Op op : txn.ops()) {
-        registerWrites |= op.isWrite();
+      if (!openOnly) { // (a history with open orders on the lists' graph has no register op)
+        for (final Op op : txn.ops()) {
+          registerWrites |= op.isWrite();
+        }
       }
       final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
       if (!openOnly) {
@@ -147,8 +167,13 @@ public final class RegisterTranslation {
         continue;
       }
       boolean touches = false;
-      for (final Op op : txn.ops()) {
-        touches |= t.unobservedCommitted.getOrDefault(op.key(), 0) > 1;
+      if (!t.unobservedCommitted.isEmpty()) {
+        for (final Op op : txn.ops()) {
+          touches |= t.unobservedCommitted.getOrDefault(op.key(), 0) > 1;
+        }
+      }
+      if (!touches && touchingOnly) {
+        continue;
       }
       final Transaction translated = touches ? t.translate(txn, from) : t.withOps(txn, List.of());
       if (touches) {
