@@ -60,12 +60,30 @@ public final class ListAppendCheck {
 
   /** The result of checking a list-append history. */
   public static CheckResult check(final History history, final CheckOptions options) {
+    return check(history, options, true);
+  }
+
+  /**
+   * As {@link #check(History, CheckOptions)}; with {@code onListGraph} false the levels are always
+   * decided by the engine on the whole translation, never on the lists' graph ({@code
+   * ListAppendFastPathTest} compares the two).
+   */
+  static CheckResult check(final History history, final CheckOptions options, final boolean onListGraph) {
     final long started = System.nanoTime();
     final ListOrders orders = ListOrders.of(history);
-    final RegisterTranslation.Translated translated = RegisterTranslation.translate(history, orders);
-    final List<Anomaly> lists = ListAnomalies.of(history, orders, options);
-    final CheckResult engine = decide(translated, options.withInitialValue(null));
-    final ExactSi exactSi = snapshotIsolation(history, orders, translated, engine, options);
+    io.isowatch.core.format.DebugTimings.mark("list-append: orders");
+    final boolean classic = onListGraph && options.levels().stream().anyMatch(Level.CLASSIC::contains);
+    List<Anomaly> lists = classic ? ListAnomalies.of(history, orders, options) : null;
+    io.isowatch.core.format.DebugTimings.mark("list-append: list anomalies");
+    final Decided fast = classic && lists.isEmpty() ? onListGraph(history, orders, options) : null;
+    io.isowatch.core.format.DebugTimings.mark("list-append: levels on the lists' graph tried");
+    final RegisterTranslation.Translated translated = fast != null ? fast.translated()
+        : RegisterTranslation.translate(history, orders);
+    if (lists == null) {
+      lists = ListAnomalies.of(history, orders, options);
+    }
+    final CheckResult engine = fast != null ? fast.result() : decide(translated, options.withInitialValue(null));
+    final ExactSi exactSi = fast != null ? null : snapshotIsolation(history, orders, translated, engine, options);
     final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
     long operations = 0;
     for (final Transaction t : history.transactions()) {
@@ -212,6 +230,130 @@ public final class ListAppendCheck {
       reasons.remove(Level.SI);
     }
     return new CheckResult(verdicts, reasons, r.anomalies(), findings, r.stats());
+  }
+
+  /** True when {@link #check} decides the history's SSER, SER and SI on the lists' graph (tests). */
+  static boolean decidedOnListGraph(final History history, final CheckOptions options) {
+    final ListOrders orders = ListOrders.of(history);
+    return ListAnomalies.of(history, orders, options).isEmpty() && onListGraph(history, orders, options) != null;
+  }
+
+  /** The engine's part of a check decided on the lists' graph, and the translation it ran on. */
+  private record Decided(RegisterTranslation.Translated translated, CheckResult result) {}
+
+  /**
+   * SSER, SER and SI decided on the lists' own graph ({@link ListSerialGraph}) when it applies and
+   * has no cycle: they are SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
+   * and the engine runs only on the ops of keys whose unobserved appends have an open order ({@link
+   * RegisterTranslation#openOrdersOnly}), for the findings, verdicts of the other levels and counts
+   * it gives on the whole translation, with the same levels as {@link #decide}. Null when the
+   * graph does not apply, has a cycle (the engine on the whole translation then finds and explains
+   * it, as before), or the engine's run finds anything but blind writes: {@link #decide} then
+   * decides as before. Issue 14, item 5; {@code ListAppendFastPathTest} compares both paths.
+   */
+  private static Decided onListGraph(final History history, final ListOrders orders, final CheckOptions options) {
+    final ListSerialGraph.Outcome graph = ListSerialGraph.acyclic(history, orders,
+        options.levels().contains(Level.SSER), options.rtSkewMicros());
+    io.isowatch.core.format.DebugTimings.mark("list-append: lists' graph built and searched");
+    if (graph == null || !graph.acyclic()) {
+      return null;
+    }
+    final boolean plain = plainSessions(history, options);
+    final RegisterTranslation.Translated open = plain ? RegisterTranslation.openOrdersOnlyTouching(history, orders)
+        : RegisterTranslation.openOrdersOnly(history, orders);
+    io.isowatch.core.format.DebugTimings.mark("list-append: open orders translated");
+    final CheckOptions engineOnly = options.withInitialValue(null).withSolverBudget(Duration.ZERO);
+    final Set<Level> asked = options.levels();
+    final boolean serAdded = !open.openKeys().isEmpty() && asked.contains(Level.SI) && !asked.contains(Level.SER)
+        && !asked.contains(Level.SSER);
+    final Set<Level> levels = EnumSet.copyOf(asked);
+    if (serAdded) {
+      levels.add(Level.SER);
+    }
+    final CheckResult run = WholeHistoryCheck.check(open.history(), engineOnly.withLevels(levels),
+        plain ? io.isowatch.core.online.OnlineOptions.UNBOUNDED : io.isowatch.core.online.OnlineOptions.DEFAULT_FUTURE_MICROS);
+    if (!run.anomalies().isEmpty() || run.findings().stream().anyMatch(f -> f.kind() != FindingKind.BLIND_WRITE)) {
+      return null;
+    }
+    io.isowatch.core.format.DebugTimings.mark("list-append: engine on open orders done");
+    final CheckResult settled = settled(run, open);
+    final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    verdicts.putAll(settled.verdicts());
+    reasons.putAll(settled.reasons());
+    for (final Level l : Level.CLASSIC) {
+      if (verdicts.containsKey(l)) {
+        verdicts.put(l, Verdict.SATISFIED);
+        reasons.remove(l);
+      }
+    }
+    final java.util.Set<String> keys = new java.util.HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      for (final Op op : t.ops()) {
+        keys.add(op.key());
+      }
+    }
+    final CheckStats s = settled.stats();
+    long committed = 0;
+    long aborted = 0;
+    final java.util.Set<String> sessions = new java.util.HashSet<>();
+    for (final Transaction t : history.transactions()) {
+      committed += t.status() == io.isowatch.core.history.TxnStatus.COMMITTED ? 1 : 0;
+      aborted += t.status() == io.isowatch.core.history.TxnStatus.ABORTED ? 1 : 0;
+      sessions.add(t.session());
+    }
+    final CheckStats stats = new CheckStats(history.size(), committed, aborted, 0, 0, sessions.size(), keys.size() + open.phantoms().size(), s.operations(), graph.longRmwTransactions(),
+        graph.largeReadOnlyTransactions(), graph.edges(), s.anomaliesByName(), s.anomaliesTruncated(), s.seconds(),
+        s.retired());
+    final CheckResult result = new CheckResult(verdicts, reasons, settled.anomalies(), settled.findings(), stats);
+    return new Decided(open, serAdded ? without(result, Level.SER) : result);
+  }
+
+  /**
+   * True when the engine finds nothing in the history's sessions and times: ids unique; every
+   * transaction with a start and an end no earlier; in each session where every transaction has a
+   * seq, the seqs 0, 1, 2, ... in input order; no committed transaction starting (plus the skew)
+   * before the session's previous committed one ends; no clock far ahead of the others; MIXED not
+   * asked. The engine then needs to see only the transactions with ops on keys of open orders
+   * ({@link RegisterTranslation#openOrdersOnlyTouching}): its findings on them are those of the
+   * whole history. Only transactions committed or aborted reach here ({@link ListSerialGraph}).
+   */
+  private static boolean plainSessions(final History history, final CheckOptions options) {
+    if (options.levels().contains(Level.MIXED)) {
+      return false;
+    }
+    final List<Transaction> txns = history.transactions();
+    final java.util.Set<String> ids = new java.util.HashSet<>(txns.size() * 2);
+    final Map<String, long[]> sessions = new HashMap<>(); // next seq (-1: some without), last committed end
+    for (final Transaction t : txns) {
+      if (!ids.add(t.id()) || t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME
+          || t.end() < t.start()) {
+        return false;
+      }
+      final long[] s = sessions.computeIfAbsent(t.session(), k -> new long[] {0, Long.MIN_VALUE});
+      if (t.hasSeq() && s[0] >= 0) {
+        if (t.seq() != s[0]) {
+          return false; // out of input order, a gap, a duplicate or a first seq other than 0
+        }
+        s[0]++;
+      } else if (s[0] > 0) {
+        return false; // seqs in part of the session
+      } else {
+        s[0] = -1;
+      }
+      if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
+        if (s[1] != Long.MIN_VALUE && t.start() + options.rtSkewMicros() < s[1]) {
+          return false;
+        }
+        s[1] = t.end();
+      }
+    }
+    for (final Transaction t : txns) {
+      if (t.hasSeq() && sessions.get(t.session())[0] < 0) {
+        return false; // a seq after a transaction without one
+      }
+    }
+    return !WholeHistoryCheck.hasUntrustedClocks(txns);
   }
 
   /**

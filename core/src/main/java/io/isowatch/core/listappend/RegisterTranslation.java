@@ -102,20 +102,91 @@ public final class RegisterTranslation {
     return translate(history, orders, true);
   }
 
+  /**
+   * The part of {@link #translate} that only the open orders of unobserved appends give: every
+   * transaction (same ids, sessions, times, statuses), with only its translated ops on the keys
+   * whose unobserved appends have an open order (their stand-in keys, or the key itself when it has
+   * none). The engine's findings of blind writes on it are those it has on the whole translation,
+   * which has no other blind write when the history has no register op; {@link ListAppendCheck}
+   * runs the engine on it when the lists' own graph ({@link ListSerialGraph}) decided the levels.
+   * No origin map.
+   */
+  static Translated openOrdersOnly(final History history, final ListOrders orders) {
+    return translate(history, orders, false, true, false);
+  }
+
+  /**
+   * As {@link #openOrdersOnly}, with only the transactions that have an op left, and without seq
+   * numbers (the input order is the session order): for a history whose sessions and times give
+   * the engine no finding, checked in ListAppendCheck, the engine then finds the same blind writes
+   * in the same order, without going through every transaction.
+   */
+  static Translated openOrdersOnlyTouching(final History history, final ListOrders orders) {
+    final Translated all = translate(history, orders, false, true, true);
+    final History.Builder out = History.builder();
+    for (final Transaction t : all.history().transactions()) {
+      if (!t.ops().isEmpty()) {
+        out.add(new Transaction(t.id(), t.session(), Transaction.NO_SEQ, t.status(), t.start(), t.end(), t.ops(),
+            t.tenant(), t.level(), t.line()));
+      }
+    }
+    return new Translated(out.build(), all.origin(), all.phantoms(), all.openKeys(), all.registerWrites());
+  }
+
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten) {
+    return translate(history, orders, baseWritten, false, false);
+  }
+
+  private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten,
+      final boolean openOnly, final boolean touchingOnly) {
     final RegisterTranslation t = new RegisterTranslation(orders, baseWritten);
-    t.indexAppends(history);
+    t.indexAppends(history, openOnly);
     final History.Builder out = History.builder();
     t.phantoms(history);
-    final Map<String, int[]> origin = new HashMap<>(history.size() * 2);
+    final Map<String, int[]> origin = new HashMap<>(openOnly ? 16 : history.size() * 2);
+    final Set<String> kept = new HashSet<>();
+    if (openOnly) {
+      t.unobservedCommitted.forEach((k, n) -> {
+        if (n > 1) {
+          final Phantom p = t.phantoms.get(k);
+          kept.add(p == null ? k : p.name());
+        }
+      });
+    }
     boolean registerWrites = false;
     for (final Transaction txn : history.transactions()) {
-      for (final Op op : txn.ops()) {
-        registerWrites |= op.isWrite();
+      if (!openOnly) { // (a history with open orders on the lists' graph has no register op)
+        for (final Op op : txn.ops()) {
+          registerWrites |= op.isWrite();
+        }
       }
       final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
-      out.add(t.translate(txn, from));
-      origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
+      if (!openOnly) {
+        out.add(t.translate(txn, from));
+        origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
+        continue;
+      }
+      boolean touches = false;
+      if (!t.unobservedCommitted.isEmpty()) {
+        for (final Op op : txn.ops()) {
+          touches |= t.unobservedCommitted.getOrDefault(op.key(), 0) > 1;
+        }
+      }
+      if (!touches && touchingOnly) {
+        continue;
+      }
+      final Transaction translated = touches ? t.translate(txn, from) : t.withOps(txn, List.of());
+      if (touches) {
+        final List<Op> ops = new ArrayList<>(2);
+        for (final Op op : translated.ops()) {
+          if (kept.contains(op.key())) {
+            ops.add(op);
+          }
+        }
+        out.add(t.withOps(translated, ops));
+      } else {
+        out.add(translated);
+      }
     }
     final Map<String, Phantom> byName = new HashMap<>();
     t.phantoms.values().forEach(p -> byName.put(p.name(), p));
@@ -162,11 +233,15 @@ public final class RegisterTranslation {
     });
   }
 
-  private void indexAppends(final History history) {
+  /**
+   * The live elements of every key and the counts of unobserved committed appends; with {@code
+   * openOnly}, the live elements of the keys with an open order only ({@link #openOrdersOnly}).
+   */
+  private void indexAppends(final History history, final boolean openOnly) {
     for (final Transaction t : history.transactions()) {
       for (final Op op : t.ops()) {
         if (op.isAppend()) {
-          if (t.status() != TxnStatus.ABORTED) {
+          if (t.status() != TxnStatus.ABORTED && !openOnly) {
             liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
           }
           if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
@@ -175,6 +250,32 @@ public final class RegisterTranslation {
         }
       }
     }
+    if (!openOnly) {
+      return;
+    }
+    for (final Transaction t : history.transactions()) {
+      if (t.status() == TxnStatus.ABORTED) {
+        continue;
+      }
+      for (final Op op : t.ops()) {
+        if (op.isAppend() && unobservedCommitted.getOrDefault(op.key(), 0) > 1) {
+          liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+        }
+      }
+    }
+  }
+
+  /**
+   * The transaction with other ops, and committed when it is indeterminate and counted, as {@link
+   * #translate(Transaction, List)} makes it.
+   */
+  private Transaction withOps(final Transaction t, final List<Op> ops) {
+    if (t.status() == TxnStatus.UNKNOWN && orders.counted(t)) {
+      return new Transaction(t.id(), t.session(), t.seq(), TxnStatus.COMMITTED, t.start(),
+          t.end() == Transaction.NO_TIME ? NEVER_ENDED : t.end(), ops, t.tenant(), t.level(), t.line());
+    }
+    return new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), ops, t.tenant(), t.level(),
+        t.line());
   }
 
   private Transaction translate(final Transaction t, final List<Integer> from) {

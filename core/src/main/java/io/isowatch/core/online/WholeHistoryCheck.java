@@ -84,6 +84,15 @@ public final class WholeHistoryCheck {
     return decided == engine ? engine : withSeconds(decided, (System.nanoTime() - started) / 1e9);
   }
 
+  /**
+   * True when {@link #check(History, CheckOptions)} would find some transaction's clock far ahead
+   * of every other session's (a FUTURE_EVENT_TIME finding); the list-append check asks before it
+   * runs the engine on part of a history ({@code ListAppendCheck}).
+   */
+  public static boolean hasUntrustedClocks(final List<Transaction> transactions) {
+    return FarAheadEvents.find(transactions, OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0;
+  }
+
   /** The result with the seconds of the whole check, the search included. */
   static CheckResult withSeconds(final CheckResult r, final double seconds) {
     return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), r.stats().withSeconds(seconds));

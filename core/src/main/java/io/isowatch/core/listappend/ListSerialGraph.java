@@ -1,0 +1,360 @@
+package io.isowatch.core.listappend;
+
+import io.isowatch.core.check.RealTime;
+import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Op;
+import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SER and SSER on a list-append history decided on the graph the lists give, over int arrays,
+ * without the register translation (issue 14, item 5): the fast path of {@link ListAppendCheck},
+ * which runs the engine on the translation only when this graph has a cycle (to explain it) or
+ * when the history is outside what is decided here.
+ *
+ * <ul>
+ *   <li>WW: the appender of an element → the appender of the next one in the key's order; the
+ *       appender of the order's last element → every committed append no read shows;
+ *   <li>WR: the appender of a list's last element → the reader of that list;
+ *   <li>RW: the reader of a list → the appender of the element after its last one, or, for a
+ *       read of the whole order, → every committed append no read shows;
+ *   <li>SO: each committed transaction → the session's next committed one (by seq when every
+ *       transaction of the session has one, else in input order);
+ *   <li>RT (SSER only): T1 → T2 when T1 ends (plus the skew tolerance) before T2 starts, encoded
+ *       through a chain of one node per end time, so that it costs O(n log n).
+ * </ul>
+ *
+ * These are the pairs the translation gives the engine (its read before each append adds the WW
+ * pair as WR, and the RW to the append itself; an unobserved append's certain edges are the ones
+ * above), so the graph is acyclic exactly when the engine finds SER (with RT: SSER) satisfied on
+ * the translation; {@code ListAppendFastPathTest} compares the two on random histories. Applies
+ * only to histories where nothing else decides a level: every transaction committed or aborted,
+ * no register op, every element a committed transaction appended at most once, every element of
+ * every order appended by a committed transaction, and every read of a key the transaction also
+ * appends to consistent with its own appends; {@link #acyclic} returns null otherwise.
+ */
+final class ListSerialGraph {
+  private final IntList from = new IntList(1 << 12);
+  private final IntList to = new IntList(1 << 12);
+  private int edges;
+  private long longRmw;
+  private long largeReadOnly;
+
+  private ListSerialGraph() {}
+
+  /**
+   * What {@link #acyclic} found: whether the graph has no cycle, its edges (SO, WR, WW, RW), and
+   * the committed transactions the translation makes long read-modify-write ones and large
+   * read-only ones ({@link io.isowatch.core.check.CheckStats}), counted as the engine counts them.
+   */
+  record Outcome(boolean acyclic, long edges, long longRmwTransactions, long largeReadOnlyTransactions) {}
+
+  /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
+  private static final class KeyAppends {
+    final ListOrders.KeyOrder order;
+    final int[] at;
+    final IntList open = new IntList(2);
+
+    KeyAppends(final ListOrders.KeyOrder order) {
+      this.order = order;
+      this.at = new int[order.order().size()];
+      java.util.Arrays.fill(at, -1);
+    }
+  }
+
+  /**
+   * Whether the lists' graph, with real-time order when {@code realTime}, is acyclic; null when
+   * the history is outside what this class decides (see the class comment).
+   */
+  static Outcome acyclic(final History history, final ListOrders orders, final boolean realTime,
+      final long skewMicros) {
+    final ListSerialGraph g = new ListSerialGraph();
+    return g.build(history, orders, realTime, skewMicros)
+        ? new Outcome(g.acyclic(history.size(), realTime), g.edges, g.longRmw, g.largeReadOnly) : null;
+  }
+
+  private void arc(final int f, final int t) {
+    if (f != t) {
+      from.add(f);
+      to.add(t);
+      edges++;
+    }
+  }
+
+  private boolean build(final History history, final ListOrders orders, final boolean realTime, final long skew) {
+    final List<Transaction> txns = history.transactions();
+    final int n = txns.size();
+    final Map<String, KeyAppends> keys = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      final Transaction t = txns.get(i);
+      if (t.status() == TxnStatus.UNKNOWN) {
+        return false;
+      }
+      if (t.status() != TxnStatus.COMMITTED) {
+        continue;
+      }
+      for (final Op op : t.ops()) {
+        if (op.isAppend()) {
+          KeyAppends k = keys.get(op.key());
+          if (k == null) {
+            final ListOrders.KeyOrder order = orders.peek(op.key());
+            k = new KeyAppends(order == null ? orders.of(op.key()) : order);
+            keys.put(op.key(), k);
+          }
+          final int at = k.order.position(op.value());
+          if (at < 0) {
+            k.open.add(i);
+          } else if (k.at[at] >= 0) {
+            return false; // appended twice
+          } else {
+            k.at[at] = i;
+          }
+        } else if (!(op.isListRead() || op.isRead() && op.value() == null)) {
+          return false; // a register op
+        }
+      }
+    }
+    for (final ListOrders.KeyOrder order : orders.keys()) {
+      if (!order.incompatible().isEmpty() || !order.duplicates().isEmpty()) {
+        return false;
+      }
+      final KeyAppends k = keys.get(order.key());
+      if (k == null ? !order.order().isEmpty() : k.order != order) {
+        return false;
+      }
+    }
+    for (final KeyAppends k : keys.values()) {
+      final int[] at = k.at;
+      for (int p = 0; p < at.length; p++) {
+        if (at[p] < 0) {
+          return false; // an element no committed transaction appended
+        }
+        if (p > 0) {
+          arc(at[p - 1], at[p]);
+        }
+      }
+      if (at.length > 0) {
+        for (int j = 0; j < k.open.size(); j++) {
+          arc(at[at.length - 1], k.open.get(j));
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      final Transaction t = txns.get(i);
+      if (t.status() != TxnStatus.COMMITTED) {
+        continue;
+      }
+      final List<Op> ops = t.ops();
+      int reads = 0;
+      int writes = 0;
+      for (int o = 0; o < ops.size(); o++) {
+        final Op op = ops.get(o);
+        final KeyAppends k = keys.get(op.key());
+        // The translation's ops (RegisterTranslation): a stand-in key when several appends no read shows
+        final boolean standIn = k != null && k.open.size() > 1 && k.at.length > 0;
+        if (op.isAppend()) {
+          writes++;
+          final int at = k.order.position(op.value());
+          if (!touchedBefore(ops, o) && (at >= 0 || k.open.size() == 1)) {
+            reads++; // the read of the version it builds on
+          }
+          if (standIn && at == k.at.length - 1) {
+            reads++; // the base's appender reads the stand-in key's initial version
+          }
+          continue;
+        }
+        final int len = op.isListRead() ? op.elements().size() : 0;
+        final int size = k == null ? orders.of(op.key()).order().size() : k.at.length;
+        reads += standIn && len == size ? 2 : 1;
+        if (!ownAppendsConsistent(ops, o, len, k)) {
+          return false;
+        }
+        if (k == null) {
+          continue; // a key nobody committed an append to: only reads of the empty list
+        }
+        if (len > 0) {
+          arc(k.at[len - 1], i);
+        }
+        if (len < size) {
+          arc(i, k.at[len]);
+        } else {
+          for (int j = 0; j < k.open.size(); j++) {
+            arc(i, k.open.get(j));
+          }
+        }
+      }
+      if (writes > 0 && reads + writes > 4) {
+        longRmw++;
+      } else if (writes == 0 && reads > 2) {
+        largeReadOnly++;
+      }
+    }
+    sessionOrder(txns);
+    if (realTime && !realTime(txns, skew)) {
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * True when the read at {@code o}, of {@code len} elements, shows the transaction's own earlier
+   * appends to the key and none of its later ones (otherwise the engine judges the read against
+   * the transaction's own writes, which this graph does not model).
+   */
+  private static boolean ownAppendsConsistent(final List<Op> ops, final int o, final int len, final KeyAppends k) {
+    final String key = ops.get(o).key();
+    for (int j = 0; j < ops.size(); j++) {
+      final Op other = ops.get(j);
+      if (j == o || !other.isAppend() || !other.key().equals(key)) {
+        continue;
+      }
+      final int at = k == null ? -1 : k.order.position(other.value());
+      if (j < o ? at < 0 || at >= len : at >= 0 && at < len) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when an op before {@code o} is on the same key. */
+  private static boolean touchedBefore(final List<Op> ops, final int o) {
+    for (int j = 0; j < o; j++) {
+      if (ops.get(j).key().equals(ops.get(o).key())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void sessionOrder(final List<Transaction> txns) {
+    final Map<String, IntList> sessions = new LinkedHashMap<>();
+    final Map<String, Boolean> allSeq = new HashMap<>();
+    for (int i = 0; i < txns.size(); i++) {
+      final Transaction t = txns.get(i);
+      sessions.computeIfAbsent(t.session(), s -> new IntList()).add(i);
+      allSeq.merge(t.session(), t.hasSeq(), Boolean::logicalAnd);
+    }
+    for (final Map.Entry<String, IntList> e : sessions.entrySet()) {
+      final IntList members = e.getValue();
+      final Integer[] sorted = new Integer[members.size()];
+      for (int j = 0; j < sorted.length; j++) {
+        sorted[j] = members.get(j);
+      }
+      if (allSeq.get(e.getKey())) {
+        java.util.Arrays.sort(sorted, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+      }
+      int last = -1;
+      for (final int i : sorted) {
+        if (txns.get(i).status() == TxnStatus.COMMITTED) {
+          if (last >= 0) {
+            arc(last, i);
+          }
+          last = i;
+        }
+      }
+    }
+  }
+
+  /**
+   * Real-time order through nodes {@code n..2n-1}: node {@code n + j} stands for the j-th
+   * committed end in time order; the transaction of that end → it → node {@code n + j + 1}, and
+   * it → every transaction starting more than the skew after that end. False when some committed
+   * transaction's times are not usable (the engine then has a finding of it).
+   */
+  private boolean realTime(final List<Transaction> txns, final long skew) {
+    final int n = txns.size();
+    final long[] ends = new long[n];
+    final int[] byEnd = new int[n];
+    int m = 0;
+    final int[] packed = new int[n];
+    for (int i = 0; i < n; i++) {
+      final Transaction t = txns.get(i);
+      if (t.status() != TxnStatus.COMMITTED) {
+        continue;
+      }
+      if (!RealTime.known(t) || !RealTime.endUsable(t)) {
+        return false;
+      }
+      packed[m++] = i;
+    }
+    final Integer[] order = new Integer[m];
+    for (int j = 0; j < m; j++) {
+      order[j] = packed[j];
+    }
+    java.util.Arrays.sort(order, (a, b) -> Long.compare(txns.get(a).end(), txns.get(b).end()));
+    for (int j = 0; j < m; j++) {
+      byEnd[j] = order[j];
+      ends[j] = txns.get(order[j]).end();
+      from.add(byEnd[j]);
+      to.add(n + j);
+      if (j + 1 < m) {
+        from.add(n + j);
+        to.add(n + j + 1);
+      }
+    }
+    for (int j = 0; j < m; j++) {
+      final int i = byEnd[j];
+      final long start = txns.get(i).start();
+      // the last end e with e + skew < start
+      int lo = 0;
+      int hi = m - 1;
+      int found = -1;
+      while (lo <= hi) {
+        final int mid = (lo + hi) >>> 1;
+        if (ends[mid] + skew < start) {
+          found = mid;
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      if (found >= 0) {
+        from.add(n + found);
+        to.add(i);
+      }
+    }
+    return true;
+  }
+
+  /** Kahn's algorithm over the arcs: true when every node is removed (no cycle). */
+  private boolean acyclic(final int n, final boolean realTime) {
+    final int nodes = realTime ? 2 * n : n;
+    final int arcs = from.size();
+    final int[] start = new int[nodes + 1];
+    final int[] indegree = new int[nodes];
+    for (int a = 0; a < arcs; a++) {
+      start[from.get(a) + 1]++;
+      indegree[to.get(a)]++;
+    }
+    for (int v = 0; v < nodes; v++) {
+      start[v + 1] += start[v];
+    }
+    final int[] targets = new int[arcs];
+    final int[] fill = java.util.Arrays.copyOf(start, nodes);
+    for (int a = 0; a < arcs; a++) {
+      targets[fill[from.get(a)]++] = to.get(a);
+    }
+    final int[] queue = new int[nodes];
+    int head = 0;
+    int tail = 0;
+    for (int v = 0; v < nodes; v++) {
+      if (indegree[v] == 0) {
+        queue[tail++] = v;
+      }
+    }
+    while (head < tail) {
+      final int v = queue[head++];
+      for (int a = start[v]; a < start[v + 1]; a++) {
+        if (--indegree[targets[a]] == 0) {
+          queue[tail++] = targets[a];
+        }
+      }
+    }
+    return tail == nodes;
+  }
+}
