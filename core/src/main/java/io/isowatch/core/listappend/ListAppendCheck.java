@@ -3,6 +3,7 @@ package io.isowatch.core.listappend;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.AnomalyRead;
 import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.debug.DebugTimings;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.CheckStats;
 import io.isowatch.core.check.Finding;
@@ -71,12 +72,12 @@ public final class ListAppendCheck {
   static CheckResult check(final History history, final CheckOptions options, final boolean onListGraph) {
     final long started = System.nanoTime();
     final ListOrders orders = ListOrders.of(history);
-    io.isowatch.core.format.DebugTimings.mark("list-append: orders");
+    DebugTimings.mark("list-append: orders");
     final boolean classic = onListGraph && options.levels().stream().anyMatch(Level.CLASSIC::contains);
     List<Anomaly> lists = classic ? ListAnomalies.of(history, orders, options) : null;
-    io.isowatch.core.format.DebugTimings.mark("list-append: list anomalies");
+    DebugTimings.mark("list-append: list anomalies");
     final Decided fast = classic && lists.isEmpty() ? onListGraph(history, orders, options) : null;
-    io.isowatch.core.format.DebugTimings.mark("list-append: levels on the lists' graph tried");
+    DebugTimings.mark("list-append: levels on the lists' graph tried");
     final RegisterTranslation.Translated translated = fast != null ? fast.translated()
         : RegisterTranslation.translate(history, orders);
     if (lists == null) {
@@ -254,14 +255,14 @@ public final class ListAppendCheck {
   private static Decided onListGraph(final History history, final ListOrders orders, final CheckOptions options) {
     final ListSerialGraph.Outcome graph = ListSerialGraph.acyclic(history, orders,
         options.levels().contains(Level.SSER), options.rtSkewMicros());
-    io.isowatch.core.format.DebugTimings.mark("list-append: lists' graph built and searched");
+    DebugTimings.mark("list-append: lists' graph built and searched");
     if (graph == null || !graph.acyclic()) {
       return null;
     }
     final boolean plain = plainSessions(history, options);
     final RegisterTranslation.Translated open = plain ? RegisterTranslation.openOrdersOnlyTouching(history, orders)
         : RegisterTranslation.openOrdersOnly(history, orders);
-    io.isowatch.core.format.DebugTimings.mark("list-append: open orders translated");
+    DebugTimings.mark("list-append: open orders translated");
     final CheckOptions engineOnly = options.withInitialValue(null).withSolverBudget(Duration.ZERO);
     final Set<Level> asked = options.levels();
     final boolean serAdded = !open.openKeys().isEmpty() && asked.contains(Level.SI) && !asked.contains(Level.SER)
@@ -275,7 +276,7 @@ public final class ListAppendCheck {
     if (!run.anomalies().isEmpty() || run.findings().stream().anyMatch(f -> f.kind() != FindingKind.BLIND_WRITE)) {
       return null;
     }
-    io.isowatch.core.format.DebugTimings.mark("list-append: engine on open orders done");
+    DebugTimings.mark("list-append: engine on open orders done");
     final CheckResult settled = settled(run, open);
     final Map<Level, Verdict> verdicts = new EnumMap<>(Level.class);
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
