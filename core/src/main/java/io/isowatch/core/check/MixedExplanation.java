@@ -25,6 +25,9 @@ final class MixedExplanation {
   private final Set<Level> requested;
   /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
   private final MixedSaturation known;
+  /** When the graph is a core of a larger history: that history's counted transactions (else 0) and levels. */
+  private int total;
+  private Level[] totalLevel;
 
   MixedExplanation(final WeakGraph g, final Level[] level, final Set<Level> requested, final MixedSaturation known) {
     this.g = g;
@@ -34,14 +37,26 @@ final class MixedExplanation {
   }
 
   /**
+   * Marks the graph as the sub-history ({@link WeakGraph#sub}) of a history of {@code total}
+   * counted transactions whose levels are {@code levels}: the explanation says that it uses only
+   * these transactions, and names the levels the whole history violates.
+   */
+  MixedExplanation asCoreOf(final int total, final Level[] levels) {
+    this.total = total;
+    this.totalLevel = levels;
+    return this;
+  }
+
+  /**
    * What a violation of the mixed configuration also violates: every uniform level at least as
    * strong as the strongest one declared (it is stronger, read by read, than the configuration).
    */
   Set<Level> violates() {
     Level strongest = Level.RC;
-    for (int t = 1; t <= g.n; t++) {
-      if (level[t] != null && level[t].ordinal() > strongest.ordinal()) {
-        strongest = level[t];
+    final Level[] declared = totalLevel != null ? totalLevel : level;
+    for (int t = 1; t < declared.length; t++) {
+      if (declared[t] != null && declared[t].ordinal() > strongest.ordinal()) {
+        strongest = declared[t];
       }
     }
     final Set<Level> out = EnumSet.of(Level.MIXED);
@@ -148,7 +163,8 @@ final class MixedExplanation {
     final Set<Level> shown = Level.shown(violates(), requested);
     return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
         + "So no commit order satisfies every read at its reader's declared level. This violates "
-        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)");
+        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)",
+        first.read());
   }
 
   /** Most "where" lines an explanation gets; the rest follow the same way. */
@@ -316,6 +332,11 @@ final class MixedExplanation {
 
   private String let(final Set<Integer> nodes) {
     final StringBuilder let = new StringBuilder("Let:\n  init = the initial transaction, writing the initial value of every key\n");
+    if (total > 0) {
+      let.append("  (every step below uses only the reads and session order among ").append(g.n)
+          .append(" of the history's ").append(total).append(" transactions, found by the search of forked version ")
+          .append("orders; the others' reads only add precedences, so they cannot lift a contradiction)\n");
+    }
     for (final int v : nodes) {
       final Transaction t = g.txn(v);
       let.append("  ").append(t.id()).append(" = [")
