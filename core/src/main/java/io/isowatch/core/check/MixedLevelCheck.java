@@ -97,10 +97,10 @@ public final class MixedLevelCheck {
         return new Result(Verdict.VIOLATED, new MixedExplanation(sub, subLevel, requested, saturation)
             .asCoreOf(graph.n, level).anomaly(cycle), null);
       }
-      final MixedSearch.Outcome found = new MixedSearch(sub, subLevel).search(saturation);
+      final MixedExplanation explanation = new MixedExplanation(sub, subLevel, requested, null).asCoreOf(graph.n, level);
+      final MixedSearch.Outcome found = new MixedSearch(sub, subLevel, explanation).search(saturation);
       if (found.refuted() != null) {
-        return new Result(Verdict.VIOLATED, new MixedExplanation(sub, subLevel, requested, null)
-            .asCoreOf(graph.n, level).bySplit(found.refuted()), null);
+        return new Result(Verdict.VIOLATED, explanation.bySplit(found.refuted()), null);
       }
       if (round == CORE_ROUNDS || nodes.length == graph.n) {
         return null;
@@ -183,13 +183,14 @@ public final class MixedLevelCheck {
     if (graph.unknownReason() != null) {
       return new Result(Verdict.UNKNOWN, null, graph.unknownReason());
     }
-    final MixedSearch.Outcome found = new MixedSearch(graph, level).search(saturation);
+    final MixedExplanation explanation = new MixedExplanation(graph, level, requested, null);
+    final MixedSearch.Outcome found = new MixedSearch(graph, level, explanation).search(saturation);
     // A split's cycles come from its cases' saturations, which hold the steps they need.
     if (found.order() != null) {
       return new Result(Verdict.SATISFIED, null, null);
     }
     if (found.refuted() != null) {
-      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).bySplit(found.refuted()), null);
+      return new Result(Verdict.VIOLATED, explanation.bySplit(found.refuted()), null);
     }
     return new Result(Verdict.UNKNOWN, null, found.unknown());
   }

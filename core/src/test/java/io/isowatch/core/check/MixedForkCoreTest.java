@@ -36,7 +36,7 @@ class MixedForkCoreTest {
 
   /** "T3 (declared SER) read x=2 from T1" or "... read x=0, the initial value". */
   private static final Pattern READ_FROM = Pattern.compile(
-      "(\\S+) \\(declared (\\w+)\\) read (\\w+)=(-?\\d+)(?: from (\\S+?)\\b|, the initial value)");
+      "(\\w+) \\(declared (\\w+)\\) read (\\w+)=(-?\\d+)(?: from (\\S+?)\\b|, the initial value)");
   /** "T2 read x=1, which T1 wrote". */
   private static final Pattern WR = Pattern.compile("(\\w+) read (\\w+)=(-?\\d+), which (\\w+) wrote");
   /** "T2 read x=1 from T1" (a path an RC, RA or CC reader saw its writer by). */
