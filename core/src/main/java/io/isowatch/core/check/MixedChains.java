@@ -38,7 +38,9 @@ import java.util.Map;
  * axiom, with the sibling as both t2 and t4). What stays open is how the branches interleave, per
  * forked key; {@link MixedForkSearch} settles it (a commit order found is a satisfaction), within
  * the search budget. When it cannot, {@link #decide} returns null with {@link #undecided} saying
- * why, as for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches.
+ * why, as for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches; when the
+ * fork search refuted every order ({@link #forkRefuted}), {@link MixedLevelCheck} explains the
+ * sub-history its proof used ({@link #forkCore}).
  */
 final class MixedChains {
   private static final int INIT = WeakGraph.INIT;

@@ -401,8 +401,8 @@ final class MixedExplanation {
     final StringBuilder let = new StringBuilder("Let:\n  init = the initial transaction, writing the initial value of every key\n");
     if (total > 0) {
       let.append("  (every step below uses only reads and session order among ").append(g.n)
-          .append(" of the history's ").append(total).append(" transactions, the core the search of forked version ")
-          .append("orders proved inconsistent; the other transactions only add constraints, so they cannot remove ")
+          .append(" of the history's ").append(total).append(" transactions, those the search of forked version ")
+          .append("orders used to refute it; the other transactions only add constraints, so they cannot remove ")
           .append("this contradiction)\n");
     }
     for (final int v : nodes) {

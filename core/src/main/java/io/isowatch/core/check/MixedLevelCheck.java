@@ -27,7 +27,9 @@ import java.util.function.Function;
  * MixedChains} decides at any size: in linear time when no two writers read one version, and after
  * a lost update (a fork) by searching only the order of the forks' branches ({@link
  * MixedForkSearch}, within the solver budget); the saturation and the search are for the other
- * histories, and for forks the branch search leaves open, up to {@link #MAX_TRANSACTIONS}.
+ * histories, and for forks the branch search leaves open, up to {@link #MAX_TRANSACTIONS}. When the
+ * branch search proves that no commit order exists, the saturation and the search explain the
+ * sub-history of the transactions its proof used ({@link MixedForkSearch#core}), at any size.
  */
 public final class MixedLevelCheck {
   /**
