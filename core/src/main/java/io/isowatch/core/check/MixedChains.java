@@ -38,18 +38,20 @@ import java.util.Map;
  * axiom, with the sibling as both t2 and t4). What stays open is how the branches interleave, per
  * forked key; {@link MixedForkSearch} settles it (a commit order found is a satisfaction), within
  * the search budget. When it cannot, {@link #decide} returns null with {@link #undecided} saying
- * why, as for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches.
+ * why, as for a blind write or a cycle of writers, and {@link MixedLevelCheck} searches; when the
+ * fork search refuted every order ({@link #forkRefuted}), {@link MixedLevelCheck} explains the
+ * sub-history its proof used ({@link #forkCore}).
  */
 final class MixedChains {
   private static final int INIT = WeakGraph.INIT;
   /** Above this many vector-clock entries (nodes × sessions) the CC check is left to the search. */
   static final long MAX_CLOCK_ENTRIES = 200_000_000L;
 
-  private static final int SO = 0;
-  private static final int WR = 1;
-  private static final int SER_ARC = 2;
-  private static final int PC_ARC = 3;
-  private static final int SI_SIBLING = 4;
+  static final int SO = 0;
+  static final int WR = 1;
+  static final int SER_ARC = 2;
+  static final int PC_ARC = 3;
+  static final int SI_SIBLING = 4;
 
   /** The outcome: a counterexample's steps, or none (SATISFIED). */
   record Outcome(List<MixedStep> cycle) {}
@@ -81,9 +83,9 @@ final class MixedChains {
   int arcs;
   int[] aFrom = new int[1024];
   int[] aTo = new int[1024];
-  private int[] aKind = new int[1024];
-  private int[] aReader = new int[1024];
-  private int[] aRead = new int[1024];
+  int[] aKind = new int[1024];
+  int[] aReader = new int[1024];
+  int[] aRead = new int[1024];
 
   /** How long the search of forked version orders may take; zero turns it off. */
   private final java.time.Duration budget;
@@ -91,6 +93,7 @@ final class MixedChains {
   private String undecided;
   /** Whether the fork search refuted every order of the branches (no commit order exists). */
   private boolean forkRefuted;
+  private int[] forkCore;
 
   MixedChains(final WeakGraph g, final Level[] level) {
     this(g, level, CheckOptions.DEFAULT_SOLVER_BUDGET);
@@ -139,6 +142,7 @@ final class MixedChains {
       }
       undecided = search.reason();
       forkRefuted = search.refuted();
+      forkCore = search.core();
       return null;
     }
     return new Outcome(causal);
@@ -147,6 +151,14 @@ final class MixedChains {
   /** Whether {@link #decide} returned null because the fork search proved no commit order exists. */
   boolean forkRefuted() {
     return forkRefuted;
+  }
+
+  /**
+   * After {@link #forkRefuted}: the transactions the refutation used, ascending, whose sub-history
+   * alone has no commit order ({@link MixedForkSearch#core}); else null.
+   */
+  int[] forkCore() {
+    return forkCore;
   }
 
   /** Why {@link #decide} returned null after a fork (the fork search's reason), or null. */

@@ -25,6 +25,11 @@ final class MixedExplanation {
   private final Set<Level> requested;
   /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
   private final MixedSaturation known;
+  /** When the graph is a core of a larger history: that history's counted transactions (else 0) and levels. */
+  private int total;
+  /** While a split is written: the number of the case that assumed each case step. */
+  private final Map<MixedStep, String> assumedAt = new java.util.HashMap<>();
+  private Level[] totalLevel;
 
   MixedExplanation(final WeakGraph g, final Level[] level, final Set<Level> requested, final MixedSaturation known) {
     this.g = g;
@@ -34,14 +39,26 @@ final class MixedExplanation {
   }
 
   /**
+   * Marks the graph as the sub-history ({@link WeakGraph#sub}) of a history of {@code total}
+   * counted transactions whose levels are {@code levels}: the explanation says that it uses only
+   * these transactions, and names the levels the whole history violates.
+   */
+  MixedExplanation asCoreOf(final int total, final Level[] levels) {
+    this.total = total;
+    this.totalLevel = levels;
+    return this;
+  }
+
+  /**
    * What a violation of the mixed configuration also violates: every uniform level at least as
    * strong as the strongest one declared (it is stronger, read by read, than the configuration).
    */
   Set<Level> violates() {
     Level strongest = Level.RC;
-    for (int t = 1; t <= g.n; t++) {
-      if (level[t] != null && level[t].ordinal() > strongest.ordinal()) {
-        strongest = level[t];
+    final Level[] declared = totalLevel != null ? totalLevel : level;
+    for (int t = 1; t < declared.length; t++) {
+      if (declared[t] != null && declared[t].ordinal() > strongest.ordinal()) {
+        strongest = declared[t];
       }
     }
     final Set<Level> out = EnumSet.of(Level.MIXED);
@@ -65,12 +82,16 @@ final class MixedExplanation {
         promises.putIfAbsent(s.reader(), level[s.reader()]);
       }
     }
-    justify(cycle, then, promises);
+    final LinkedHashSet<Integer> whereNodes = new LinkedHashSet<>();
+    if (known != null) {
+      render(where(known, cycle), "  ", then, promises, whereNodes);
+    }
     final long derived = cycle.stream().filter(MixedStep::derived).count();
     final String type = derived == 0 ? "G1c" + (session ? "-process" : "") : derived == 1 ? "G-single" : "G2-item";
     final String name = name(cycle, derived);
     final LinkedHashSet<Integer> mentioned = new LinkedHashSet<>(txns);
     mentioned.addAll(promises.keySet());
+    mentioned.addAll(whereNodes);
     mentioned.remove(INIT);
     txns.remove(INIT);
     final List<Transaction> involved = new ArrayList<>();
@@ -121,78 +142,139 @@ final class MixedExplanation {
   }
 
   /**
-   * The counterexample when no single cycle is forced: a case split every commit order must take,
-   * each case ending in a cycle (a case step inside one stands for a further split whose cases all
-   * end in cycles as well).
+   * The counterexample when no single cycle is forced: a case split every commit order must take
+   * (any order outside its cases breaks the read the split is on), each case closing a cycle or
+   * split again, down to cycles. The graph drawn is the first case's cycle; every case is written out.
    */
-  Anomaly bySplit(final List<List<MixedStep>> cases) {
-    final Anomaly first = anomaly(cases.get(0));
-    final StringBuilder text = new StringBuilder("Every commit order must take one of these " + cases.size()
-        + " cases, and each closes a cycle:\n");
+  Anomaly bySplit(final MixedSearch.Split split) {
+    final List<MixedStep> firstCycle = split.cases().get(0).firstCycle();
+    final Anomaly first = anomaly(firstCycle);
+    final StringBuilder text = new StringBuilder();
     final LinkedHashSet<Integer> mentioned = new LinkedHashSet<>();
-    for (int i = 0; i < cases.size(); i++) {
-      final MixedStep assumed = cases.get(i).stream().filter(st -> st.rule() == Rule.CASE).findFirst()
-          .orElse(cases.get(i).get(0));
-      text.append(i + 1).append(". if ").append(g.id(assumed.from())).append(" < ").append(g.id(assumed.to()))
-          .append(":\n");
-      for (final MixedStep st : cases.get(i)) {
+    final Map<Integer, Level> promises = new LinkedHashMap<>();
+    split(split, "", "", text, mentioned, promises);
+    mentioned.remove(INIT);
+    final Set<Level> shown = Level.shown(violates(), requested);
+    final List<String> broken = new ArrayList<>();
+    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
+        + "So no commit order satisfies every read at its reader's declared level: whichever case holds, the promise "
+        + "of one of " + String.join(", ", broken) + " breaks. This violates "
+        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)",
+        first.read());
+  }
+
+  /** Writes a split and its cases, numbered under {@code number} and indented by {@code indent}. */
+  private void split(final MixedSearch.Split split, final String number, final String indent,
+      final StringBuilder text, final Set<Integer> mentioned, final Map<Integer, Level> promises) {
+    final MixedCommitOrder.Broken b = split.why();
+    final int t1 = b.read().writer();
+    mentioned.add(b.t3());
+    mentioned.add(t1);
+    mentioned.add(b.t2());
+    mentioned.add(b.via());
+    promises.putIfAbsent(b.t3(), level[b.t3()]);
+    final String t3 = g.id(b.t3());
+    final String through = b.via() == b.t3() ? "commits before " + t3
+        : b.conflict() && b.via() == b.t2() ? "commits before " + t3 + " and writes a key " + t3 + " writes"
+        : b.conflict() ? "commits no later than " + g.id(b.via()) + ", which writes a key " + t3
+            + " writes and commits before it"
+        : b.via() == b.t2() ? t3 + " follows it in SO ∪ WR"
+        : "commits no later than " + g.id(b.via()) + ", which " + t3 + " follows in SO ∪ WR";
+    text.append(indent).append("Every commit order").append(number.isEmpty() ? "" : " in case " + number)
+        .append(" takes one of these ").append(split.cases().size()).append(" cases: in any other, ")
+        .append(g.id(b.t2())).append(", which also wrote ").append(b.read().key()).append(", commits after ")
+        .append(g.id(t1)).append(" and ").append(through).append(", so ").append(g.id(b.t3())).append(" (declared ")
+        .append(level[b.t3()]).append("), which read ").append(b.read().key()).append("=").append(b.read().value())
+        .append(t1 == INIT ? ", the initial value," : " from " + g.id(t1)).append(" would have ").append(level[b.t3()])
+        .append(" order ").append(g.id(b.t2())).append(" before ").append(g.id(t1)).append(":\n");
+    for (int i = 0; i < split.cases().size(); i++) {
+      final MixedSearch.Case c = split.cases().get(i);
+      final String at = number + (number.isEmpty() ? "" : ".") + (i + 1);
+      final MixedStep assumed = c.assumed();
+      assumedAt.put(assumed, at);
+      mentioned.add(assumed.from());
+      mentioned.add(assumed.to());
+      text.append(indent).append(at).append(". if ").append(g.id(assumed.from())).append(" < ")
+          .append(g.id(assumed.to())).append(c.cycle() != null ? ", this closes a cycle:\n" : ":\n");
+      if (c.cycle() == null) {
+        split(c.split(), at, indent + "  ", text, mentioned, promises);
+        continue;
+      }
+      for (final MixedStep st : c.cycle()) {
         mentioned.add(st.from());
         if (st.reader() >= 0) {
           mentioned.add(st.reader());
         }
-        text.append("  - ").append(g.id(st.from())).append(" < ").append(g.id(st.to())).append(", because ")
-            .append(because(st)).append(";\n");
+        if (st.derived() && st.rule() != Rule.CASE) {
+          promises.putIfAbsent(st.reader(), level[st.reader()]);
+        }
+        text.append(indent).append("  - ").append(g.id(st.from())).append(" < ").append(g.id(st.to()))
+            .append(", because ").append(because(st)).append(";\n");
+      }
+      if (c.where() != null) {
+        render(c.where(), indent + "  ", text, promises, mentioned);
       }
     }
-    mentioned.remove(INIT);
-    final Set<Level> shown = Level.shown(violates(), requested);
-    return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
-        + "So no commit order satisfies every read at its reader's declared level. This violates "
-        + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)");
   }
+
 
   /** Most "where" lines an explanation gets; the rest follow the same way. */
   private static final int MAX_WHERE = 40;
 
+  /** Why precedence {@code from} before {@code to} holds: {@code path}, by steps recorded before the step that relied on it. */
+  record Where(int from, int to, List<MixedStep> path) {}
+
+  /** The "where" lines of a cycle, and whether more were left out. */
+  record Wheres(List<Where> lines, boolean more) {}
+
   /**
-   * Adds, for each derived step, why the precedences it relied on hold, by steps recorded before it
-   * (so the proof is never circular), and so on for the derived steps those use.
+   * For each derived step of {@code cycle}, why the precedences it relied on hold in {@code state},
+   * by steps recorded before it (so the proof is never circular), and so on for the derived steps
+   * those use, up to {@link #MAX_WHERE}.
    */
-  private void justify(final List<MixedStep> cycle, final StringBuilder then, final Map<Integer, Level> promises) {
-    if (known == null) {
-      return;
-    }
+  Wheres where(final MixedSaturation state, final List<MixedStep> cycle) {
     final java.util.ArrayDeque<MixedStep> work = new java.util.ArrayDeque<>();
     cycle.stream().filter(MixedStep::derived).forEach(work::add);
     final Set<String> done = new java.util.HashSet<>();
-    int lines = 0;
-    while (!work.isEmpty() && lines < MAX_WHERE) {
+    final List<Where> lines = new ArrayList<>();
+    while (!work.isEmpty() && lines.size() < MAX_WHERE) {
       final MixedStep s = work.poll();
       for (final int[] need : needs(s)) {
         if (need[0] == INIT || need[0] == need[1] || !done.add(need[0] + "<" + need[1])) {
           continue;
         }
         final List<MixedStep> path = s.rule() == Rule.PREMISE && level[s.reader()] == Level.CC
-            ? known.causalPath(need[0], need[1]) : known.pathBefore(need[0], need[1], s);
+            ? state.causalPath(need[0], need[1]) : state.pathBefore(need[0], need[1], s);
         if (path == null) {
           continue;
         }
-        lines++;
-        then.append("  - where ").append(g.id(need[0])).append(" < ").append(g.id(need[1])).append(": ");
-        for (int i = 0; i < path.size(); i++) {
-          final MixedStep p = path.get(i);
-          then.append(i == 0 ? "" : "; ").append(g.id(p.from())).append(" < ").append(g.id(p.to())).append(", because ")
-              .append(because(p));
-          if (p.derived()) {
-            work.add(p);
-            promises.putIfAbsent(p.reader(), level[p.reader()]);
-          }
-        }
-        then.append(";\n");
+        lines.add(new Where(need[0], need[1], path));
+        path.stream().filter(MixedStep::derived).forEach(work::add);
       }
     }
-    if (!work.isEmpty()) {
-      then.append("  - (the remaining precedences follow the same way)\n");
+    return new Wheres(lines, !work.isEmpty());
+  }
+
+  private void render(final Wheres wheres, final String indent, final StringBuilder then,
+      final Map<Integer, Level> promises, final Set<Integer> mentioned) {
+    for (final Where w : wheres.lines()) {
+      then.append(indent).append("- where ").append(g.id(w.from())).append(" < ").append(g.id(w.to())).append(": ");
+      for (int i = 0; i < w.path().size(); i++) {
+        final MixedStep p = w.path().get(i);
+        mentioned.add(p.from());
+        mentioned.add(p.to());
+        then.append(i == 0 ? "" : "; ").append(g.id(p.from())).append(" < ").append(g.id(p.to())).append(", because ")
+            .append(because(p));
+        if (p.derived() && p.rule() != Rule.CASE) {
+          promises.putIfAbsent(p.reader(), level[p.reader()]);
+          mentioned.add(p.reader());
+        }
+      }
+      then.append(";\n");
+    }
+    if (wheres.more()) {
+      then.append(indent).append("- (the remaining precedences follow the same way)\n");
     }
   }
 
@@ -250,7 +332,8 @@ final class MixedExplanation {
           + g.id(s.writer()) + " and commits no later than " + g.id(s.to()) + ", which writes a key "
           + g.id(s.reader()) + " writes: had " + g.id(s.to()) + " committed before " + g.id(s.reader())
           + ", SI's Conflict axiom would order " + g.id(s.other()) + " before " + g.id(s.writer());
-      case CASE -> "this case assumes it (" + read + ", and " + g.id(s.other()) + " relates the writers)";
+      case CASE -> (assumedAt.containsKey(s) ? "case " + assumedAt.get(s) + " assumes it" : "this case assumes it")
+          + " (" + (read.endsWith(",") ? read + " and " : read + ", and ") + g.id(s.other()) + " relates the writers)";
     };
   }
 
@@ -316,6 +399,12 @@ final class MixedExplanation {
 
   private String let(final Set<Integer> nodes) {
     final StringBuilder let = new StringBuilder("Let:\n  init = the initial transaction, writing the initial value of every key\n");
+    if (total > 0) {
+      let.append("  (every step below uses only reads and session order among ").append(g.n)
+          .append(" of the history's ").append(total).append(" transactions, those the search of forked version ")
+          .append("orders used to refute it; the other transactions only add constraints, so they cannot remove ")
+          .append("this contradiction)\n");
+    }
     for (final int v : nodes) {
       final Transaction t = g.txn(v);
       let.append("  ").append(t.id()).append(" = [")

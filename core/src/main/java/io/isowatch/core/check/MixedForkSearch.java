@@ -2,6 +2,7 @@ package io.isowatch.core.check;
 
 import io.isowatch.core.check.WeakGraph.Read;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,20 +52,44 @@ final class MixedForkSearch {
   private final int[][] vPos;
   /** Per forked key, V: its writers in order. */
   private final int[][] vSeq;
-  /** Arcs added by the search (learned and assumed), as a stack. */
+  /**
+   * Arcs added by the search (learned and assumed), as a stack; for one learned from a failed check,
+   * the reader whose axiom gave it (else -1) and whether its premise is causal (CC).
+   */
   private int extra;
   private int[] eFrom = new int[64];
   private int[] eTo = new int[64];
-  /** Arcs of one candidate V, with up to two literals each (indexes into the literal table, or -1). */
+  private int[] eReader = new int[64];
+  private boolean[] eCausal = new boolean[64];
+  /**
+   * Arcs of one candidate V, with up to two literals each (indexes into the literal table, or -1),
+   * and the reader whose axiom gave it and the writer it read (-1 for V's own arcs).
+   */
   private int vArcs;
   private int[] vFrom = new int[64];
   private int[] vTo = new int[64];
   private int[] vLit1 = new int[64];
   private int[] vLit2 = new int[64];
-  /** Literals of the current candidate: writer a before writer b in V (incomparable in their key's tree). */
+  private int[] vReader = new int[64];
+  private int[] vWriter = new int[64];
+  /**
+   * Literals of the current candidate: writer a before writer b in V (incomparable in their key's
+   * tree); for a failed check's literal, the reader whose axiom it breaks and whether causally.
+   */
   private int lits;
   private int[] litA = new int[64];
   private int[] litB = new int[64];
+  private int[] litReader = new int[64];
+  private boolean[] litCausal = new boolean[64];
+  /**
+   * The transactions the refutation used (null until a cycle is found): the nodes of every cycle
+   * the search met and of what each arc on it relied on (the reads and session order of its
+   * reader, the writers it names, a causal path for a CC premise). Their sub-history alone has no
+   * commit order ({@link #core}).
+   */
+  private boolean[] support;
+  /** The (from, to) pairs whose causal path is marked already. */
+  private final java.util.Set<Long> causalMarked = new java.util.HashSet<>();
   private int candidates;
   private int splits;
   private int depth;
@@ -130,6 +155,29 @@ final class MixedForkSearch {
     return refuted;
   }
 
+  /**
+   * After a refutation: the transactions it used, ascending. Every cycle the search met (those it
+   * learned from or split on, and those that closed its cases) is made of arcs whose reasons lie
+   * among them, so their sub-history ({@link WeakGraph#sub}) is refuted by the same case analysis.
+   */
+  int[] core() {
+    if (!refuted || support == null) {
+      return null;
+    }
+    int count = 0;
+    for (int v = 1; v <= n; v++) {
+      count += support[v] ? 1 : 0;
+    }
+    final int[] out = new int[count];
+    count = 0;
+    for (int v = 1; v <= n; v++) {
+      if (support[v]) {
+        out[count++] = v;
+      }
+    }
+    return out;
+  }
+
   /** True when a commit order was found; false with {@link #reason} otherwise. */
   boolean run() {
     if (budget.isZero()) {
@@ -154,8 +202,7 @@ final class MixedForkSearch {
             + " case splits; raise --solver-budget); no violation is certain"
         : "a lost update forks " + forkedCount() + " keys' version orders, and each of the " + candidates
             + " orders of their branches tried ends in a cycle (" + splits + " case splits), so no commit order "
-            + "exists; the mixed check explains such a proof only up to " + MixedLevelCheck.MAX_TRANSACTIONS
-            + " transactions";
+            + "exists";
     return false;
   }
 
@@ -256,7 +303,7 @@ final class MixedForkSearch {
             }
           }
           if (latest != 0 && latest != t1 && pos(latest, k) > pos(t1, k)) {
-            units.add(literal(t1, latest));
+            units.add(literal(t1, latest, t3, true));
           }
         }
       }
@@ -271,7 +318,10 @@ final class MixedForkSearch {
       }
       final int[] order = candidateOrder();
       if (order == null) {
-        return Boolean.FALSE; // the learned and assumed arcs close a cycle with the forced ones
+        lits = 0;
+        vArcs = 0;
+        cycleClause(); // records the cycle the learned and assumed arcs close with the forced ones
+        return Boolean.FALSE;
       }
       layOut(order);
       lits = 0;
@@ -280,7 +330,7 @@ final class MixedForkSearch {
       checks(units);
       if (!units.isEmpty()) {
         for (final int l : units) {
-          push(litB[l], litA[l]);
+          push(litB[l], litA[l], litReader[l], litCausal[l]);
         }
         continue;
       }
@@ -296,7 +346,7 @@ final class MixedForkSearch {
         return Boolean.FALSE;
       }
       if (clause.size() == 1) {
-        push(litB[clause.get(0)], litA[clause.get(0)]);
+        push(litB[clause.get(0)], litA[clause.get(0)], -1, false);
         continue;
       }
       return split(clause);
@@ -326,9 +376,9 @@ final class MixedForkSearch {
     for (int i = 0; i < l.length; i++) {
       extra = mark;
       for (int j = 0; j < i; j++) {
-        push(l[j][0], l[j][1]);
+        push(l[j][0], l[j][1], -1, false);
       }
-      push(l[i][1], l[i][0]);
+      push(l[i][1], l[i][0], -1, false);
       final Boolean found = explore();
       if (found == null || found) {
         return found;
@@ -338,13 +388,17 @@ final class MixedForkSearch {
     return Boolean.FALSE;
   }
 
-  private void push(final int from, final int to) {
+  private void push(final int from, final int to, final int reader, final boolean causal) {
     if (extra == eFrom.length) {
       eFrom = Arrays.copyOf(eFrom, extra * 2);
       eTo = Arrays.copyOf(eTo, extra * 2);
+      eReader = Arrays.copyOf(eReader, extra * 2);
+      eCausal = Arrays.copyOf(eCausal, extra * 2);
     }
     eFrom[extra] = from;
     eTo[extra] = to;
+    eReader[extra] = reader;
+    eCausal[extra] = causal;
     extra++;
   }
 
@@ -548,12 +602,21 @@ final class MixedForkSearch {
   }
 
   private int literal(final int a, final int b) {
+    return literal(a, b, -1, false);
+  }
+
+  /** A literal a before b in V; {@code reader} the one whose check it fails, or -1. */
+  private int literal(final int a, final int b, final int reader, final boolean causal) {
     if (lits == litA.length) {
       litA = Arrays.copyOf(litA, lits * 2);
       litB = Arrays.copyOf(litB, lits * 2);
+      litReader = Arrays.copyOf(litReader, lits * 2);
+      litCausal = Arrays.copyOf(litCausal, lits * 2);
     }
     litA[lits] = a;
     litB[lits] = b;
+    litReader[lits] = reader;
+    litCausal[lits] = causal;
     return lits++;
   }
 
@@ -578,7 +641,7 @@ final class MixedForkSearch {
         for (int j = 0; j < (level[t3] == Level.RC ? i : rs.size()); j++) {
           final int w = rs.get(j).writer();
           if (w != INIT && w != t3 && w != r.writer() && c.indexOf(w, k) >= 0 && pos(w, k) > pos(r.writer(), k)) {
-            units.add(literal(r.writer(), w));
+            units.add(literal(r.writer(), w, t3, false));
           }
         }
       }
@@ -603,7 +666,7 @@ final class MixedForkSearch {
             final int k = readKey[t3][i];
             final Integer w = k < 0 ? null : latest.get(k);
             if (w != null && w != r.writer() && pos(w, k) > pos(r.writer(), k)) {
-              units.add(literal(r.writer(), w));
+              units.add(literal(r.writer(), w, t3, false));
             }
           }
         }
@@ -617,18 +680,24 @@ final class MixedForkSearch {
     }
   }
 
-  private void versionArc(final int from, final int to, final int l1, final int l2) {
+  /** An arc of V, from the axiom of {@code reader} on its read from {@code writer} (-1 for V's own). */
+  private void versionArc(final int from, final int to, final int l1, final int l2, final int reader,
+      final int writer) {
     if (vArcs == vFrom.length) {
       final int size = vArcs * 2;
       vFrom = Arrays.copyOf(vFrom, size);
       vTo = Arrays.copyOf(vTo, size);
       vLit1 = Arrays.copyOf(vLit1, size);
       vLit2 = Arrays.copyOf(vLit2, size);
+      vReader = Arrays.copyOf(vReader, size);
+      vWriter = Arrays.copyOf(vWriter, size);
     }
     vFrom[vArcs] = from;
     vTo[vArcs] = to;
     vLit1[vArcs] = l1;
     vLit2[vArcs] = l2;
+    vReader[vArcs] = reader;
+    vWriter[vArcs] = writer;
     vArcs++;
   }
 
@@ -646,7 +715,7 @@ final class MixedForkSearch {
       final int[] seq = vSeq[k];
       for (int i = 1; i < seq.length; i++) {
         if (!isChild(seq[i], seq[i - 1], k)) {
-          versionArc(seq[i - 1], seq[i], literal(seq[i - 1], seq[i]), -1);
+          versionArc(seq[i - 1], seq[i], literal(seq[i - 1], seq[i]), -1, -1, -1);
         }
       }
     }
@@ -667,9 +736,9 @@ final class MixedForkSearch {
         }
         final int lit = literal(r.writer(), s);
         if (l == Level.SER) {
-          versionArc(t3, s, lit, -1);
+          versionArc(t3, s, lit, -1, t3, r.writer());
         } else {
-          predecessorArcs(t3, s, lit, -1);
+          predecessorArcs(t3, r.writer(), s, lit);
         }
       }
       if (l == Level.SI && vPos[t3] != null) {
@@ -678,13 +747,13 @@ final class MixedForkSearch {
     }
   }
 
-  private void predecessorArcs(final int t3, final int s, final int l1, final int l2) {
+  private void predecessorArcs(final int t3, final int t1, final int s, final int lit) {
     if (g.soPred[t3] > 0) {
-      versionArc(g.soPred[t3], s, l1, l2);
+      versionArc(g.soPred[t3], s, lit, -1, t3, t1);
     }
     for (final Read p : g.reads[t3]) {
       if (p.writer() != INIT) {
-        versionArc(p.writer(), s, l1, l2);
+        versionArc(p.writer(), s, lit, -1, t3, t1);
       }
     }
   }
@@ -714,13 +783,13 @@ final class MixedForkSearch {
         if (forkedKey[k]) {
           final int s = succ(r.writer(), k);
           if (s != 0 && s != t3) {
-            versionArc(q, s, lq, isChild(s, r.writer(), k) ? -1 : literal(r.writer(), s));
+            versionArc(q, s, lq, isChild(s, r.writer(), k) ? -1 : literal(r.writer(), s), t3, r.writer());
           }
         } else {
           for (int s = r.writer() == INIT ? c.firstWriter[k] : c.wChild[r.writer()][c.indexOf(r.writer(), k)];
               s != 0; s = c.wSibling[s][c.indexOf(s, k)]) {
             if (s != t3) {
-              versionArc(q, s, lq, -1);
+              versionArc(q, s, lq, -1, t3, r.writer());
             }
           }
         }
@@ -781,8 +850,12 @@ final class MixedForkSearch {
       seenAt[v] = walk.size();
       v = anyFrom(inArc[v]);
     }
+    final List<Integer> loop = walk.subList(seenAt[v] - 1, walk.size());
+    for (final int a : loop) {
+      support(a);
+    }
     final List<Integer> clause = new ArrayList<>();
-    for (final int a : walk.subList(seenAt[v] - 1, walk.size())) {
+    for (final int a : loop) {
       final int va = a - c.arcs - extra;
       if (va >= 0) {
         if (!clause.contains(vLit1[va])) {
@@ -794,6 +867,73 @@ final class MixedForkSearch {
       }
     }
     return clause;
+  }
+
+  /** Marks what arc {@code a} of a cycle relied on (see {@link #support}). */
+  private void support(final int a) {
+    if (support == null) {
+      support = new boolean[n + 1];
+    }
+    mark(anyFrom(a));
+    mark(anyTo(a));
+    if (a < c.arcs) {
+      final int t3 = c.aReader[a];
+      mark(t3);
+      if (c.aKind[a] != MixedChains.SO) {
+        mark(g.reads[t3].get(c.aRead[a]).writer());
+      }
+    } else if (a < c.arcs + extra) {
+      final int e = a - c.arcs;
+      if (eReader[e] > 0) {
+        mark(eReader[e]);
+        if (eCausal[e]) {
+          markCausalPath(eFrom[e], eReader[e]);
+        }
+      }
+    } else {
+      final int va = a - c.arcs - extra;
+      mark(vReader[va]);
+      mark(vWriter[va]);
+      for (final int l : new int[] {vLit1[va], vLit2[va]}) {
+        if (l >= 0) {
+          mark(litA[l]);
+          mark(litB[l]);
+        }
+      }
+    }
+  }
+
+  private void mark(final int v) {
+    if (v > 0) {
+      support[v] = true;
+    }
+  }
+
+  /** Marks the nodes of a path of SO and WR arcs from {@code from} to {@code to} (a CC premise), by a search backwards. */
+  private void markCausalPath(final int from, final int to) {
+    if (!causalMarked.add(((long) from << 32) | to)) {
+      return;
+    }
+    final int[] via = new int[n + 1];
+    final ArrayDeque<Integer> work = new ArrayDeque<>();
+    work.add(to);
+    via[to] = to;
+    while (!work.isEmpty() && via[from] == 0) {
+      final int v = work.poll();
+      if (g.soPred[v] > 0 && via[g.soPred[v]] == 0) {
+        via[g.soPred[v]] = v;
+        work.add(g.soPred[v]);
+      }
+      for (final Read r : g.reads[v]) {
+        if (r.writer() != INIT && via[r.writer()] == 0) {
+          via[r.writer()] = v;
+          work.add(r.writer());
+        }
+      }
+    }
+    for (int v = from; v != to && via[v] != 0; v = via[v]) {
+      mark(v);
+    }
   }
 
   /** Kahn's step over one row of arcs: the targets left with no predecessor join the queue. */

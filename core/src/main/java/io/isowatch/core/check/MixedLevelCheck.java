@@ -27,7 +27,9 @@ import java.util.function.Function;
  * MixedChains} decides at any size: in linear time when no two writers read one version, and after
  * a lost update (a fork) by searching only the order of the forks' branches ({@link
  * MixedForkSearch}, within the solver budget); the saturation and the search are for the other
- * histories, and for forks the branch search leaves open, up to {@link #MAX_TRANSACTIONS}.
+ * histories, and for forks the branch search leaves open, up to {@link #MAX_TRANSACTIONS}. When the
+ * branch search proves that no commit order exists, the saturation and the search explain the
+ * sub-history of the transactions its proof used ({@link MixedForkSearch#core}), at any size.
  */
 public final class MixedLevelCheck {
   /**
@@ -73,6 +75,57 @@ public final class MixedLevelCheck {
     return this;
   }
 
+  /** Rounds of growing a fork search's core that is not refuted on its own (a safety net: none needed in tests). */
+  static final int CORE_ROUNDS = 3;
+
+  /**
+   * VIOLATED with a counterexample from the sub-history of {@code core} (the transactions a fork
+   * search's refutation used), found by the saturation and case splits of the general check over
+   * those transactions only: at any size of the history, since the core is small. Null when the
+   * core, grown by {@link #CORE_ROUNDS} steps along session order and reads, is not refuted on its
+   * own or exceeds {@link #MAX_TRANSACTIONS}.
+   */
+  private Result byCore(final int[] core, final Level[] level, final Set<Level> requested) {
+    int[] nodes = core;
+    for (int round = 0; nodes != null && nodes.length > 0 && nodes.length <= MAX_TRANSACTIONS; round++) {
+      final WeakGraph sub = graph.sub(nodes);
+      final Level[] subLevel = new Level[nodes.length + 1];
+      for (int i = 0; i < nodes.length; i++) {
+        subLevel[i + 1] = level[nodes[i]];
+      }
+      final MixedSaturation saturation = new MixedSaturation(sub, subLevel);
+      final List<MixedStep> cycle = saturation.run();
+      if (cycle != null) {
+        return new Result(Verdict.VIOLATED, new MixedExplanation(sub, subLevel, requested, saturation)
+            .asCoreOf(graph.n, level).anomaly(cycle), null);
+      }
+      final MixedExplanation explanation = new MixedExplanation(sub, subLevel, requested, null).asCoreOf(graph.n, level);
+      final MixedSearch.Outcome found = new MixedSearch(sub, subLevel, explanation).search(saturation);
+      if (found.refuted() != null) {
+        return new Result(Verdict.VIOLATED, explanation.bySplit(found.refuted()), null);
+      }
+      if (round == CORE_ROUNDS || nodes.length == graph.n) {
+        return null;
+      }
+      nodes = grown(nodes);
+    }
+    return null;
+  }
+
+  /** {@code nodes} with each one's session predecessor and the writers it read from. */
+  private int[] grown(final int[] nodes) {
+    final boolean[] in = new boolean[graph.n + 1];
+    for (final int v : nodes) {
+      in[v] = true;
+      in[graph.soPred[v]] = true;
+      for (final WeakGraph.Read r : graph.reads[v]) {
+        in[r.writer()] = true;
+      }
+    }
+    in[WeakGraph.INIT] = false;
+    return java.util.stream.IntStream.rangeClosed(1, graph.n).filter(v -> in[v]).toArray();
+  }
+
   /** Decides MIXED; its counterexample lists the {@code requested} levels it violates (and SSER, SER, SI). */
   public Result decide(final Set<Level> requested) {
     if (graph.readViolation() != null) {
@@ -104,7 +157,19 @@ public final class MixedLevelCheck {
       return graph.unknownReason() != null ? new Result(Verdict.UNKNOWN, null, graph.unknownReason())
           : new Result(Verdict.SATISFIED, null, null);
     }
+    if (chains != null && chains.forkRefuted()) {
+      // The fork search proved that no commit order exists: explain the sub-history its proof used.
+      final Result core = byCore(chains.forkCore(), level, requested);
+      if (core != null) {
+        return core;
+      }
+    }
     if (graph.n > MAX_TRANSACTIONS) {
+      if (chains != null && chains.forkRefuted()) {
+        return new Result(Verdict.UNKNOWN, null, chains.undecided() + ", but the sub-histories of up to "
+            + MAX_TRANSACTIONS + " transactions around the transactions that proof used were not refuted by the "
+            + "general mixed check, which explains a violation; no counterexample can be shown");
+      }
       if (chains != null && chains.undecided() != null && graph.unknownReason() == null) {
         return new Result(Verdict.UNKNOWN, null, chains.undecided() + " (" + graph.n + " transactions are more than "
             + "the general mixed check's closure holds, " + MAX_TRANSACTIONS + ")");
@@ -120,13 +185,14 @@ public final class MixedLevelCheck {
     if (graph.unknownReason() != null) {
       return new Result(Verdict.UNKNOWN, null, graph.unknownReason());
     }
-    final MixedSearch.Outcome found = new MixedSearch(graph, level).search(saturation);
+    final MixedExplanation explanation = new MixedExplanation(graph, level, requested, null);
+    final MixedSearch.Outcome found = new MixedSearch(graph, level, explanation).search(saturation);
     // A split's cycles come from its cases' saturations, which hold the steps they need.
     if (found.order() != null) {
       return new Result(Verdict.SATISFIED, null, null);
     }
     if (found.refuted() != null) {
-      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).bySplit(found.refuted()), null);
+      return new Result(Verdict.VIOLATED, explanation.bySplit(found.refuted()), null);
     }
     return new Result(Verdict.UNKNOWN, null, found.unknown());
   }

@@ -19,17 +19,44 @@ final class MixedSearch {
    */
   static final int BUDGET = 512;
 
-  /** What the search found: an order, a proof that none exists (the cycles of each case), or neither. */
-  record Outcome(int[] order, List<List<MixedStep>> refuted, String unknown) {}
+  /**
+   * What the search found: an order, a proof that none exists (a split every commit order takes,
+   * each case closed by a cycle or split again), or neither.
+   */
+  record Outcome(int[] order, Split refuted, String unknown) {}
+
+  /**
+   * A case split: {@code why} the cases cover every commit order (the read the order tried broke,
+   * which any order outside them breaks as well), and the cases.
+   */
+  record Split(MixedCommitOrder.Broken why, List<Case> cases) {}
+
+  /**
+   * One refuted case: the precedence it assumes, and either the cycle it closes (with why the
+   * precedences its derived steps relied on hold, when an explainer was given) or the split below it.
+   */
+  record Case(MixedStep assumed, List<MixedStep> cycle, MixedExplanation.Wheres where, Split split) {
+    /** A cycle of this case or, for one split again, of its first case (drawn as the counterexample's graph). */
+    List<MixedStep> firstCycle() {
+      return cycle != null ? cycle : split.cases().get(0).firstCycle();
+    }
+  }
 
   private final WeakGraph g;
   private final Level[] level;
   private final int budget;
+  /** Justifies each closing cycle's derived steps in its case's state, or null. */
+  private final MixedExplanation explainer;
   private int spent;
 
   MixedSearch(final WeakGraph g, final Level[] level) {
+    this(g, level, null);
+  }
+
+  MixedSearch(final WeakGraph g, final Level[] level, final MixedExplanation explainer) {
     this.g = g;
     this.level = level;
+    this.explainer = explainer;
     final long nodes = g.n + 1L;
     this.budget = (int) Math.max(2, Math.min(BUDGET, (1L << 31) / (nodes * nodes)));
   }
@@ -45,9 +72,8 @@ final class MixedSearch {
     if (b == null) {
       return new Outcome(order, null, null);
     }
-    final List<List<MixedStep>> cases = cases(b);
-    final List<List<MixedStep>> refuted = new ArrayList<>();
-    for (final List<MixedStep> c : cases) {
+    final List<Case> refuted = new ArrayList<>();
+    for (final List<MixedStep> c : cases(b)) {
       if (++spent > budget) {
         return new Outcome(null, null, "saturation leaves choices open that " + budget + " case splits did not settle ("
             + b.sentence() + " in the order tried); no violation is certain");
@@ -55,17 +81,16 @@ final class MixedSearch {
       final MixedSaturation branch = state.copy();
       final List<MixedStep> cycle = branch.assume(c);
       if (cycle != null) {
-        refuted.add(cycle);
+        refuted.add(new Case(c.get(0), cycle, explainer == null ? null : explainer.where(branch, cycle), null));
         continue;
       }
       final Outcome o = explore(branch, depth + 1);
       if (o.order() != null || o.unknown() != null) {
         return o;
       }
-      // Every case below was refuted: so is this one (its first cycle stands for the subtree).
-      refuted.add(o.refuted().get(0));
+      refuted.add(new Case(c.get(0), null, null, o.refuted()));
     }
-    return new Outcome(null, refuted, null);
+    return new Outcome(null, new Split(b, refuted), null);
   }
 
   /** The cases one of which every valid commit order has, for a broken read. */

@@ -83,6 +83,51 @@ final class WeakGraph {
     resolveReads();
   }
 
+  /**
+   * The sub-history of {@code nodes} (ascending, each in 1..n): their transactions, the reads among
+   * them (a read from a transaction left out is dropped) and session order restricted to them.
+   * Every commit order of this graph's history that satisfies its reads' axioms, restricted to
+   * {@code nodes}, satisfies the sub-history's: each axiom instance of the sub-history is one of
+   * this history's (its premises use only reads, session order and the commit order, all
+   * restricted), so a sub-history with no commit order proves that this one has none.
+   */
+  WeakGraph sub(final int[] nodes) {
+    return new WeakGraph(this, nodes);
+  }
+
+  private WeakGraph(final WeakGraph full, final int[] nodes) {
+    this.initialValue = full.initialValue;
+    this.horizon = full.horizon;
+    this.complete = full.complete;
+    this.n = nodes.length;
+    final int[] index = new int[full.n + 1];
+    final List<WeakLevelCheck.Entry> kept = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      index[nodes[i]] = i + 1;
+      kept.add(full.entries.get(nodes[i] - 1));
+    }
+    this.entries = kept;
+    @SuppressWarnings("unchecked")
+    final List<Read>[] r = new List[n + 1];
+    this.reads = r;
+    this.soPred = new int[n + 1];
+    for (int i = 1; i <= n; i++) {
+      final int t = nodes[i - 1];
+      final List<Read> list = new ArrayList<>(full.reads[t].size());
+      for (final Read read : full.reads[t]) {
+        if (read.writer() == INIT || index[read.writer()] > 0) {
+          list.add(new Read(i, read.op(), read.key(), read.value(), read.writer() == INIT ? INIT : index[read.writer()]));
+        }
+      }
+      reads[i] = list;
+      int p = full.soPred[t];
+      while (p > 0 && index[p] == 0) {
+        p = full.soPred[p]; // segments between kept members of a session: each walked once
+      }
+      soPred[i] = p > 0 ? index[p] : 0;
+    }
+  }
+
   /** Why some read's writer is not known for sure, or null. */
   String unknownReason() {
     return unknownReason;
