@@ -5,6 +5,7 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.format.HistoryFormat;
 import io.isowatch.core.format.HistoryIO;
 import io.isowatch.core.format.InvalidHistoryException;
+import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.format.WriteReport;
 import io.isowatch.core.history.History;
 import io.isowatch.core.online.InOrderFeed;
@@ -81,7 +82,8 @@ public record Services(HistoryReader reader, HistoryWriter writer, CheckEngine e
         !Boolean.parseBoolean(System.getProperty("isowatch.check.while-reading", "true")) ? null
             : (in, format, options, expected) -> {
           final InOrderFeed feed = new InOrderFeed(options, expected);
-          return feed.finish(HistoryIO.read(in, format, feed));
+          // Split: the reader thread parses, collects and orders; this one only runs the engine.
+          return feed.finish(HistoryIO.read(in, format, (ReadingSplit) feed));
         });
   }
 

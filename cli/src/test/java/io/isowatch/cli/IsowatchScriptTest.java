@@ -74,7 +74,7 @@ class IsowatchScriptTest {
     fake("java", FAKE_JAVA);
     builtAt(Instant.now());
     final Map<String, String> noCds = Map.of("ISOWATCH_CDS", "off");
-    final String gc = "-XX:+UseParallelGC\n-XX:InitialRAMPercentage=12.5\n-XX:NewRatio=1\n";
+    final String gc = "-XX:+UseParallelGC\n-XX:InitialRAMPercentage=25\n-XX:NewRatio=1\n";
 
     // When
     final Result check = run(noCds, "check", "h.jsonl");
@@ -260,7 +260,7 @@ class IsowatchScriptTest {
     // Then: the training and dump runs said nothing on stdout or stderr, and ran once.
     final String cds = root + "/cli/target/isowatch.jsa";
     final String expected = String.join("\n", "-XX:SharedArchiveFile=" + cds, "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
-        "-XX:+UseParallelGC", "-XX:InitialRAMPercentage=12.5", "-XX:NewRatio=1", "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
+        "-XX:+UseParallelGC", "-XX:InitialRAMPercentage=25", "-XX:NewRatio=1", "-cp", root + "/cli/target/isowatch.jar:" + root + "/cli/target/lib/*",
         "io.isowatch.cli.Main", "check", "--json", "h.jsonl", "");
     assertEquals(0, first.exit(), first.err());
     assertEquals("", first.err());

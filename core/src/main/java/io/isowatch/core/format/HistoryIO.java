@@ -2,6 +2,7 @@ package io.isowatch.core.format;
 
 import io.isowatch.core.debug.DebugTimings;
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.history.Transaction;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -57,22 +58,34 @@ public final class HistoryIO {
    */
   public static History read(final InputStream in, final HistoryFormat format, final Consumer<Transaction> each)
       throws IOException, InvalidHistoryException {
-    return read(in, format, "the input", each);
+    return read(in, format, "the input", ReadingSplit.each(each));
+  }
+
+  /**
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL input, runs {@code split} while
+   * reading: {@link ReadingSplit#read} and {@link ReadingSplit#end} on the reader thread (which also
+   * collects the history and rejects a repeated id), {@link ReadingSplit#take} on this one. The
+   * other formats call nothing in {@code split}; the returned history is the whole input in every
+   * case. An exception thrown by {@code split} stops the reading and is thrown as it is.
+   */
+  public static History read(final InputStream in, final HistoryFormat format, final ReadingSplit split)
+      throws IOException, InvalidHistoryException {
+    return read(in, format, "the input", split);
   }
 
   private static History read(final InputStream raw, final HistoryFormat format, final String source)
       throws IOException, InvalidHistoryException {
-    return read(raw, format, source, t -> { });
+    return read(raw, format, source, ReadingSplit.each(t -> { }));
   }
 
   private static History read(final InputStream raw, final HistoryFormat format, final String source,
-      final Consumer<Transaction> each) throws IOException, InvalidHistoryException {
+      final ReadingSplit split) throws IOException, InvalidHistoryException {
     final BufferedInputStream in = HistoryInputs.plain(raw);
     final HistoryFormat actual =
         format == HistoryFormat.AUTO ? FormatDetector.detect(HistoryInputs.prefix(in), source) : format;
     final Reader text = HistoryInputs.utf8(in);
     return switch (actual) {
-      case JSONL -> readJsonl(text, each);
+      case JSONL -> readJsonl(text, split);
       case TEXT -> new TextHistoryReader().read(text);
       case ELLE -> new ElleHistoryReader().read(text);
       case AION -> new AionHistoryReader().read(text);
@@ -80,21 +93,40 @@ public final class HistoryIO {
     };
   }
 
-  /** JSONL parsed on a thread of its own ({@link JsonlReadAhead}) while this one collects it. */
-  private static History readJsonl(final Reader text, final Consumer<Transaction> each)
+  /**
+   * JSONL parsed on a thread of its own ({@link JsonlReadAhead}), which also collects the history
+   * (rejecting a repeated id) and runs the reader's side of {@code split}, while this one takes what
+   * it hands over. The queue between them is not bounded: the history keeps every transaction
+   * anyway, and the reader never waits for this thread.
+   */
+  private static History readJsonl(final Reader text, final ReadingSplit split)
       throws IOException, InvalidHistoryException {
     DebugTimings.mark("readJsonl: start");
     final HistoryAccumulator acc = new HistoryAccumulator();
-    try (JsonlReadAhead ahead = new JsonlReadAhead(text, InputLimits.defaults())) {
+    final History[] read = new History[1];
+    final JsonlReadAhead.Stage stage = new JsonlReadAhead.Stage() {
+      @Override
+      public void read(final Transaction t, final JsonlReadAhead.Out out) throws InvalidHistoryException {
+        acc.add(t);
+        split.read(t, out);
+      }
+
+      @Override
+      public void end(final JsonlReadAhead.Out out) throws InvalidHistoryException {
+        read[0] = acc.build();
+        split.end(read[0], out);
+      }
+    };
+    try (JsonlReadAhead ahead = new JsonlReadAhead(text, InputLimits.defaults(), stage, Integer.MAX_VALUE)) {
       for (List<Transaction> batch = ahead.next(); !batch.isEmpty(); batch = ahead.next()) {
-        for (final Transaction t : batch) {
-          acc.add(t);
-          each.accept(t);
+        for (int i = 0; i < batch.size(); i++) {
+          split.take(batch.get(i), ahead.tag(i));
         }
       }
     }
     DebugTimings.mark("readJsonl: last batch taken");
-    return acc.build();
+    // Set by the reader thread before it handed over the end of the input, which next() has taken.
+    return read[0];
   }
 
   /**

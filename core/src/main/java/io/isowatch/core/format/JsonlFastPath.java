@@ -1,5 +1,6 @@
 package io.isowatch.core.format;
 
+import io.isowatch.core.history.InternedOps;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
 import io.isowatch.core.history.Transaction;
@@ -22,6 +23,9 @@ import java.util.List;
  * InputLimits}. Every such line is valid for the Jackson parser with the same meaning; every line
  * the Jackson parser refuses is refused by this class too, so errors and their messages are the
  * Jackson parser's. Not thread-safe (it shares the reader's interner).
+ *
+ * <p>The ops come as {@link InternedOps}: each key with its number in the reader's interner, so
+ * that the checker finds its id of the key without looking its name up again.
  */
 final class JsonlFastPath {
   private static final int MAX_DIGITS = 18;
@@ -42,6 +46,11 @@ final class JsonlFastPath {
   private int strFrom;
   private int strTo;
   private Op[] ops = new Op[16];
+  private int[] keyNumbers = new int[16];
+  /** The number of the key of the op {@link #op} returned last. */
+  private int opKeyNumber;
+  /** What this parser's key numbers are numbers in (its interner's numbering). */
+  private final Object numbering = new Object();
 
   JsonlFastPath(final InputLimits limits, final StringInterner strings) {
     this.strings = strings;
@@ -247,7 +256,9 @@ final class JsonlFastPath {
         }
         if (n == ops.length) {
           ops = Arrays.copyOf(ops, n * 2);
+          keyNumbers = Arrays.copyOf(keyNumbers, n * 2);
         }
+        keyNumbers[n] = opKeyNumber;
         ops[n++] = op;
         skipSpace();
         if (take(']')) {
@@ -259,7 +270,7 @@ final class JsonlFastPath {
         skipSpace();
       }
     }
-    final List<Op> list = n == 0 ? List.of() : List.of(Arrays.copyOf(ops, n));
+    final List<Op> list = n == 0 ? List.of() : new InternedOps(Arrays.copyOf(ops, n), Arrays.copyOf(keyNumbers, n), numbering);
     Arrays.fill(ops, 0, n, null);
     return list;
   }
@@ -304,6 +315,7 @@ final class JsonlFastPath {
             return null;
           }
           key = strings.intern(c, strFrom, strTo);
+          opKeyNumber = strings.lastNumber();
         }
         default -> {
           if (!takeNull()) {

@@ -1,13 +1,14 @@
 package io.isowatch.core.format;
 
 import io.isowatch.core.debug.DebugTimings;
+import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.history.Transaction;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,13 +31,18 @@ import java.util.concurrent.TimeUnit;
  * empty, throws what ended the thread (kept before any allocation could fail again), or an
  * {@link IllegalStateException} saying the reader vanished. Without this a heap too small for the
  * history hung {@code isowatch check} instead of ending it with exit 3 (seen in CI).
+ *
+ * <p>With a {@link Stage}, the reader thread also does the caller's first steps on each
+ * transaction (e.g. collecting the history, ordering it for the engine): the stage sees every
+ * transaction in file order and hands over what it chooses, each with a {@code long} tag ({@link
+ * #tag}), so that the caller's thread does only what must be done there.
  */
 public final class JsonlReadAhead implements AutoCloseable {
   static final int BATCH_TXNS = 2048;
   static final int QUEUE_BATCHES = 4;
   static final long LIVENESS_POLL_MS = 200;
 
-  private final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
+  private final BlockingQueue<Batch> queue;
   private final Thread thread;
   private volatile boolean closed;
   private boolean ended;
@@ -44,9 +50,40 @@ public final class JsonlReadAhead implements AutoCloseable {
   /** What ended the reader thread; written before the hand-over, which may itself fail. */
   private volatile Throwable readerFailure;
   private final Handover handover;
+  private final Stage stage;
+  /** The tags of the batch {@link #next} returned last. */
+  private long[] tags = NO_TAGS;
+  private static final long[] NO_TAGS = new long[0];
 
-  /** What the reader thread hands over: transactions, then possibly the failure that ended them. */
-  record Batch(List<Transaction> txns, Throwable failure, boolean last) {}
+  /** What the reader thread hands over: transactions (with their tags), then possibly the failure that ended them. */
+  record Batch(List<Transaction> txns, long[] tags, Throwable failure, boolean last) {}
+
+  /**
+   * Work done on the reader thread on each transaction parsed, in file order, before anything is
+   * handed over; what it gives to {@link Out} is what {@link #next} returns, in the order given.
+   */
+  public interface Stage {
+    /** A transaction parsed; throwing ends the input there, as a line the reader refused would. */
+    void read(Transaction t, Out out) throws InvalidHistoryException;
+
+    /** The end of the input (not called when a failure ended it). */
+    void end(Out out) throws InvalidHistoryException;
+  }
+
+  /** Where a {@link Stage} gives what the caller is to get. */
+  @FunctionalInterface
+  public interface Out extends ReadingSplit.Sink {}
+
+  /** Hands every transaction over as it is parsed, with tag 0. */
+  private static final Stage EACH = new Stage() {
+    @Override
+    public void read(final Transaction t, final Out out) {
+      out.give(t, 0);
+    }
+
+    @Override
+    public void end(final Out out) {}
+  };
 
   /** How the reader thread puts a batch in the queue; a seam for tests of a thread that dies. */
   @FunctionalInterface
@@ -61,7 +98,24 @@ public final class JsonlReadAhead implements AutoCloseable {
   }
 
   JsonlReadAhead(final Reader in, final InputLimits limits, final Handover handover) {
+    this(in, limits, handover, EACH, QUEUE_BATCHES);
+  }
+
+  /**
+   * Starts reading {@code in} (consumed, not closed), the reader thread running {@code stage} on
+   * each transaction; at most {@code queueBatches} batches wait for the caller ({@link
+   * Integer#MAX_VALUE}: as many as the reader makes, for a caller that keeps every transaction
+   * anyway, so that the reader never waits for it).
+   */
+  public JsonlReadAhead(final Reader in, final InputLimits limits, final Stage stage, final int queueBatches) {
+    this(in, limits, (queue, b, timeoutMs) -> queue.offer(b, timeoutMs, TimeUnit.MILLISECONDS), stage, queueBatches);
+  }
+
+  private JsonlReadAhead(final Reader in, final InputLimits limits, final Handover handover, final Stage stage,
+      final int queueBatches) {
     this.handover = handover;
+    this.stage = stage;
+    this.queue = new LinkedBlockingQueue<>(queueBatches);
     this.thread = new Thread(() -> readAll(in, limits), "isowatch-jsonl-reader");
     // Never keeps the JVM alive: a caller that stopped listening has already failed or finished.
     thread.setDaemon(true);
@@ -110,10 +164,16 @@ public final class JsonlReadAhead implements AutoCloseable {
         }
       }
       if (!b.txns().isEmpty()) {
+        tags = b.tags();
         return b.txns();
       }
     }
     return List.of();
+  }
+
+  /** The tag its {@link Stage} gave the {@code i}th transaction of the batch {@link #next} returned last. */
+  public long tag(final int i) {
+    return tags[i];
   }
 
   /**
@@ -135,31 +195,62 @@ public final class JsonlReadAhead implements AutoCloseable {
   }
 
   private void readAll(final Reader in, final InputLimits limits) {
-    List<Transaction> batch = List.of();
+    final Outgoing out = new Outgoing();
     Throwable failure = null;
     try {
-      batch = new ArrayList<>(BATCH_TXNS);
+      out.start();
       final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
       final LineSource lines = new LineSource(in, limits);
       DebugTimings.mark("reader: first line");
       while (!closed && lines.advance()) {
         final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
         if (t != null) {
-          batch.add(t);
-          if (batch.size() == BATCH_TXNS) {
-            if (!hand(new Batch(batch, null, false))) {
-              return;
-            }
-            batch = new ArrayList<>(BATCH_TXNS);
+          stage.read(t, out);
+          if (out.stopped) {
+            return;
           }
         }
+      }
+      if (!closed) {
+        stage.end(out);
       }
       DebugTimings.mark("reader: end of input");
     } catch (final Throwable e) { // every failure is the caller's to report, Errors included
       readerFailure = e; // first, allocating nothing: the hand-over below may run out of memory again
       failure = e;
     }
-    hand(new Batch(batch, failure, true));
+    if (!out.stopped) {
+      hand(new Batch(out.batch, out.batchTags, failure, true));
+    }
+  }
+
+  /** The batch being filled on the reader thread, handed over when full. */
+  private final class Outgoing implements Out {
+    List<Transaction> batch = List.of();
+    long[] batchTags = NO_TAGS;
+    /** The caller closed this: nothing more is handed over. */
+    boolean stopped;
+
+    void start() {
+      batch = new ArrayList<>(BATCH_TXNS);
+      batchTags = new long[BATCH_TXNS];
+    }
+
+    @Override
+    public void give(final Transaction t, final long tag) {
+      if (stopped) {
+        return;
+      }
+      batchTags[batch.size()] = tag;
+      batch.add(t);
+      if (batch.size() == BATCH_TXNS) {
+        if (!hand(new Batch(batch, batchTags, null, false))) {
+          stopped = true;
+          return;
+        }
+        start();
+      }
+    }
   }
 
   /** Puts a batch in the queue; false when the caller closed this. */

@@ -5,7 +5,8 @@ package io.isowatch.core.format;
  * transactions over a thousand keys then hold a thousand key strings instead of millions, and the
  * checker's maps hash and compare fewer distinct objects. A string can be looked up from a range of
  * characters ({@link #intern(char[], int, int)}), so that a parser finds a known key without first
- * building a {@code String} for it. Not thread-safe.
+ * building a {@code String} for it. Each distinct string gets a number, 0, 1, 2… in the order
+ * first interned ({@link #lastNumber()}). Not thread-safe.
  */
 final class StringInterner {
   private static final int INITIAL_CAPACITY = 256;
@@ -13,7 +14,14 @@ final class StringInterner {
   // Open addressing, linear probing; hashes are String.hashCode() so both lookups agree.
   private String[] table = new String[INITIAL_CAPACITY];
   private int[] hashes = new int[INITIAL_CAPACITY];
+  private int[] numbers = new int[INITIAL_CAPACITY];
   private int size;
+  private int lastNumber = -1;
+
+  /** The number of the string the latest {@code intern} of a non-null string returned. */
+  int lastNumber() {
+    return lastNumber;
+  }
 
   /** The one shared instance equal to {@code s}; null stays null. */
   String intern(final String s) {
@@ -29,6 +37,7 @@ final class StringInterner {
         return s;
       }
       if (hashes[i] == h && known.equals(s)) {
+        lastNumber = numbers[i];
         return known;
       }
     }
@@ -49,6 +58,7 @@ final class StringInterner {
         return s;
       }
       if (hashes[i] == h && equal(known, chars, from, to)) {
+        lastNumber = numbers[i];
         return known;
       }
     }
@@ -73,6 +83,8 @@ final class StringInterner {
   private void insert(final int slot, final int h, final String s) {
     table[slot] = s;
     hashes[slot] = h;
+    numbers[slot] = size;
+    lastNumber = size;
     if (++size * 2 > table.length) {
       grow();
     }
@@ -81,8 +93,10 @@ final class StringInterner {
   private void grow() {
     final String[] oldTable = table;
     final int[] oldHashes = hashes;
+    final int[] oldNumbers = numbers;
     table = new String[oldTable.length * 2];
     hashes = new int[oldTable.length * 2];
+    numbers = new int[oldTable.length * 2];
     final int mask = table.length - 1;
     for (int j = 0; j < oldTable.length; j++) {
       if (oldTable[j] != null) {
@@ -92,6 +106,7 @@ final class StringInterner {
         }
         table[i] = oldTable[j];
         hashes[i] = oldHashes[j];
+        numbers[i] = oldNumbers[j];
       }
     }
   }

@@ -37,7 +37,8 @@ public record Transaction(
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(status, "status");
-    ops = List.copyOf(ops);
+    // A reader's ops with their keys' numbers are immutable already: kept, so the numbers reach the checker.
+    ops = ops instanceof InternedOps ? ops : List.copyOf(ops);
   }
 
   public boolean hasSeq() {

@@ -2,7 +2,9 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.debug.DebugTimings;
 import io.isowatch.core.history.History;
+import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.listappend.ListAppendCheck;
 import io.isowatch.core.solve.BlindWriteDecision;
@@ -31,17 +33,30 @@ import java.util.function.Consumer;
  * rank by seq is its rank in the file), no transaction is a list-append one, no clock is far ahead
  * of the other sessions' ({@link FarAheadEvents}) and no value is written twice (the check would
  * run again declaring the repeats). Ids are unique: the reader rejects a repeated id.
+ *
+ * <p>Read through {@link io.isowatch.core.format.HistoryIO#read(java.io.InputStream,
+ * io.isowatch.core.format.HistoryFormat, ReadingSplit)}, everything but the engine runs on the
+ * reader thread: the bet, the ranks, the window and, at the end, the far-ahead clocks ({@link
+ * #read}, {@link #end}); the caller's thread only gives the engine what comes out of the window
+ * ({@link #take}). As a {@link Consumer} (one thread) it does both in turn.
  */
-public final class InOrderFeed implements Consumer<Transaction> {
+public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
   /** Transactions waiting at most; a fuller window gives its first to the engine anyway. */
   static final int WINDOW = 1 << 16;
 
   private final CheckOptions options;
   private final long started = System.nanoTime();
   private final int expected;
+
+  // The caller's side: the engine.
   /** The engine fed so far; null before the first transaction and once the bet is lost. */
   private SegmentedEngine segments;
-  private boolean lost;
+
+  // The reader's side: the bet, the ranks and the window.
+  /** Set by the reader's side when the bet is lost; the caller's side then drops the engine. */
+  private volatile boolean lost;
+  /** Set by the reader's side once every transaction read has been given to the caller's side. */
+  private boolean ended;
   private final Map<String, SessionRanks> sessions = new HashMap<>();
   private final PriorityQueue<Waiting> window = new PriorityQueue<>(InOrderFeed::compare);
   /** The latest start read (or time, without a start): what is before it waits no more. */
@@ -66,18 +81,18 @@ public final class InOrderFeed implements Consumer<Transaction> {
     this.expected = expected;
   }
 
+  /** Both sides on this thread: {@link #read}, then {@link #take} of what it gave. */
   @Override
   public void accept(final Transaction t) {
+    read(t, this::take);
+  }
+
+  /** The reader's side: keeps the bet, ranks {@code t} in its session and gives what leaves the window. */
+  @Override
+  public void read(final Transaction t, final ReadingSplit.Sink out) {
     taken++;
     if (lost) {
       return;
-    }
-    if (segments == null) {
-      // Made here, not in the constructor: the reader thread is parsing by now.
-      segments = new SegmentedEngine(new Sequencer(),
-          new OnlineState(options, OnlineOptions.batch(), Math.max(1 << 10, expected)));
-      // As the whole-history check's first run: no value declared repeated, and none to look for at the end.
-      segments.state().repeats.declareWholeHistory(null);
     }
     final Waiting w = waiting(t);
     if (w == null || (last != null && compare(w, last) <= 0)) {
@@ -87,8 +102,43 @@ public final class InOrderFeed implements Consumer<Transaction> {
     window.add(w);
     watermark = Math.max(watermark, t.start() != Transaction.NO_TIME ? t.start() : w.time());
     while (!window.isEmpty() && (window.peek().time() < watermark || window.size() > WINDOW)) {
-      give(window.poll());
+      give(window.poll(), out);
     }
+  }
+
+  /**
+   * The reader's side at the end of the input: settles the bet on what needs the whole history
+   * (every transaction taken, no clock far ahead of the other sessions') and gives the rest of the
+   * window.
+   */
+  @Override
+  public void end(final History history, final ReadingSplit.Sink out) {
+    if (!lost && (taken != history.size()
+        || FarAheadEvents.find(history.transactions(), OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0)) {
+      lose();
+    }
+    while (!lost && !window.isEmpty()) {
+      give(window.poll(), out);
+    }
+    ended = true;
+    DebugTimings.mark("in-order feed: all given");
+  }
+
+  /** The caller's side: gives the engine the next transaction in π, with its rank in its session. */
+  @Override
+  public void take(final Transaction t, final long rank) {
+    if (lost) {
+      segments = null;
+      return;
+    }
+    if (segments == null) {
+      // Made here, not in the constructor: the reader thread is parsing by now.
+      segments = new SegmentedEngine(new Sequencer(),
+          new OnlineState(options, OnlineOptions.batch(), Math.max(1 << 10, expected)));
+      // As the whole-history check's first run: no value declared repeated, and none to look for at the end.
+      segments.state().repeats.declareWholeHistory(null);
+    }
+    segments.admitInOrder(t, rank);
   }
 
   /** {@code t} with its time and rank if it keeps the bet, else null. */
@@ -109,15 +159,14 @@ public final class InOrderFeed implements Consumer<Transaction> {
     return new Waiting(t, time, s.count++);
   }
 
-  private void give(final Waiting w) {
-    segments.admitInOrder(w.txn(), w.rank());
+  private void give(final Waiting w, final ReadingSplit.Sink out) {
+    out.give(w.txn(), w.rank());
     last = w;
   }
 
-  /** The engine's state is dropped; {@link #finish} checks the whole history. */
+  /** The bet is lost: the reader's side stops giving, the caller's side drops the engine's state. */
   private void lose() {
     lost = true;
-    segments = null;
     window.clear();
     last = null;
   }
@@ -137,12 +186,16 @@ public final class InOrderFeed implements Consumer<Transaction> {
   /**
    * The result of {@link WholeHistoryCheck#check(History, CheckOptions)} on {@code history}
    * (everything read, of which this feed was given the transactions in file order, or none for a
-   * format read without a feed). Once.
+   * format read without a feed). Once, on the caller's thread, after the read.
    */
   public CheckResult finish(final History history) {
-    if (lost || segments == null || taken != history.size()
-        || FarAheadEvents.find(history.transactions(), OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0) {
+    if (!ended && !lost) {
+      // Used as a Consumer: the end of the input is settled here.
+      end(history, this::take);
+    }
+    if (lost || segments == null || taken != history.size()) {
       lose();
+      segments = null;
       return WholeHistoryCheck.check(history, options);
     }
     final CheckResult engine = flushed();
@@ -154,18 +207,15 @@ public final class InOrderFeed implements Consumer<Transaction> {
   }
 
   /**
-   * The engine's result once every waiting transaction is given and the engine flushed, or null when
-   * a value was written twice (the engine's state is no longer held then: the caller checks again).
+   * The engine's result once flushed, or null when a value was written twice (the engine's state is
+   * no longer held then: the caller checks again).
    */
   private CheckResult flushed() {
-    while (!window.isEmpty()) {
-      give(window.poll());
-    }
     final SegmentedEngine run = segments;
+    segments = null;
     lose();
-    io.isowatch.core.debug.DebugTimings.mark("in-order feed: all given");
     run.flush();
-    io.isowatch.core.debug.DebugTimings.mark("in-order feed: flushed");
+    DebugTimings.mark("in-order feed: flushed");
     return run.state().repeats.seen() ? null : run.engine().result((System.nanoTime() - started) / 1e9);
   }
 

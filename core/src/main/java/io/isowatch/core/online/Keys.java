@@ -1,6 +1,7 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.InternedOps;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,10 @@ final class Keys {
   private final IntList heads = new IntList(1 << 10);
   private final IntList ambiguous = new IntList(1 << 10);
   private int undetermined;
+  /** The numbering of {@link InternedOps} whose key numbers {@link #idByNumber} maps, or null. */
+  private Object numbering;
+  /** Key number in {@link #numbering} → key id + 1 (0: not seen yet). */
+  private int[] idByNumber = new int[1 << 10];
 
   /** The id of the key, made (with its initial version) on first sight. */
   int intern(final String name, final Versions versions, final Long initialValue) {
@@ -31,6 +36,33 @@ final class Keys {
     initVersion.add(versions.addInitial(k, initialValue));
     heads.add(0);
     ambiguous.add(0);
+    return k;
+  }
+
+  /**
+   * The id of the key of {@code ops}' {@code j}th op, as {@link #intern(String, Versions, Long)} of its
+   * name gives it, found by the key's number in {@code ops}' numbering when this numbering was seen
+   * before (an array index instead of a hash lookup by name). Keys follow one numbering, the first
+   * seen; ops of another one are looked up by name.
+   */
+  int intern(final InternedOps ops, final int j, final Versions versions, final Long initialValue) {
+    if (ops.numbering() != numbering) {
+      if (numbering != null) {
+        return intern(ops.get(j).key(), versions, initialValue);
+      }
+      numbering = ops.numbering();
+    }
+    final int n = ops.keyNumber(j);
+    if (n < idByNumber.length) {
+      final int known = idByNumber[n] - 1;
+      if (known >= 0) {
+        return known;
+      }
+    } else {
+      idByNumber = java.util.Arrays.copyOf(idByNumber, Math.max(n + 1, 2 * idByNumber.length));
+    }
+    final int k = intern(ops.get(j).key(), versions, initialValue);
+    idByNumber[n] = k + 1;
     return k;
   }
 

@@ -9,6 +9,7 @@ import io.isowatch.core.check.RealTime;
 import io.isowatch.core.check.ReadAnomaly;
 import io.isowatch.core.check.TransactionAnalysis;
 import io.isowatch.core.graph.IntList;
+import io.isowatch.core.history.InternedOps;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
@@ -159,8 +160,15 @@ final class TransactionChecker {
     if (opKeys.length < ops.size()) {
       opKeys = new int[Math.max(ops.size(), 2 * opKeys.length)];
     }
-    for (int j = 0; j < ops.size(); j++) {
-      opKeys[j] = s.chains.key(ops.get(j).key());
+    if (ops instanceof InternedOps interned) {
+      // Numbered by the reader: found by number, not looked up by name again.
+      for (int j = 0; j < ops.size(); j++) {
+        opKeys[j] = s.chains.key(interned, j);
+      }
+    } else {
+      for (int j = 0; j < ops.size(); j++) {
+        opKeys[j] = s.chains.key(ops.get(j).key());
+      }
     }
     analysis.analyze(slot, ops, opKeys);
     analyzed = slot;

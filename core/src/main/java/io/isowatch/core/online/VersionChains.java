@@ -1,6 +1,7 @@
 package io.isowatch.core.online;
 
 import io.isowatch.core.check.EdgeKind;
+import io.isowatch.core.history.InternedOps;
 import java.util.Objects;
 
 /**
@@ -46,6 +47,11 @@ final class VersionChains {
   /** The id of the key, made on first sight with the initial value as its initial version. */
   int key(final String name) {
     return keys.intern(name, versions, initialValue);
+  }
+
+  /** The id of the key of {@code ops}' {@code j}th op, found by its number when it can be ({@link Keys#intern(InternedOps, int, Versions, Long)}). */
+  int key(final InternedOps ops, final int j) {
+    return keys.intern(ops, j, versions, initialValue);
   }
 
   /** Makes the next key id for {@code name}, starting at {@code initial} (a cut's frontier, a restore). */

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.format.HistoryFormat;
+import io.isowatch.core.format.HistoryIO;
+import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.InjectedKind;
 import io.isowatch.core.gen.Injection;
@@ -60,6 +63,36 @@ class InOrderFeedTest {
     }
     // Generated files are nearly in π: the bet holds on them, so the feed, not the fallback, was compared.
     assertEquals(histories.size() * 2 * LEVEL_SETS.size(), fed);
+  }
+
+  @Test
+  void shouldGiveTheWholeHistoryResultWhenSplitOverTheReaderThreadAndThisOne() throws Exception {
+    // Given: generated histories written as JSONL, in file order and by end time, and shuffled (the bet lost)
+    final Random random = new Random(5);
+    int fed = 0;
+    for (final History h : generated()) {
+      final List<Transaction> shuffled = new ArrayList<>(h.transactions());
+      Collections.shuffle(shuffled, random);
+      for (final List<Transaction> order : List.of(h.transactions(), byEnd(h), shuffled)) {
+        final java.io.StringWriter text = new java.io.StringWriter();
+        HistoryIO.write(historyOf(order), HistoryFormat.JSONL, text);
+        final CheckOptions options = CheckOptions.defaults().withLevels(Level.CLASSIC);
+        // When: the reader thread keeps the bet and the window, this one runs the engine
+        final InOrderFeed feed = new InOrderFeed(options, 16);
+        final History read = HistoryIO.read(new java.io.ByteArrayInputStream(
+            text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), HistoryFormat.JSONL, (ReadingSplit) feed);
+        final boolean held = feed.inOrderSoFar();
+        final CheckResult split = Results.withoutTime(feed.finish(read));
+
+        // Then: the whole-history check's result on what was read, its keys looked up by name
+        assertEquals(order.stream().map(Transaction::id).toList(), read.transactions().stream().map(Transaction::id).toList());
+        assertTrue(read.transactions().stream().allMatch(t -> t.ops().isEmpty()
+            || t.ops() instanceof io.isowatch.core.history.InternedOps));
+        assertEquals(Results.withoutTime(WholeHistoryCheck.check(withPlainOps(read), options)), split);
+        fed += held ? 1 : 0;
+      }
+    }
+    assertEquals(2 * generated().size(), fed);
   }
 
   @Test
@@ -192,6 +225,18 @@ class InOrderFeedTest {
       }
     }
     throw new IllegalStateException("no session with two seqs");
+  }
+
+  /** The history with its ops in plain lists, without the reader's key numbers. */
+  private static History withPlainOps(final History h) {
+    final History.Builder b = History.builder();
+    for (final Transaction t : h.transactions()) {
+      final List<io.isowatch.core.history.Op> plain = List.copyOf(t.ops());
+      assertFalse(plain instanceof io.isowatch.core.history.InternedOps);
+      b.add(new Transaction(t.id(), t.session(), t.seq(), t.status(), t.start(), t.end(), plain, t.tenant(), t.level(),
+          t.line()));
+    }
+    return b.build();
   }
 
   private static History historyOf(final List<Transaction> txns) {
