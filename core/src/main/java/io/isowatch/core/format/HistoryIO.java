@@ -106,13 +106,13 @@ public final class HistoryIO {
     final History[] read = new History[1];
     final JsonlReadAhead.Stage stage = new JsonlReadAhead.Stage() {
       @Override
-      public void read(final Transaction t, final JsonlReadAhead.Out out) throws InvalidHistoryException {
+      public void read(final Transaction t, final ReadingSplit.Sink out) throws InvalidHistoryException {
         acc.add(t);
         split.read(t, out);
       }
 
       @Override
-      public void end(final JsonlReadAhead.Out out) throws InvalidHistoryException {
+      public void end(final ReadingSplit.Sink out) throws InvalidHistoryException {
         read[0] = acc.build();
         split.end(read[0], out);
       }

@@ -60,29 +60,25 @@ public final class JsonlReadAhead implements AutoCloseable {
 
   /**
    * Work done on the reader thread on each transaction parsed, in file order, before anything is
-   * handed over; what it gives to {@link Out} is what {@link #next} returns, in the order given.
+   * handed over; what it gives to its {@link ReadingSplit.Sink} is what {@link #next} returns, in the order given.
    */
   public interface Stage {
     /** A transaction parsed; throwing ends the input there, as a line the reader refused would. */
-    void read(Transaction t, Out out) throws InvalidHistoryException;
+    void read(Transaction t, ReadingSplit.Sink out) throws InvalidHistoryException;
 
     /** The end of the input (not called when a failure ended it). */
-    void end(Out out) throws InvalidHistoryException;
+    void end(ReadingSplit.Sink out) throws InvalidHistoryException;
   }
-
-  /** Where a {@link Stage} gives what the caller is to get. */
-  @FunctionalInterface
-  public interface Out extends ReadingSplit.Sink {}
 
   /** Hands every transaction over as it is parsed, with tag 0. */
   private static final Stage EACH = new Stage() {
     @Override
-    public void read(final Transaction t, final Out out) {
+    public void read(final Transaction t, final ReadingSplit.Sink out) {
       out.give(t, 0);
     }
 
     @Override
-    public void end(final Out out) {}
+    public void end(final ReadingSplit.Sink out) {}
   };
 
   /** How the reader thread puts a batch in the queue; a seam for tests of a thread that dies. */
@@ -225,7 +221,7 @@ public final class JsonlReadAhead implements AutoCloseable {
   }
 
   /** The batch being filled on the reader thread, handed over when full. */
-  private final class Outgoing implements Out {
+  private final class Outgoing implements ReadingSplit.Sink {
     List<Transaction> batch = List.of();
     long[] batchTags = NO_TAGS;
     /** The caller closed this: nothing more is handed over. */
