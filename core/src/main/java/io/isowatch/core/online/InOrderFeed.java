@@ -114,7 +114,7 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
   @Override
   public void end(final History history, final ReadingSplit.Sink out) {
     if (!lost && (taken != history.size()
-        || FarAheadEvents.find(history.transactions(), OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0)) {
+        || WholeHistoryCheck.hasUntrustedClocks(history.transactions()))) {
       lose();
     }
     while (!lost && !window.isEmpty()) {

@@ -87,7 +87,8 @@ public final class WholeHistoryCheck {
   /**
    * True when {@link #check(History, CheckOptions)} would find some transaction's clock far ahead
    * of every other session's (a FUTURE_EVENT_TIME finding); the list-append check asks before it
-   * runs the engine on part of a history ({@code ListAppendCheck}).
+   * runs the engine on part of a history ({@code ListAppendCheck}), the in-order feed before it
+   * keeps its bet ({@link InOrderFeed}).
    */
   public static boolean hasUntrustedClocks(final List<Transaction> transactions) {
     return FarAheadEvents.find(transactions, OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0;
