@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Blank lines and lines starting with {@code #} are skipped (an IsoWatch extension, for
- * comments in fixtures). Not thread-safe.
+ * comments in fixtures). Op lines as writers write them are read by {@link TextFastPath} without the
+ * regular expression; it declines every other line to it. Not thread-safe.
  */
 public final class TextHistoryReader {
   private static final Logger LOG = LoggerFactory.getLogger(TextHistoryReader.class);
