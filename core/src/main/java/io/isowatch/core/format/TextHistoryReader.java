@@ -8,9 +8,7 @@ import io.isowatch.core.history.TxnStatus;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -46,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Blank lines and lines starting with {@code #} are skipped (an IsoWatch extension, for
- * comments in fixtures). Not thread-safe.
+ * comments in fixtures). Op lines as writers write them are read by {@link TextFastPath} without the
+ * regular expression; it declines every other line to it. Not thread-safe.
  */
 public final class TextHistoryReader {
   private static final Logger LOG = LoggerFactory.getLogger(TextHistoryReader.class);
@@ -56,6 +55,8 @@ public final class TextHistoryReader {
   private static final long ABORTED_TXN = -1L;
   private final StringInterner strings = new StringInterner();
   private final InputLimits limits;
+  private final boolean fast;
+  private long scanned;
 
   /** A reader with the default {@link InputLimits}. */
   public TextHistoryReader() {
@@ -63,46 +64,90 @@ public final class TextHistoryReader {
   }
 
   public TextHistoryReader(final InputLimits limits) {
+    this(limits, true);
+  }
+
+  /** With {@code fast} false, every line is matched by the regular expression (for tests). */
+  TextHistoryReader(final InputLimits limits, final boolean fast) {
     this.limits = limits;
+    this.fast = fast;
+  }
+
+  /** How many op lines {@link TextFastPath} took so far (for tests). */
+  long scanned() {
+    return scanned;
   }
 
   /** Reads a whole text history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
     final LineSource lines = new LineSource(in, limits);
+    final TextFastPath scanner = fast ? new TextFastPath(strings) : null;
     final List<Pending> order = new ArrayList<>();
-    final Map<Long, Pending> byId = new HashMap<>();
+    final PendingById byId = new PendingById();
     Pending aborted = null;
-    String line;
-    while ((line = lines.next()) != null) {
+    // The transaction of the previous op line: consecutive lines of one transaction skip the lookup.
+    Pending last = null;
+    while (lines.advance()) {
       final int lineNo = lines.lineNo();
-      final String trimmed = line.strip();
-      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-        continue;
+      final boolean isRead;
+      final long value;
+      final long session;
+      final long txnId;
+      final String key;
+      if (scanner != null && scanner.scan(lines.chars(), lines.from(), lines.to())) {
+        scanned++;
+        isRead = scanner.read;
+        key = scanner.key;
+        value = scanner.value;
+        session = scanner.session;
+        txnId = scanner.txn;
+      } else {
+        final String line = new String(lines.chars(), lines.from(), lines.to() - lines.from());
+        final String trimmed = line.strip();
+        if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+          continue;
+        }
+        final Parsed p = parse(line, lineNo);
+        isRead = p.read;
+        key = p.key;
+        value = p.value;
+        session = p.session;
+        txnId = p.txn;
       }
-      final Parsed op = parse(line, lineNo);
-      if (op.txn == ABORTED_TXN) {
-        if (aborted == null || !aborted.session.equals(op.session)) {
-          aborted = new Pending("aborted-L" + lineNo, op.session, TxnStatus.ABORTED, lineNo);
+      if (txnId < 0 && txnId != ABORTED_TXN) {
+        throw new InvalidHistoryException(
+            lineNo, "txn must be >= 0, or -1 for an operation of an aborted transaction, got " + txnId);
+      }
+      final Op op = isRead ? new Op(OpType.READ, key, value) : new Op(OpType.WRITE, key, value);
+      if (txnId == ABORTED_TXN) {
+        if (aborted == null || aborted.sessionId != session) {
+          aborted = new Pending("aborted-L" + lineNo, session, name(session), TxnStatus.ABORTED, lineNo);
           order.add(aborted);
         }
-        add(aborted, op.op, lineNo);
+        add(aborted, op, lineNo);
         continue;
       }
       aborted = null;
-      Pending txn = byId.get(op.txn);
+      Pending txn = last != null && last.txnId == txnId ? last : byId.get(txnId);
       if (txn == null) {
-        txn = new Pending(Long.toString(op.txn), op.session, TxnStatus.COMMITTED, lineNo);
-        byId.put(op.txn, txn);
+        txn = new Pending(Long.toString(txnId), session, name(session), TxnStatus.COMMITTED, lineNo);
+        txn.txnId = txnId;
+        byId.put(txnId, txn);
         order.add(txn);
-      } else if (!txn.session.equals(op.session)) {
+      } else if (txn.sessionId != session) {
         throw new InvalidHistoryException(
             lineNo,
-            "transaction " + op.txn + " is in session " + txn.session + " (line " + txn.line
-                + ") but this line puts it in session " + op.session);
+            "transaction " + txnId + " is in session " + txn.session + " (line " + txn.line
+                + ") but this line puts it in session " + session);
       }
-      add(txn, op.op, lineNo);
+      last = txn;
+      add(txn, op, lineNo);
     }
     return build(order);
+  }
+
+  private String name(final long session) {
+    return strings.intern(Long.toString(session));
   }
 
   private void add(final Pending txn, final Op op, final int lineNo) throws InvalidHistoryException {
@@ -150,13 +195,7 @@ public final class TextHistoryReader {
     final long value = number(m.group(3), "value", lineNo);
     final long session = number(m.group(4), "session", lineNo);
     final long txn = number(m.group(5), "txn", lineNo);
-    if (txn < 0 && txn != ABORTED_TXN) {
-      throw new InvalidHistoryException(
-          lineNo, "txn must be >= 0, or -1 for an operation of an aborted transaction, got " + txn);
-    }
-    final String k = strings.intern(Long.toString(key));
-    final Op op = m.group(1).equals("r") ? new Op(OpType.READ, k, value) : new Op(OpType.WRITE, k, value);
-    return new Parsed(op, strings.intern(Long.toString(session)), txn);
+    return new Parsed(m.group(1).equals("r"), strings.intern(Long.toString(key)), value, session, txn);
   }
 
   private static long number(final String digits, final String what, final int lineNo) throws InvalidHistoryException {
@@ -167,21 +206,77 @@ public final class TextHistoryReader {
     }
   }
 
-  private record Parsed(Op op, String session, long txn) {}
+  private record Parsed(boolean read, String key, long value, long session, long txn) {}
 
   /** A transaction whose ops are still being collected. */
   private static final class Pending {
     final String id;
+    final long sessionId;
     final String session;
     final TxnStatus status;
     final int line;
     final List<Op> ops = new ArrayList<>(4);
+    /** The numeric id of a committed transaction (an aborted one has none). */
+    long txnId = ABORTED_TXN;
 
-    Pending(final String id, final String session, final TxnStatus status, final int line) {
+    Pending(final String id, final long sessionId, final String session, final TxnStatus status, final int line) {
       this.id = id;
+      this.sessionId = sessionId;
       this.session = session;
       this.status = status;
       this.line = line;
+    }
+  }
+
+  /** Committed transactions by their numeric id: open addressing, linear probing, no boxing. */
+  private static final class PendingById {
+    private long[] ids = new long[1024];
+    private Pending[] txns = new Pending[1024];
+    private int size;
+
+    Pending get(final long id) {
+      final int mask = ids.length - 1;
+      for (int i = slot(id, mask); ; i = (i + 1) & mask) {
+        final Pending p = txns[i];
+        if (p == null || ids[i] == id) {
+          return p;
+        }
+      }
+    }
+
+    void put(final long id, final Pending p) {
+      if (2 * (size + 1) > ids.length) {
+        grow();
+      }
+      insert(id, p);
+      size++;
+    }
+
+    private void insert(final long id, final Pending p) {
+      final int mask = ids.length - 1;
+      int i = slot(id, mask);
+      while (txns[i] != null) {
+        i = (i + 1) & mask;
+      }
+      ids[i] = id;
+      txns[i] = p;
+    }
+
+    private void grow() {
+      final long[] oldIds = ids;
+      final Pending[] oldTxns = txns;
+      ids = new long[oldIds.length * 2];
+      txns = new Pending[oldTxns.length * 2];
+      for (int i = 0; i < oldIds.length; i++) {
+        if (oldTxns[i] != null) {
+          insert(oldIds[i], oldTxns[i]);
+        }
+      }
+    }
+
+    private static int slot(final long id, final int mask) {
+      final long h = id * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32)) & mask;
     }
   }
 }
