@@ -41,6 +41,16 @@ public final class BlindWriteDecision {
 
   /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
+    if (!searchable(options, result) || result.verdicts().values().stream().noneMatch(v -> v == Verdict.UNKNOWN)) {
+      return result;
+    }
+    if (result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE)) {
+      // A read no writer explains is impossible whichever writer the other reads took: no case split.
+      final CheckResult impossible = withReadsWithoutWriter(history, options, result);
+      if (impossible != null) {
+        return impossible;
+      }
+    }
     if (!applies(options, result)) {
       return result;
     }
@@ -123,6 +133,66 @@ public final class BlindWriteDecision {
     if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
       return result;
     }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  /**
+   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
+   * a value was written twice (either leaves version orders or reads' writers open), nothing was
+   * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
+   * (the mini-transaction fast path).
+   */
+  public static boolean applies(final CheckOptions options, final CheckResult result) {
+    return searchable(options, result)
+        && List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
+  }
+
+  /** The search is on, the input valid, a write was blind or a value written twice, and nothing was pruned. */
+  private static boolean searchable(final CheckOptions options, final CheckResult result) {
+    return !options.solverBudget().isZero() && !result.hasInvalidInput()
+        && result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE
+            || f.kind() == FindingKind.NON_UNIQUE_WRITE)
+        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
+            || f.kind() == FindingKind.HORIZON_PRUNED);
+  }
+
+  /**
+   * The result with every read that no writer of its value explains reported ({@link
+   * ReadsWithoutWriter}) and every UNKNOWN level VIOLATED, or null when there is no such read the
+   * engine did not report already.
+   */
+  private static CheckResult withReadsWithoutWriter(final History history, final CheckOptions options,
+      final CheckResult result) {
+    final Set<io.isowatch.core.check.AnomalyRead> reported = new java.util.HashSet<>();
+    for (final Anomaly a : result.anomalies()) {
+      if (a.read() != null) {
+        reported.add(a.read());
+      }
+    }
+    final List<Anomaly> found = new ArrayList<>();
+    for (final ReadsWithoutWriter.Found f : ReadsWithoutWriter.find(history, options.initialValue())) {
+      final Anomaly a = ReadsWithoutWriter.anomaly(f, options.initialValue(), options.levels());
+      if (!reported.contains(a.read())) {
+        found.add(a);
+      }
+    }
+    if (found.isEmpty()) {
+      return null;
+    }
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    for (final Level level : result.verdicts().keySet()) {
+      if (verdicts.get(level) == Verdict.UNKNOWN) {
+        verdicts.put(level, Verdict.VIOLATED);
+        reasons.remove(level);
+      }
+    }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  private static CheckResult withAnomalies(final CheckResult result, final CheckOptions options,
+      final Map<Level, Verdict> verdicts, final Map<Level, String> reasons, final List<Anomaly> found) {
     final List<Anomaly> anomalies = new ArrayList<>(result.anomalies());
     final Map<String, Long> counts = new LinkedHashMap<>(result.stats().anomaliesByName());
     for (final Anomaly a : found) {
@@ -134,23 +204,6 @@ public final class BlindWriteDecision {
     final CheckStats stats = result.stats().withAnomalies(counts,
         result.stats().anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size());
     return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
-  }
-
-  /**
-   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
-   * a value was written twice (either leaves version orders or reads' writers open), nothing was
-   * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
-   * (the mini-transaction fast path).
-   */
-  public static boolean applies(final CheckOptions options, final CheckResult result) {
-    if (options.solverBudget().isZero() || result.hasInvalidInput()
-        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE
-            || f.kind() == FindingKind.NON_UNIQUE_WRITE)
-        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
-            || f.kind() == FindingKind.HORIZON_PRUNED)) {
-      return false;
-    }
-    return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
   }
 
   private static List<Level> weakerOrEqual(final Level level) {
