@@ -34,6 +34,9 @@ import java.util.Set;
 public final class BlindWriteDecision {
   /** The anomaly name of a violation proved by the search (see docs/anomalies.md). */
   public static final String NAME = "NoAcyclicVersionOrder";
+  /** The engine's anomalies about a read that violate every level. */
+  private static final Set<String> READ_ANOMALIES = Set.of("ThinAirRead", "AbortedRead", "IntermediateRead",
+      "FutureRead");
   /** Cycles written out in an explanation; the others are counted. */
   static final int SHOWN_CYCLES = 5;
 
@@ -51,9 +54,70 @@ public final class BlindWriteDecision {
         return impossible;
       }
     }
-    if (!applies(options, result)) {
+    final CheckResult classic = applies(options, result) ? decideClassic(history, options, result) : result;
+    return result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE)
+        ? decideWeak(history, options, classic) : classic;
+  }
+
+  /**
+   * PL2, RC, RA and CC left UNKNOWN by a value written twice, decided by cases of writers ({@link
+   * WeakCaseSplit}); a violation settles every UNKNOWN level that implies the violated one.
+   */
+  private static CheckResult decideWeak(final History history, final CheckOptions options, final CheckResult result) {
+    final Set<Level> open = EnumSet.noneOf(Level.class);
+    for (final Level level : WeakCaseSplit.LEVELS) {
+      if (result.verdicts().get(level) == Verdict.UNKNOWN) {
+        open.add(level);
+      }
+    }
+    if (open.isEmpty()) {
       return result;
     }
+    final WeakCaseSplit.Outcome o = WeakCaseSplit.decide(history, options.initialValue(), open, options.levels(),
+        System.nanoTime() + options.solverBudget().toNanos());
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    final List<Anomaly> found = new ArrayList<>();
+    final Set<Level> shown = EnumSet.noneOf(Level.class);
+    for (final Level level : Level.weakestFirst(o.verdicts().keySet())) {
+      final Verdict v = o.verdicts().get(level);
+      if (v == Verdict.UNKNOWN) {
+        if (o.reason() != null) {
+          reasons.put(level, o.reason());
+        }
+        continue;
+      }
+      verdicts.put(level, v);
+      reasons.remove(level);
+      if (v == Verdict.VIOLATED && !shown.contains(level)) {
+        final Anomaly a = o.anomalies().get(level);
+        found.add(a);
+        shown.addAll(a.violates());
+      }
+    }
+    for (final Level level : List.copyOf(verdicts.keySet())) {
+      if (verdicts.get(level) != Verdict.UNKNOWN) {
+        continue;
+      }
+      for (final Map.Entry<Level, Verdict> e : o.verdicts().entrySet()) {
+        if (e.getValue() == Verdict.VIOLATED && level.implies(e.getKey())
+            || e.getValue() == Verdict.SATISFIED && e.getKey().implies(level)) {
+          verdicts.put(level, e.getValue());
+          reasons.remove(level);
+          break;
+        }
+      }
+    }
+    if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
+      return result;
+    }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  /** SSER, SER and SI left UNKNOWN by blind writes or values written twice, searched ({@link VersionOrderSearch}). */
+  private static CheckResult decideClassic(final History history, final CheckOptions options,
+      final CheckResult result) {
     final List<Level> open = new ArrayList<>();
     for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
       if (result.verdicts().get(level) == Verdict.UNKNOWN) {
@@ -165,7 +229,8 @@ public final class BlindWriteDecision {
       final CheckResult result) {
     final Set<io.isowatch.core.check.AnomalyRead> reported = new java.util.HashSet<>();
     for (final Anomaly a : result.anomalies()) {
-      if (a.read() != null) {
+      // A read the engine already reported as one no level allows (not a non-repeatable read, which RC allows).
+      if (a.read() != null && READ_ANOMALIES.contains(a.name())) {
         reported.add(a.read());
       }
     }

@@ -81,12 +81,14 @@ final class ReadsWithoutWriter {
   }
 
   /**
-   * Every first external read of a key by a counted transaction with no possible writer, in
-   * history order. (A later read of the key returning another value is a non-repeatable read,
-   * which the engine reports whatever the writers.)
+   * Every external read (a read of a key before the transaction's own first write of it) by a
+   * counted transaction that no possible writer explains, one per (reader, key, value), in history
+   * order. Transactions count as for the weak levels ({@link WeakCaseSplit#counted}: an
+   * indeterminate one when any counted external read returned its last write), a superset of the
+   * search's, so a writer either counts for both or the read is reported by neither.
    */
   static List<Found> find(final History history, final Long initial) {
-    final List<Transaction> counted = VersionOrderProblem.counted(history, initial);
+    final List<Transaction> counted = WeakCaseSplit.counted(history, initial);
     final Set<String> countedIds = new HashSet<>();
     for (final Transaction t : counted) {
       countedIds.add(t.id());
@@ -100,26 +102,25 @@ final class ReadsWithoutWriter {
       }
     }
     final List<Found> out = new ArrayList<>();
+    final Set<String> done = new HashSet<>();
     for (final Transaction t : history.transactions()) {
-      if (!countedIds.contains(t.id())) {
+      if (!countedIds.contains(t.id()) || !done.add(t.id())) {
         continue;
       }
-      // The first read of each key before the transaction writes it: VersionOrderProblem's reads,
-      // whose writers make an indeterminate transaction count.
-      final Set<String> seenKeys = new HashSet<>();
+      final Set<String> written = new HashSet<>();
+      final Set<VersionOrderProblem.KeyValue> seen = new HashSet<>();
       for (int i = 0; i < t.ops().size(); i++) {
         final Op op = t.ops().get(i);
-        if (!seenKeys.add(op.key()) || !op.isRead()) {
+        if (op.isWrite()) {
+          written.add(op.key());
           continue;
-        } else {
-          final VersionOrderProblem.KeyValue kv = new VersionOrderProblem.KeyValue(op.key(), op.value());
-          if (Objects.equals(op.value(), initial)) {
-            continue;
-          }
-          final List<String> ws = lastWriters.get(kv);
-          if (ws != null && ws.stream().anyMatch(id -> !id.equals(t.id()))) {
-            continue;
-          }
+        }
+        final VersionOrderProblem.KeyValue kv = new VersionOrderProblem.KeyValue(op.key(), op.value());
+        if (!op.isRead() || written.contains(op.key()) || Objects.equals(op.value(), initial) || !seen.add(kv)) {
+          continue;
+        }
+        final List<String> ws = lastWriters.get(kv);
+        if (ws == null || ws.stream().allMatch(id -> id.equals(t.id()))) {
           out.add(new Found(t, i, op.key(), op.value(), writersOf(history, t, kv, countedIds)));
         }
       }
