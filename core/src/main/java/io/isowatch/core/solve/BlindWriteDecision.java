@@ -42,12 +42,36 @@ public final class BlindWriteDecision {
 
   private BlindWriteDecision() {}
 
-  /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
+  /**
+   * The engine's {@code result} with the levels left open by blind writes decided where the budget
+   * allows: SSER, SER and SI searched when one of them is UNKNOWN ({@link #applies}), after reads
+   * no writer explains are reported. The online checker's use (the weak levels are not split by
+   * cases there); a whole-history check uses {@link #decideWhole}.
+   */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
-    if (!searchable(options, result) || result.verdicts().values().stream().noneMatch(v -> v == Verdict.UNKNOWN)) {
+    if (!applies(options, result)) {
       return result;
     }
     if (result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE)) {
+      final CheckResult impossible = withReadsWithoutWriter(history, options, result);
+      if (impossible != null) {
+        return impossible;
+      }
+    }
+    return decideClassic(history, options, result);
+  }
+
+  /**
+   * {@link #decide} for a check of the whole history, which also decides the weak levels a value
+   * written twice left open: reads no writer explains are reported whenever any level is UNKNOWN,
+   * and PL2, RC, RA and CC are decided by cases of writers ({@link WeakCaseSplit}).
+   */
+  public static CheckResult decideWhole(final History history, final CheckOptions options, final CheckResult result) {
+    if (!searchable(options, result) || result.verdicts().values().stream().noneMatch(v -> v == Verdict.UNKNOWN)) {
+      return result;
+    }
+    final boolean writtenTwice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
+    if (writtenTwice) {
       // A read no writer explains is impossible whichever writer the other reads took: no case split.
       final CheckResult impossible = withReadsWithoutWriter(history, options, result);
       if (impossible != null) {
@@ -55,8 +79,7 @@ public final class BlindWriteDecision {
       }
     }
     final CheckResult classic = applies(options, result) ? decideClassic(history, options, result) : result;
-    return result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE)
-        ? decideWeak(history, options, classic) : classic;
+    return writtenTwice ? decideWeak(history, options, classic) : classic;
   }
 
   /**

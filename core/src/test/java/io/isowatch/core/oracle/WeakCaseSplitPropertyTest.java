@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * RandomHistories#generateWithBlindWritesAndDuplicates}, blind writes, aborted and indeterminate
  * transactions), {@code isowatch check} decides PL2, RC, RA and CC by cases of writers and gives
  * exactly the weak-level oracle's answer ({@link WeakLevelOracle}, written from the definitions):
- * UNKNOWN only from the case guard or an undecided case (counted and bounded), and every level an
+ * UNKNOWN only from the case guard, an undecided case, or a transaction whose own reads the cases do
+ * not judge (a non-repeatable read, or a read after an own write that is not the latest; counted
+ * and bounded), and every level an
  * anomaly claims is one the oracle says is violated. A verdict or anomaly the engine gives alone,
  * without the search (solver budget zero), is not this test's subject: such disagreements are
  * printed and counted, not failed (one known: seed 14031070, an ignored indeterminate transaction
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.Test;
 class WeakCaseSplitPropertyTest {
   private static final long BASE_SEED = Long.getLong("isowatch.weaksplit.seed", 14_030_000L);
   private static final int COUNT = Integer.getInteger("isowatch.weaksplit.count", 10_000);
+  /** WeakCaseSplit.NOT_SPLIT (package-private there). */
+  private static final String NOT_SPLIT = "the weak levels were not checked by cases of writers: ";
   private static final Map<Level, WeakLevel> ORACLE = new EnumMap<>(Map.of(
       Level.PL2, WeakLevel.RC_ADYA, Level.RC, WeakLevel.RC, Level.RA, WeakLevel.RA, Level.CC, WeakLevel.CC));
 
@@ -43,6 +47,7 @@ class WeakCaseSplitPropertyTest {
     final Map<Level, int[]> tally = new EnumMap<>(Level.class); // satisfied, violated, unknown
     int refused = 0;
     int withDuplicates = 0;
+    int notSplit = 0;
     for (int i = 0; i < COUNT; i++) {
       final RandomHistories.Generated g = RandomHistories.generateWithBlindWritesAndDuplicates(BASE_SEED + i);
       final CheckOptions options = g.options().withLevels(EnumSet.of(Level.PL2, Level.RC, Level.RA, Level.CC));
@@ -69,7 +74,9 @@ class WeakCaseSplitPropertyTest {
         if (v == Verdict.UNKNOWN) {
           t[2]++;
           final String reason = r.reasons().get(level);
-          if (reason == null || !(reason.startsWith(VersionOrderSearch.CASES_GUARD)
+          if (reason != null && reason.startsWith(NOT_SPLIT)) {
+            notSplit++;
+          } else if (reason == null || !(reason.startsWith(VersionOrderSearch.CASES_GUARD)
               || reason.startsWith(VersionOrderSearch.CASES_UNDECIDED))) {
             failures.add(level + " UNKNOWN (" + reason + "), oracle " + holds + "\n" + g.describe());
           }
@@ -96,7 +103,8 @@ class WeakCaseSplitPropertyTest {
 
     // Then
     final StringBuilder summary = new StringBuilder("WeakCaseSplitPropertyTest: " + COUNT + " histories, "
-        + withDuplicates + " with a value written twice, " + refused + " refused by the oracle;");
+        + withDuplicates + " with a value written twice, " + refused + " refused by the oracle, " + notSplit
+        + " level verdicts UNKNOWN as not split (a non-repeatable or internally inconsistent read);");
     tally.forEach((l, t) -> summary.append(' ').append(l).append(" S/V/U=").append(t[0]).append('/').append(t[1])
         .append('/').append(t[2]));
     summary.append("; ").append(engineDisagreements.size()).append(" disagreement(s) of the engine alone (no search; "
@@ -106,7 +114,7 @@ class WeakCaseSplitPropertyTest {
     assertTrue(refused < COUNT / 20, refused + " refused");
     for (final Level level : ORACLE.keySet()) {
       final int[] t = tally.get(level);
-      assertTrue(t[2] < COUNT / 50, level + ": " + t[2] + " UNKNOWN");
+      assertTrue(t[2] < COUNT / 20, level + ": " + t[2] + " UNKNOWN");
       assertTrue(t[0] > COUNT / 10 && t[1] > COUNT / 20, level + ": " + t[0] + " satisfied, " + t[1] + " violated");
     }
   }
