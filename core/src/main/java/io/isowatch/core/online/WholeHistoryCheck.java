@@ -37,7 +37,8 @@ import java.util.List;
  * the usual case pays nothing.
  *
  * <p>Then, when blind writes left SSER, SER or SI open, {@link BlindWriteDecision} searches the
- * version orders within {@link CheckOptions#solverBudget()} (issue 14, item 3).
+ * version orders within {@link CheckOptions#solverBudget()} (issue 14, item 3), and decides PL2,
+ * RC, RA and CC left open by a value written twice by cases of writers.
  */
 public final class WholeHistoryCheck {
   private WholeHistoryCheck() {}
@@ -80,7 +81,7 @@ public final class WholeHistoryCheck {
     final CheckResult engine = run.engine().result((System.nanoTime() - started) / 1e9);
     DebugTimings.mark("whole-history check: result built");
     // Levels left open by blind writes are searched (issue 14); MT histories never reach the search.
-    final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
+    final CheckResult decided = BlindWriteDecision.decideWhole(history, options, engine);
     return decided == engine ? engine : withSeconds(decided, (System.nanoTime() - started) / 1e9);
   }
 

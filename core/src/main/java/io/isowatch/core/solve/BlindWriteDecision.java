@@ -34,16 +34,113 @@ import java.util.Set;
 public final class BlindWriteDecision {
   /** The anomaly name of a violation proved by the search (see docs/anomalies.md). */
   public static final String NAME = "NoAcyclicVersionOrder";
+  /** The engine's anomalies about a read that violate every level. */
+  private static final Set<String> READ_ANOMALIES = Set.of("ThinAirRead", "AbortedRead", "IntermediateRead",
+      "FutureRead");
   /** Cycles written out in an explanation; the others are counted. */
   static final int SHOWN_CYCLES = 5;
 
   private BlindWriteDecision() {}
 
-  /** The engine's {@code result} with the levels left open by blind writes decided where the budget allows. */
+  /**
+   * The engine's {@code result} with the levels left open by blind writes decided where the budget
+   * allows: SSER, SER and SI searched when one of them is UNKNOWN ({@link #applies}), after reads
+   * no writer explains are reported. The online checker's use (the weak levels are not split by
+   * cases there); a whole-history check uses {@link #decideWhole}.
+   */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
     if (!applies(options, result)) {
       return result;
     }
+    if (result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE)) {
+      final CheckResult impossible = withReadsWithoutWriter(history, options, result);
+      if (impossible != null) {
+        return impossible;
+      }
+    }
+    return decideClassic(history, options, result);
+  }
+
+  /**
+   * {@link #decide} for a check of the whole history, which also decides the weak levels a value
+   * written twice left open: reads no writer explains are reported whenever any level is UNKNOWN,
+   * and PL2, RC, RA and CC are decided by cases of writers ({@link WeakCaseSplit}).
+   */
+  public static CheckResult decideWhole(final History history, final CheckOptions options, final CheckResult result) {
+    if (!searchable(options, result) || result.verdicts().values().stream().noneMatch(v -> v == Verdict.UNKNOWN)) {
+      return result;
+    }
+    final boolean writtenTwice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
+    if (writtenTwice) {
+      // A read no writer explains is impossible whichever writer the other reads took: no case split.
+      final CheckResult impossible = withReadsWithoutWriter(history, options, result);
+      if (impossible != null) {
+        return impossible;
+      }
+    }
+    final CheckResult classic = applies(options, result) ? decideClassic(history, options, result) : result;
+    return writtenTwice ? decideWeak(history, options, classic) : classic;
+  }
+
+  /**
+   * PL2, RC, RA and CC left UNKNOWN by a value written twice, decided by cases of writers ({@link
+   * WeakCaseSplit}); a violation settles every UNKNOWN level that implies the violated one.
+   */
+  private static CheckResult decideWeak(final History history, final CheckOptions options, final CheckResult result) {
+    final Set<Level> open = EnumSet.noneOf(Level.class);
+    for (final Level level : WeakCaseSplit.LEVELS) {
+      if (result.verdicts().get(level) == Verdict.UNKNOWN) {
+        open.add(level);
+      }
+    }
+    if (open.isEmpty()) {
+      return result;
+    }
+    final WeakCaseSplit.Outcome o = WeakCaseSplit.decide(history, options.initialValue(), open, options.levels(),
+        System.nanoTime() + options.solverBudget().toNanos());
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    final List<Anomaly> found = new ArrayList<>();
+    final Set<Level> shown = EnumSet.noneOf(Level.class);
+    for (final Level level : Level.weakestFirst(o.verdicts().keySet())) {
+      final Verdict v = o.verdicts().get(level);
+      if (v == Verdict.UNKNOWN) {
+        if (o.reason() != null) {
+          reasons.put(level, o.reason());
+        }
+        continue;
+      }
+      verdicts.put(level, v);
+      reasons.remove(level);
+      if (v == Verdict.VIOLATED && !shown.contains(level)) {
+        final Anomaly a = o.anomalies().get(level);
+        found.add(a);
+        shown.addAll(a.violates());
+      }
+    }
+    for (final Level level : List.copyOf(verdicts.keySet())) {
+      if (verdicts.get(level) != Verdict.UNKNOWN) {
+        continue;
+      }
+      for (final Map.Entry<Level, Verdict> e : o.verdicts().entrySet()) {
+        if (e.getValue() == Verdict.VIOLATED && level.implies(e.getKey())
+            || e.getValue() == Verdict.SATISFIED && e.getKey().implies(level)) {
+          verdicts.put(level, e.getValue());
+          reasons.remove(level);
+          break;
+        }
+      }
+    }
+    if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
+      return result;
+    }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  /** SSER, SER and SI left UNKNOWN by blind writes or values written twice, searched ({@link VersionOrderSearch}). */
+  private static CheckResult decideClassic(final History history, final CheckOptions options,
+      final CheckResult result) {
     final List<Level> open = new ArrayList<>();
     for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
       if (result.verdicts().get(level) == Verdict.UNKNOWN) {
@@ -123,6 +220,67 @@ public final class BlindWriteDecision {
     if (found.isEmpty() && verdicts.equals(result.verdicts()) && reasons.equals(result.reasons())) {
       return result;
     }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  /**
+   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
+   * a value was written twice (either leaves version orders or reads' writers open), nothing was
+   * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
+   * (the mini-transaction fast path).
+   */
+  public static boolean applies(final CheckOptions options, final CheckResult result) {
+    return searchable(options, result)
+        && List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
+  }
+
+  /** The search is on, the input valid, a write was blind or a value written twice, and nothing was pruned. */
+  private static boolean searchable(final CheckOptions options, final CheckResult result) {
+    return !options.solverBudget().isZero() && !result.hasInvalidInput()
+        && result.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE
+            || f.kind() == FindingKind.NON_UNIQUE_WRITE)
+        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
+            || f.kind() == FindingKind.HORIZON_PRUNED);
+  }
+
+  /**
+   * The result with every read that no writer of its value explains reported ({@link
+   * ReadsWithoutWriter}) and every UNKNOWN level VIOLATED, or null when there is no such read the
+   * engine did not report already.
+   */
+  private static CheckResult withReadsWithoutWriter(final History history, final CheckOptions options,
+      final CheckResult result) {
+    final Set<io.isowatch.core.check.AnomalyRead> reported = new java.util.HashSet<>();
+    for (final Anomaly a : result.anomalies()) {
+      // A read the engine already reported as one no level allows (not a non-repeatable read, which RC allows).
+      if (a.read() != null && READ_ANOMALIES.contains(a.name())) {
+        reported.add(a.read());
+      }
+    }
+    final List<Anomaly> found = new ArrayList<>();
+    for (final ReadsWithoutWriter.Found f : ReadsWithoutWriter.find(history, options.initialValue())) {
+      final Anomaly a = ReadsWithoutWriter.anomaly(f, options.initialValue(), options.levels());
+      if (!reported.contains(a.read())) {
+        found.add(a);
+      }
+    }
+    if (found.isEmpty()) {
+      return null;
+    }
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    for (final Level level : result.verdicts().keySet()) {
+      if (verdicts.get(level) == Verdict.UNKNOWN) {
+        verdicts.put(level, Verdict.VIOLATED);
+        reasons.remove(level);
+      }
+    }
+    return withAnomalies(result, options, verdicts, reasons, found);
+  }
+
+  private static CheckResult withAnomalies(final CheckResult result, final CheckOptions options,
+      final Map<Level, Verdict> verdicts, final Map<Level, String> reasons, final List<Anomaly> found) {
     final List<Anomaly> anomalies = new ArrayList<>(result.anomalies());
     final Map<String, Long> counts = new LinkedHashMap<>(result.stats().anomaliesByName());
     for (final Anomaly a : found) {
@@ -134,23 +292,6 @@ public final class BlindWriteDecision {
     final CheckStats stats = result.stats().withAnomalies(counts,
         result.stats().anomaliesTruncated() || anomalies.size() < result.anomalies().size() + found.size());
     return new CheckResult(verdicts, reasons, anomalies, result.findings(), stats);
-  }
-
-  /**
-   * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
-   * a value was written twice (either leaves version orders or reads' writers open), nothing was
-   * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
-   * (the mini-transaction fast path).
-   */
-  public static boolean applies(final CheckOptions options, final CheckResult result) {
-    if (options.solverBudget().isZero() || result.hasInvalidInput()
-        || result.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE
-            || f.kind() == FindingKind.NON_UNIQUE_WRITE)
-        || result.findings().stream().anyMatch(f -> f.kind() == FindingKind.STALE_READ_BEYOND_HORIZON
-            || f.kind() == FindingKind.HORIZON_PRUNED)) {
-      return false;
-    }
-    return List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
   }
 
   private static List<Level> weakerOrEqual(final Level level) {
