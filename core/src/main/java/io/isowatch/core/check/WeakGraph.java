@@ -253,7 +253,8 @@ final class WeakGraph {
 
   /**
    * The transactions that count: the committed ones, and an indeterminate one once a counted one
-   * reads a value it wrote last (to a fixpoint), as the engine and the oracle count them.
+   * reads, by an external read, a value it wrote last (to a fixpoint), as the engine and the oracle
+   * count them.
    */
   private List<WeakLevelCheck.Entry> counted(final List<WeakLevelCheck.Entry> all) {
     final List<WeakLevelCheck.Entry> out = new ArrayList<>();
@@ -275,8 +276,13 @@ final class WeakGraph {
     while (!work.isEmpty()) {
       final WeakLevelCheck.Entry e = work.poll();
       out.add(e);
+      // Only external reads promote: a read after the reader's own write of the key returns that write.
+      final Set<String> written = new HashSet<>();
       for (final Op op : e.txn().ops()) {
-        if (!op.isRead() || op.value() == null) {
+        if (op.isWrite()) {
+          written.add(op.key());
+        }
+        if (!op.isRead() || op.value() == null || written.contains(op.key())) {
           continue;
         }
         for (final Written w : allWrites.getOrDefault(op.key(), Map.of()).getOrDefault(op.value(), List.of())) {

@@ -129,6 +129,9 @@ final class WeakIndex {
         if (opKind[o] != READ) { // a read with a value
           continue;
         }
+        if (writtenIn(opKind, opKey, opStart[e], o, opKey[o])) {
+          continue; // a read of the reader's own write promotes no one (only external reads do, as in the oracle)
+        }
         for (int x = opHead[o]; x >= 0; x = wNext[x]) {
           final int we = wEntry[x];
           if (wLast[x] && status[we] == UNKNOWN && nodeOf[we] == 0) {

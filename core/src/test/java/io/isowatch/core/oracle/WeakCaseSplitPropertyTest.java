@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
  * UNKNOWN only from the case guard, an undecided case, or a transaction whose own reads the cases do
  * not judge (a non-repeatable read, or a read after an own write that is not the latest; counted
  * and bounded), and every level an
- * anomaly claims is one the oracle says is violated. A verdict or anomaly the engine gives alone,
- * without the search (solver budget zero), is not this test's subject: such disagreements are
- * printed and counted, not failed (one known: seed 14031070, an ignored indeterminate transaction
- * in a SessionGuaranteeViolation of RA). Reproduce with {@code -Disowatch.weaksplit.seed=S}.
+ * anomaly claims is one the oracle says is violated, whether the search or the engine alone gave it
+ * (seed 14031070 found the weak checks promoting an indeterminate transaction on a read of the
+ * reader's own write, which the oracle does not count: a SessionGuaranteeViolation through an
+ * aborted-in-effect transaction). Reproduce with {@code -Disowatch.weaksplit.seed=S}.
  */
 class WeakCaseSplitPropertyTest {
   private static final long BASE_SEED = Long.getLong("isowatch.weaksplit.seed", 14_030_000L);
@@ -43,7 +43,6 @@ class WeakCaseSplitPropertyTest {
   void shouldAgreeWithTheWeakOracleOnPl2RcRaAndCcWhenValuesAreWrittenTwice() {
     // Given
     final List<String> failures = new ArrayList<>();
-    final List<String> engineDisagreements = new ArrayList<>();
     final Map<Level, int[]> tally = new EnumMap<>(Level.class); // satisfied, violated, unknown
     int refused = 0;
     int withDuplicates = 0;
@@ -82,19 +81,14 @@ class WeakCaseSplitPropertyTest {
           }
         } else {
           t[v == Verdict.SATISFIED ? 0 : 1]++;
-          if ((v == Verdict.SATISFIED) != holds && engineAlone(g, options).verdicts().get(level) == v) {
-            engineDisagreements.add(level + " " + v + " from the engine alone, oracle " + holds + "\n" + g.describe());
-          } else if ((v == Verdict.SATISFIED) != holds) {
+          if ((v == Verdict.SATISFIED) != holds) {
             failures.add(level + " " + v + " but the oracle says " + holds + "\n" + g.describe() + r.anomalies());
           }
         }
       }
       for (final Anomaly a : r.anomalies()) {
         for (final Level level : a.violates()) {
-          if (ORACLE.containsKey(level) && oracle.get(ORACLE.get(level))
-              && engineAlone(g, options).anomalies().contains(a)) {
-            engineDisagreements.add(a.displayName() + " from the engine alone claims " + level + "\n" + g.describe());
-          } else if (ORACLE.containsKey(level) && oracle.get(ORACLE.get(level))) {
+          if (ORACLE.containsKey(level) && oracle.get(ORACLE.get(level))) {
             failures.add(a.displayName() + " claims " + level + ", which the oracle says holds\n" + g.describe());
           }
         }
@@ -107,8 +101,6 @@ class WeakCaseSplitPropertyTest {
         + " level verdicts UNKNOWN as not split (a non-repeatable or internally inconsistent read);");
     tally.forEach((l, t) -> summary.append(' ').append(l).append(" S/V/U=").append(t[0]).append('/').append(t[1])
         .append('/').append(t[2]));
-    summary.append("; ").append(engineDisagreements.size()).append(" disagreement(s) of the engine alone (no search; "
-        + "not this test's subject): ").append(engineDisagreements);
     System.out.println(summary);
     assertEquals(List.of(), failures.subList(0, Math.min(10, failures.size())), failures.size() + " disagreement(s)");
     assertTrue(refused < COUNT / 20, refused + " refused");
@@ -117,10 +109,5 @@ class WeakCaseSplitPropertyTest {
       assertTrue(t[2] < COUNT / 20, level + ": " + t[2] + " UNKNOWN");
       assertTrue(t[0] > COUNT / 10 && t[1] > COUNT / 20, level + ": " + t[0] + " satisfied, " + t[1] + " violated");
     }
-  }
-
-  /** The engine's verdicts without the search (solver budget zero), to tell its own answers from the search's. */
-  private static CheckResult engineAlone(final RandomHistories.Generated g, final CheckOptions options) {
-    return WholeHistoryCheck.check(g.history(), options.withSolverBudget(java.time.Duration.ZERO));
   }
 }
