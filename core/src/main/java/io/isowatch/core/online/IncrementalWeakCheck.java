@@ -98,6 +98,8 @@ final class IncrementalWeakCheck {
   private final Map<Integer, Integer> nullWrites = new HashMap<>();
   /** Per key id: value → reads (node, read index pairs) waiting for its writer. */
   private final List<Map<Long, IntList>> pending = new ArrayList<>();
+  /** How many reads {@link #pending} holds: nearly always none, and then a writer need not look. */
+  private int pendingReads;
   /** The reads without a writer (node << 32 | read index), first first: an UNKNOWN's reason names the first. */
   private final TreeSet<Long> unresolved = new TreeSet<>();
   /** A read no level allows (FutureRead, AbortedRead, IntermediateRead); thin air is judged at the query. */
@@ -479,6 +481,9 @@ final class IncrementalWeakCheck {
 
   /** Resolves the reads that waited for a value the node wrote. */
   private void resolveWaiting(final int node) {
+    if (pendingReads == 0) {
+      return;
+    }
     final List<Op> ops = txn[node].ops();
     for (int j = 0; j < ops.size(); j++) {
       final Op op = ops.get(j);
@@ -489,6 +494,7 @@ final class IncrementalWeakCheck {
       if (waiting == null) {
         continue;
       }
+      pendingReads -= waiting.size() / 2;
       for (int i = 0; i < waiting.size() && gaveUp == null; i += 2) {
         unresolved.remove((long) waiting.get(i) << 32 | waiting.get(i + 1));
         resolve(waiting.get(i), waiting.get(i + 1));
@@ -512,6 +518,7 @@ final class IncrementalWeakCheck {
         final IntList waiting = pending.get(key).computeIfAbsent(value, v -> new IntList(2));
         waiting.add(t);
         waiting.add(k);
+        pendingReads++;
         unresolved.add((long) t << 32 | k);
         return;
       }

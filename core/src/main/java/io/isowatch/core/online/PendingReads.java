@@ -26,6 +26,11 @@ final class PendingReads {
   private final IntList heap = new IntList(1 << 10);
   private int firstMaybePending;
   private int waiting;
+  /**
+   * Per key id: its reads still waiting. A writer asks {@link #take} for each value it writes, and
+   * nearly always no read of its key waits: this array answers that without probing {@link #lists}.
+   */
+  private int[] waitingOnKey = new int[1 << 10];
 
   /** Adds a pending read; {@code writesKey} when the reader also writes the key (an RMW). */
   void add(final int k, final long v, final int readerSlot, final int opIndex, final boolean writesKey,
@@ -42,6 +47,10 @@ final class PendingReads {
     }
     state[e] = PENDING;
     waiting++;
+    if (k >= waitingOnKey.length) {
+      waitingOnKey = Arrays.copyOf(waitingOnKey, Math.max(k + 1, 2 * waitingOnKey.length));
+    }
+    waitingOnKey[k]++;
     wrote[e] = (byte) (writesKey ? 1 : 0);
     final int head = lists.get(k, v);
     next.add(head > 0 ? head - 1 : -1);
@@ -53,14 +62,16 @@ final class PendingReads {
 
   /** Moves the reads waiting on (k, v) to {@code out} and forgets them. */
   void take(final int k, final long v, final IntList out) {
+    if (k >= waitingOnKey.length || waitingOnKey[k] == 0) {
+      return;
+    }
     final int head = lists.get(k, v);
     if (head <= 0) {
       return;
     }
     for (int e = head - 1; e >= 0; e = next.get(e)) {
       if (state[e] == PENDING) {
-        state[e] = DONE;
-        waiting--;
+        done(e);
         out.add(e);
       }
     }
@@ -72,8 +83,7 @@ final class PendingReads {
     while (heap.size() > 0 && readerEnd.get(heap.get(0)) < bound) {
       final int e = heapPop();
       if (state[e] == PENDING) {
-        state[e] = DONE;
-        waiting--;
+        done(e);
         out.add(e);
       }
     }
@@ -83,8 +93,7 @@ final class PendingReads {
   void drain(final IntList out) {
     for (int e = firstMaybePending; e < reader.size(); e++) {
       if (state[e] == PENDING) {
-        state[e] = DONE;
-        waiting--;
+        done(e);
         out.add(e);
       }
     }
@@ -110,8 +119,7 @@ final class PendingReads {
   void retainOnly(final java.util.function.IntPredicate keep) {
     for (int e = firstMaybePending; e < reader.size(); e++) {
       if (state[e] == PENDING && !keep.test(e)) {
-        state[e] = DONE;
-        waiting--;
+        done(e);
       }
     }
   }
@@ -123,6 +131,12 @@ final class PendingReads {
         each.accept(e);
       }
     }
+  }
+
+  private void done(final int e) {
+    state[e] = DONE;
+    waiting--;
+    waitingOnKey[key.get(e)]--;
   }
 
   /** Reads still waiting for a writer. */

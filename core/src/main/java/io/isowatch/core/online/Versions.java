@@ -1,6 +1,5 @@
 package io.isowatch.core.online;
 
-import io.isowatch.core.graph.IntList;
 import java.util.Arrays;
 
 /**
@@ -8,6 +7,31 @@ import java.util.Arrays;
  * flags: whether the write was its writer's last of the key (only such a write may be read),
  * whether the value was written more than once (then reads of it are not attributed), and whether
  * it is a key's initial value. A key's initial version is made when the key is first seen.
+ *
+ * <p>Each version is one record of three longs in one array (value; key and writer; the key's
+ * previous written version and the flags), so that what a lookup reads of a version sits in one
+ * place. A key's written versions are linked newest first, and {@link #find} walks that chain: a
+ * read almost always reads its key's newest version or the one before (the weak check resolves a
+ * read-modify-write's read after the engine registered the write). No (key, value) table is kept
+ * while the chains answer quickly:
+ *
+ * <ul>
+ *   <li>A write of a value greater than every value its key had so far cannot repeat one, so it is
+ *       added without a lookup and marked {@link #ORDERED}. Every version older than an ordered
+ *       one has a smaller value, so a walk that meets an ordered version below the value sought
+ *       stops there: no older version holds it. (Values that count up per key, as the generator's
+ *       and most workloads' do, make nearly every write ordered.)
+ *   <li>Any other write (a value not above the key's greatest) is looked up first: a repeat returns
+ *       the version already written.
+ *   <li>A walk longer than {@link #WALK} steps (a read of an old version, or values that do not count
+ *       up) puts every version of its key in a (key, value) table, once; from then on the key's
+ *       versions also go in the table, and a lookup walks two steps before asking it. So no lookup
+ *       walks more than {@link #WALK} steps, and the work beyond a table of every version is at most
+ *       one pass over each key's versions.
+ * </ul>
+ *
+ * <p>A written (key, value) has exactly one version (a value written again keeps its first), the
+ * one the chain and the table agree on; initial versions are in neither.
  */
 final class Versions {
   static final byte FINAL = 1;
@@ -16,27 +40,36 @@ final class Versions {
   static final byte ABSENT = 8;
   /** A second transaction read it and then wrote its key (two successors: a lost update). */
   static final byte SIBLINGS = 16;
+  /** Its value was greater than every earlier value of its key (see the class comment). */
+  static final byte ORDERED = 32;
 
-  private final KeyValueTable written;
-  private final IntList key;
-  private final LongList value;
-  private final IntList writer;
-  private byte[] flags;
+  /** The longest walk along a key's chain before the key's versions are put in the table. */
+  static final int WALK = 16;
+  /** Walk length for a key whose versions are all in the table. */
+  private static final int INDEXED_WALK = 2;
+
+  /** Per-key state: every written version of the key is in the table. */
+  private static final byte INDEXED_KEY = 1;
+
+  private static final int STRIDE = 3;
+
+  /** The versions of the keys whose chains were too long to walk (see the class comment); made on first use. */
+  private KeyValueTable written;
   /**
-   * Per key id: its newest written version, or -1. A read usually reads its key's newest version,
-   * and a writer looks its own versions up again right after writing them: {@link #find} answers
-   * those from this array and the version's value, which were touched a moment ago, instead of
-   * probing the table (a cache miss in a table of millions of entries). A written (key, value) has
-   * exactly one version, the one the table holds, so the answer is the table's.
+   * Per version, at {@code 3 * id}: the value (0 for an absent initial version); then the key (high
+   * half) and the writer; then the key's previous written version, or -1 (high half), and the flags.
    */
+  private long[] records;
+  private int size;
+  /** Per key id: its newest written version, or -1. */
   private int[] latest = filled(1 << 10);
+  /** Per key id: the greatest value written (meaningful once the key has a written version). */
+  private long[] greatest = new long[1 << 10];
+  /** Per key id: {@link #INDEXED_KEY} or 0. */
+  private byte[] keyState = new byte[1 << 10];
 
   Versions(final int expected) {
-    written = new KeyValueTable(expected);
-    key = new IntList(expected);
-    value = new LongList(expected);
-    writer = new IntList(expected);
-    flags = new byte[Math.max(16, expected)];
+    records = new long[STRIDE * Math.max(16, expected)];
   }
 
   private static int[] filled(final int n) {
@@ -47,11 +80,33 @@ final class Versions {
 
   /** The version of a written (key, value), or -1 if nobody wrote it yet. */
   int find(final int k, final long v) {
-    final int newest = k < latest.length ? latest[k] : -1;
-    if (newest >= 0 && value.get(newest) == v) {
-      return newest;
+    if (k >= latest.length) {
+      return -1;
     }
-    return written.get(k, v);
+    final boolean indexed = keyState[k] != 0;
+    final int limit = indexed ? INDEXED_WALK : WALK;
+    int id = latest[k];
+    for (int steps = 0; id >= 0; steps++) {
+      final int at = STRIDE * id;
+      final long value = records[at];
+      if (value == v) {
+        return id;
+      }
+      final long meta = records[at + 2];
+      if ((meta & ORDERED) != 0 && value < v) {
+        // Every earlier version of k has a value below this one's, so below v.
+        return -1;
+      }
+      if (steps == limit) {
+        if (!indexed) {
+          index(k);
+        }
+        return written.get(k, v);
+      }
+      id = (int) (meta >> 32);
+    }
+    // The whole chain was walked: every written version of k was compared.
+    return -1;
   }
 
   /**
@@ -59,81 +114,116 @@ final class Versions {
    * after adding it as written by {@code writerSlot}.
    */
   int addWritten(final int k, final long v, final int writerSlot, final boolean isFinal) {
-    final int existing = written.putIfAbsent(k, v, key.size());
-    if (existing >= 0) {
-      return existing;
-    }
-    final int id = add(k, v, writerSlot, isFinal ? FINAL : 0);
     ensureKey(k);
+    final int newest = latest[k];
+    // A value above every earlier value of the key cannot be one of them: no lookup.
+    final boolean ordered = newest < 0 || v > greatest[k];
+    if (!ordered) {
+      final int existing = find(k, v);
+      if (existing >= 0) {
+        return existing;
+      }
+    }
+    final int id = add(k, v, writerSlot, (isFinal ? FINAL : 0) | (ordered ? ORDERED : 0), newest);
     latest[k] = id;
+    if (ordered) {
+      greatest[k] = v;
+    }
+    if (keyState[k] != 0) {
+      written.put(k, v, id);
+    }
     return -1;
+  }
+
+  /** Puts every written version of k in the table; its later versions go there too. */
+  private void index(final int k) {
+    if (written == null) {
+      written = new KeyValueTable(1 << 10);
+    }
+    final KeyValueTable t = written;
+    for (int id = latest[k]; id >= 0; id = (int) (records[STRIDE * id + 2] >> 32)) {
+      t.put(k, records[STRIDE * id], id);
+    }
+    keyState[k] |= INDEXED_KEY;
   }
 
   /** The newest version. */
   int last() {
-    return key.size() - 1;
+    return size - 1;
   }
 
   /** The initial version of key k; {@code initial} null means keys start absent. */
   int addInitial(final int k, final Long initial) {
     ensureKey(k);
     return add(k, initial == null ? 0 : initial, TxnIndex.INIT,
-        (byte) (INITIAL | FINAL | (initial == null ? ABSENT : 0)));
+        INITIAL | FINAL | (initial == null ? ABSENT : 0), -1);
   }
 
   private void ensureKey(final int k) {
     if (k >= latest.length) {
       final int old = latest.length;
-      latest = Arrays.copyOf(latest, Math.max(k + 1, 2 * old));
-      Arrays.fill(latest, old, latest.length, -1);
+      final int n = Math.max(k + 1, 2 * old);
+      latest = Arrays.copyOf(latest, n);
+      Arrays.fill(latest, old, n, -1);
+      greatest = Arrays.copyOf(greatest, n);
+      keyState = Arrays.copyOf(keyState, n);
     }
   }
 
-  private int add(final int k, final long v, final int w, final int f) {
-    final int id = key.size();
-    key.add(k);
-    value.add(v);
-    writer.add(w);
-    if (id == flags.length) {
-      flags = Arrays.copyOf(flags, 2 * id);
+  private int add(final int k, final long v, final int w, final int f, final int previous) {
+    final int id = size;
+    if (STRIDE * (id + 1) > records.length) {
+      records = Arrays.copyOf(records, 2 * records.length);
     }
-    flags[id] = (byte) f;
+    final int at = STRIDE * id;
+    records[at] = v;
+    records[at + 1] = (long) k << 32 | (w & 0xFFFFFFFFL);
+    records[at + 2] = (long) previous << 32 | (f & 0xFF);
+    size++;
     return id;
   }
 
+  private void flag(final int version, final byte f) {
+    records[STRIDE * version + 2] |= f;
+  }
+
+  private boolean has(final int version, final byte f) {
+    return (records[STRIDE * version + 2] & f) != 0;
+  }
+
   void markRepeated(final int version) {
-    flags[version] |= REPEATED;
+    flag(version, REPEATED);
   }
 
   void markSiblings(final int version) {
-    flags[version] |= SIBLINGS;
+    flag(version, SIBLINGS);
   }
 
   boolean hasSiblings(final int version) {
-    return (flags[version] & SIBLINGS) != 0;
+    return has(version, SIBLINGS);
   }
 
   boolean isRepeated(final int version) {
-    return (flags[version] & REPEATED) != 0;
+    return has(version, REPEATED);
   }
 
   boolean isFinal(final int version) {
-    return (flags[version] & FINAL) != 0;
+    return has(version, FINAL);
   }
 
   int key(final int version) {
-    return key.get(version);
+    return (int) (records[STRIDE * version + 1] >>> 32);
   }
 
   int writer(final int version) {
-    return writer.get(version);
+    return (int) records[STRIDE * version + 1];
   }
 
   Long value(final int version) {
-    return (flags[version] & ABSENT) != 0 ? null : Long.valueOf(value.get(version));
+    return has(version, ABSENT) ? null : Long.valueOf(records[STRIDE * version]);
   }
 
   long rawValue(final int version) {
-    return value.get(version);
+    return records[STRIDE * version];
   }
 }

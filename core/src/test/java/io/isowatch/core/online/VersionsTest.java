@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The version table's answers: {@link Versions#find} answers a key's newest written version from
- * a per-key slot and everything else from the (key, value) table, with the same result; {@link
+ * The version table's answers: {@link Versions#find} and {@link Versions#addWritten} answer from a
+ * key's chain of versions or from the (key, value) table, and every answer is a model map's; {@link
  * VersionChains#hasSiblingSuccessors} holds exactly when two readers of a version wrote its key.
  */
 class VersionsTest {
@@ -63,6 +63,90 @@ class VersionsTest {
       final long qv = random.nextInt(20_000);
       assertEquals(expected.getOrDefault((long) qk << 32 | qv, -1), v.find(qk, qv));
       assertEquals(expected.get(pair), v.find(k, value));
+    }
+  }
+
+  @Test
+  void shouldFindARepeatedValueWhateverOrderItsKeysValuesCameIn() {
+    // Given: key 0 written 10, 30, then 20 (below 30: looked up, then kept in the table), then 40
+    final Versions v = new Versions(4);
+    v.addInitial(0, 0L);
+    v.addInitial(1, 0L);
+    assertEquals(-1, v.addWritten(0, 10, 1, true));
+    final int ten = v.last();
+    assertEquals(-1, v.addWritten(0, 30, 2, true));
+    final int thirty = v.last();
+    assertEquals(-1, v.addWritten(0, 20, 3, true));
+    final int twenty = v.last();
+    assertEquals(-1, v.addWritten(0, 40, 4, true));
+    final int forty = v.last();
+    assertEquals(-1, v.addWritten(1, 20, 5, true), "the same value of another key is not a repeat");
+    // When / Then: each value written again is the version written first, however far back
+    assertEquals(twenty, v.addWritten(0, 20, 6, true), "a value below the greatest, behind a greater one");
+    assertEquals(thirty, v.addWritten(0, 30, 7, true), "a value above the out-of-order one, two back");
+    assertEquals(ten, v.addWritten(0, 10, 8, true), "the first value");
+    assertEquals(forty, v.addWritten(0, 40, 9, true), "the newest value");
+    assertEquals(-1, v.addWritten(0, 25, 10, true), "a value between two written ones is new");
+    assertEquals(-1, v.find(0, 15));
+    assertEquals(-1, v.find(0, 50));
+    assertEquals(-1, v.find(0, 0), "the initial value is not a written version");
+    // A value written long ago, behind more versions than one walk takes.
+    for (int i = 0; i < 3 * Versions.WALK; i++) {
+      assertEquals(-1, v.addWritten(0, 100 + i, 20 + i, true));
+    }
+    assertEquals(twenty, v.addWritten(0, 20, 99, true), "an out-of-order value behind a long chain");
+    assertEquals(ten, v.addWritten(0, 10, 99, true), "an ordered value behind a long chain");
+    assertEquals(thirty, v.find(0, 30));
+    assertEquals(-1, v.find(0, 35));
+    assertEquals(-1, v.addWritten(0, 36, 99, true), "a new value below the greatest after the key was indexed");
+    assertEquals(v.last(), v.find(0, 36));
+    final int thirtySix = v.last();
+    assertEquals(thirtySix, v.addWritten(0, 36, 100, true));
+    assertEquals(-1, v.addWritten(0, 200, 101, true));
+    final int twoHundred = v.last();
+    for (int i = 0; i < 4; i++) {
+      assertEquals(-1, v.addWritten(0, 300 + i, 102 + i, true));
+    }
+    assertEquals(twoHundred, v.addWritten(0, 200, 110, true), "a value written after the key was indexed");
+    assertEquals(thirtySix, v.addWritten(0, 36, 111, true));
+    assertEquals(3, v.writer(twenty));
+  }
+
+  @Test
+  void shouldAnswerLikeAMapForMostlyIncreasingValuesWithRepeatsAndOldReads() {
+    // Values per key mostly increase (as counters do), some come late or again, and lookups ask
+    // for recent, old and unwritten values: every answer must be the model map's.
+    final java.util.Random random = new java.util.Random(11);
+    for (int round = 0; round < 20; round++) {
+      final Versions v = new Versions(4);
+      final int keys = 1 + random.nextInt(40);
+      final long[] counter = new long[keys];
+      final java.util.Map<Long, Integer> expected = new java.util.HashMap<>();
+      for (int k = 0; k < keys; k++) {
+        v.addInitial(k, round % 2 == 0 ? null : 0L);
+      }
+      for (int i = 0; i < 5_000; i++) {
+        final int k = random.nextInt(keys);
+        final long value;
+        final int dice = random.nextInt(100);
+        if (dice < 80) {
+          value = ++counter[k];
+        } else if (dice < 95) {
+          value = Math.max(1, counter[k] - random.nextInt(5));
+        } else {
+          value = 1 + random.nextInt((int) Math.max(1, counter[k] + 3));
+        }
+        final long pair = (long) k << 32 | value;
+        final int r = v.addWritten(k, value, i, random.nextBoolean());
+        if (r < 0) {
+          assertEquals(null, expected.put(pair, v.last()), "a repeat of " + k + "=" + value + " taken as new");
+        } else {
+          assertEquals(expected.get(pair), r, "the repeat of " + k + "=" + value);
+        }
+        final int qk = random.nextInt(keys);
+        final long qv = Math.max(1, counter[qk] + 2 - random.nextInt(random.nextBoolean() ? 4 : 200));
+        assertEquals(expected.getOrDefault((long) qk << 32 | qv, -1), v.find(qk, qv), "find " + qk + "=" + qv);
+      }
     }
   }
 
