@@ -244,7 +244,8 @@ public final class ListAppendCheck {
 
   /**
    * SSER, SER and SI decided on the lists' own graph ({@link ListSerialGraph}) when it applies and
-   * has no cycle: they are SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
+   * has no cycle, or, when SI is the only one of the three asked, no cycle SI forbids: they are
+   * SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
    * and the engine runs only on the ops of keys whose unobserved appends have an open order ({@link
    * RegisterTranslation#openOrdersOnly}), for the findings, verdicts of the other levels and counts
    * it gives on the whole translation, with the same levels as {@link #decide}. Null when the
@@ -253,10 +254,13 @@ public final class ListAppendCheck {
    * decides as before. Issue 14, item 5; {@code ListAppendFastPathTest} compares both paths.
    */
   private static Decided onListGraph(final History history, final ListOrders orders, final CheckOptions options) {
-    final ListSerialGraph.Outcome graph = ListSerialGraph.acyclic(history, orders,
-        options.levels().contains(Level.SSER), options.rtSkewMicros());
+    final Set<Level> classic = EnumSet.copyOf(Level.CLASSIC);
+    classic.retainAll(options.levels());
+    final boolean siOnly = classic.equals(EnumSet.of(Level.SI));
+    final ListSerialGraph.Outcome graph = ListSerialGraph.decide(history, orders,
+        options.levels().contains(Level.SSER), options.rtSkewMicros(), siOnly);
     DebugTimings.mark("list-append: lists' graph built and searched");
-    if (graph == null || !graph.acyclic()) {
+    if (graph == null || !(graph.acyclic() || siOnly && graph.siAcyclic())) {
       return null;
     }
     final boolean plain = plainSessions(history, options);
