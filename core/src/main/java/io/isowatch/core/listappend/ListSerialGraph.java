@@ -404,8 +404,10 @@ final class ListSerialGraph {
         java.util.Arrays.sort(sorted);
       }
       for (int j = 1; j < sorted.length; j++) {
-        chainFrom.add(sorted[j - 1]);
-        chainTo.add(sorted[j]);
+        if (!sorted[j - 1].equals(sorted[j])) { // one transaction's several appends: no arc to itself
+          chainFrom.add(sorted[j - 1]);
+          chainTo.add(sorted[j]);
+        }
       }
     }
     final int d = from.size() + chainFrom.size();
