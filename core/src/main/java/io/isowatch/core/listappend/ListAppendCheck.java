@@ -93,11 +93,13 @@ public final class ListAppendCheck {
     }
     final List<Anomaly> all = new ArrayList<>(lists);
     final Map<String, Long> dropped = new HashMap<>();
+    final Map<String, Long> renamed = new LinkedHashMap<>();
     if (!engine.anomalies().isEmpty()) {
       final Map<String, String> described = described(history, translated.history());
       for (final Anomaly a : engine.anomalies()) {
         final Anomaly reworded = ListExplanations.reword(restore(a, originals, described, translated), originals, orders);
-        final String told = baseAppenderForInit(reworded.explanation(), a.cycle(), originals, translated);
+        final String told = ListExplanations.emptyLists(
+            baseAppenderForInit(reworded.explanation(), a.cycle(), originals, translated), originals);
         final Anomaly restored = told == null || told.equals(reworded.explanation()) ? reworded
             : new Anomaly(reworded.type(), reworded.name(), reworded.violates(), reworded.transactions(),
                 reworded.cycle(), told, reworded.read());
@@ -105,6 +107,10 @@ public final class ListAppendCheck {
           dropped.merge(a.displayName(), 1L, Long::sum); // a cycle only weak levels forbid: not decided here
         } else {
           all.add(restored);
+          if (!restored.displayName().equals(a.displayName())) { // named by the lists' edges (ListExplanations)
+            dropped.merge(a.displayName(), 1L, Long::sum);
+            renamed.merge(restored.displayName(), 1L, Long::sum);
+          }
         }
       }
     }
@@ -122,7 +128,10 @@ public final class ListAppendCheck {
       }
       final Map<String, String> described = described(history, exactSi.translated().history());
       for (final Anomaly a : si.anomalies()) {
-        final Anomaly restored = restore(a, originals, described, exactSi.translated());
+        final Anomaly back = restore(a, originals, described, exactSi.translated());
+        final String told = ListExplanations.emptyLists(back.explanation(), originals);
+        final Anomaly restored = told == null || told.equals(back.explanation()) ? back : new Anomaly(back.type(),
+            back.name(), back.violates(), back.transactions(), back.cycle(), told, back.read());
         if (restored.violates().contains(Level.SI)) {
           all.add(restored);
           exactSiNames.merge(restored.displayName(), 1L, Long::sum);
@@ -161,6 +170,7 @@ public final class ListAppendCheck {
         byName.merge(k, kept, Long::sum);
       }
     });
+    renamed.forEach((k, v) -> byName.merge(k, v, Long::sum));
     // What axiomLevels listed or took off (its counterexamples, anomalies claiming only levels it
     // found satisfied) is counted as listed, as ResultBuilder counts the register checks'.
     axiomDelta.forEach((k, v) -> {
@@ -244,7 +254,8 @@ public final class ListAppendCheck {
 
   /**
    * SSER, SER and SI decided on the lists' own graph ({@link ListSerialGraph}) when it applies and
-   * has no cycle: they are SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
+   * has no cycle, or, when SI is the only one of the three asked, no cycle SI forbids: they are
+   * SATISFIED (an acyclic graph for SER has no SI-forbidden cycle either),
    * and the engine runs only on the ops of keys whose unobserved appends have an open order ({@link
    * RegisterTranslation#openOrdersOnly}), for the findings, verdicts of the other levels and counts
    * it gives on the whole translation, with the same levels as {@link #decide}. Null when the
@@ -253,10 +264,13 @@ public final class ListAppendCheck {
    * decides as before. Issue 14, item 5; {@code ListAppendFastPathTest} compares both paths.
    */
   private static Decided onListGraph(final History history, final ListOrders orders, final CheckOptions options) {
-    final ListSerialGraph.Outcome graph = ListSerialGraph.acyclic(history, orders,
-        options.levels().contains(Level.SSER), options.rtSkewMicros());
+    final Set<Level> classic = EnumSet.copyOf(Level.CLASSIC);
+    classic.retainAll(options.levels());
+    final boolean siOnly = classic.equals(EnumSet.of(Level.SI));
+    final ListSerialGraph.Outcome graph = ListSerialGraph.decide(history, orders,
+        options.levels().contains(Level.SSER), options.rtSkewMicros(), siOnly);
     DebugTimings.mark("list-append: lists' graph built and searched");
-    if (graph == null || !graph.acyclic()) {
+    if (graph == null || !(graph.acyclic() || siOnly && graph.siAcyclic())) {
       return null;
     }
     final boolean plain = plainSessions(history, options);

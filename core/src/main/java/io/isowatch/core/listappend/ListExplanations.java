@@ -89,6 +89,73 @@ final class ListExplanations {
     return text;
   }
 
+  /** "k=null" in an explanation: the key is group 1. */
+  private static final java.util.regex.Pattern NULL_VALUE =
+      java.util.regex.Pattern.compile("(?<=[\\s(])([^\\s=\\[\\](),;:]+)=null(?![\\w\\[])");
+  /** The transaction a step or a read's line is about: "  - T3 read ..." or "  - T1 < T2, because T1 read ...". */
+  private static final java.util.regex.Pattern SUBJECT =
+      java.util.regex.Pattern.compile("^\\s*- (?:\\S+ < \\S+, because )?(\\S+) ");
+
+  /**
+   * The explanation with the translation's null reads told as the lists the history read: the
+   * translation gives a read of the empty list {@code []} to the engine as a read of the initial
+   * value null, and the engine's sentences ("T3 read x=null, the initial value of x", "T3 read
+   * x=null and later x=1") would show a value the history never returned. A line's "k=null" is
+   * retold, as {@code k=[]} and "the empty list", only when the transaction the line is about read
+   * the empty list of k and no register read of k returned null to it (then it is that read).
+   */
+  static String emptyLists(final String explanation, final Map<String, Transaction> originals) {
+    if (explanation == null || !explanation.contains("=null")) {
+      return explanation;
+    }
+    final String[] lines = explanation.split("\n", -1);
+    boolean changed = false;
+    for (int i = 0; i < lines.length; i++) {
+      final String line = lines[i];
+      final java.util.regex.Matcher subject = SUBJECT.matcher(line);
+      final Transaction t = line.contains("=null") && subject.find() ? originals.get(subject.group(1)) : null;
+      if (t == null) {
+        continue;
+      }
+      final java.util.regex.Matcher m = NULL_VALUE.matcher(line);
+      final StringBuilder sb = new StringBuilder(line.length() + 32);
+      int last = 0;
+      while (m.find()) {
+        final String k = m.group(1);
+        if (!readEmptyList(t, k)) {
+          continue;
+        }
+        sb.append(line, last, m.start()).append(k).append("=[]");
+        final String initial = ", the initial value of " + k;
+        if (line.startsWith(initial, m.end())) {
+          sb.append(", the empty list, the initial value of ").append(k);
+          last = m.end() + initial.length();
+        } else {
+          last = m.end();
+        }
+      }
+      if (last > 0) {
+        lines[i] = sb.append(line, last, line.length()).toString();
+        changed = true;
+      }
+    }
+    return changed ? String.join("\n", lines) : explanation;
+  }
+
+  /** True when t read the empty list of k and no register read of k returned null to it. */
+  private static boolean readEmptyList(final Transaction t, final String k) {
+    boolean empty = false;
+    for (final Op op : t.ops()) {
+      if (op.isRead() && op.key().equals(k)) {
+        if (!op.isListRead() && op.value() == null) {
+          return false;
+        }
+        empty |= op.isListRead() && op.elements().isEmpty();
+      }
+    }
+    return empty;
+  }
+
   /** A step told from the lists: the edge as the lists give it, and why it holds. */
   private record Step(Edge edge, String reason) {}
 
@@ -112,7 +179,47 @@ final class ListExplanations {
     while (edges.size() < a.cycle().size()) {
       edges.add(a.cycle().get(edges.size()));
     }
-    return new Anomaly(a.type(), a.name(), a.violates(), a.transactions(), edges, String.join("\n", lines), a.read());
+    String text = String.join("\n", lines);
+    final String type = relabelled(a, edges);
+    if (type == null) {
+      return new Anomaly(a.type(), a.name(), a.violates(), a.transactions(), edges, text, a.read());
+    }
+    final String label = " (" + a.type() + (a.name() != null ? ", " + a.name() : "") + ")";
+    final int at = text.lastIndexOf(label);
+    if (at >= 0) {
+      text = text.substring(0, at) + " (" + type + ")" + text.substring(at + label.length());
+    }
+    return new Anomaly(type, null, a.violates(), a.transactions(), edges, text, a.read());
+  }
+
+  /**
+   * The Adya class of the cycle as the lists give it, when telling it for lists turned one of the
+   * engine's RW or WR edges into WW (an append right after another, which the translation's read
+   * before the append made a read); null when no edge changed. Classed as the engine classes a
+   * cycle ({@code CycleClassifier}): G0 when every edge is WW, SO or RT and one is WW, else G1c with
+   * no RW, G-single with one, G2-item with more; the engine's -process or -realtime suffix stays
+   * (session order and real time are not retold). The MTC pattern name is dropped: every pattern
+   * the engine names has a WR or RW where the lists now give WW (docs/list-append.md).
+   */
+  private static String relabelled(final Anomaly a, final List<Edge> edges) {
+    boolean changed = false;
+    int rw = 0;
+    boolean writeOrder = true;
+    boolean ww = false;
+    for (int i = 0; i < edges.size(); i++) {
+      final EdgeKind k = edges.get(i).kind();
+      changed |= k == EdgeKind.WW && a.cycle().get(i).kind() != EdgeKind.WW;
+      rw += k == EdgeKind.RW ? 1 : 0;
+      writeOrder &= k == EdgeKind.WW || k == EdgeKind.SO || k == EdgeKind.RT;
+      ww |= k == EdgeKind.WW;
+    }
+    if (!changed) {
+      return null;
+    }
+    final String base = writeOrder && ww ? "G0" : rw == 0 ? "G1c" : rw == 1 ? "G-single" : "G2-item";
+    final String suffix = a.type().endsWith("-realtime") ? "-realtime" : a.type().endsWith("-process") ? "-process" : "";
+    final String type = base + suffix;
+    return type.equals(a.type()) && a.name() == null ? null : type;
   }
 
   /**

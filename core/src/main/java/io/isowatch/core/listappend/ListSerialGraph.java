@@ -39,8 +39,14 @@ import java.util.Map;
  * appends to consistent with its own appends; {@link #acyclic} returns null otherwise.
  */
 final class ListSerialGraph {
+  /** Every arc but RW (SO, WR, WW, and RT through the end-time nodes). */
   private final IntList from = new IntList(1 << 12);
   private final IntList to = new IntList(1 << 12);
+  /** The RW arcs, apart: SI tells them from the others. */
+  private final IntList rwFrom = new IntList(1 << 12);
+  private final IntList rwTo = new IntList(1 << 12);
+  /** Per key with several appends no read shows, those appends (SI orders them, {@link #siAcyclic}). */
+  private final List<IntList> openAppends = new java.util.ArrayList<>();
   private int edges;
   private long longRmw;
   private long largeReadOnly;
@@ -48,11 +54,14 @@ final class ListSerialGraph {
   private ListSerialGraph() {}
 
   /**
-   * What {@link #acyclic} found: whether the graph has no cycle, its edges (SO, WR, WW, RW), and
-   * the committed transactions the translation makes long read-modify-write ones and large
-   * read-only ones ({@link io.isowatch.core.check.CheckStats}), counted as the engine counts them.
+   * What {@link #acyclic} found: whether the graph has no cycle; whether it has no cycle SI forbids
+   * (only looked for when asked and the graph has a cycle, else equal to {@code acyclic}); its
+   * edges (SO, WR, WW, RW), and the committed transactions the translation makes long
+   * read-modify-write ones and large read-only ones ({@link io.isowatch.core.check.CheckStats}),
+   * counted as the engine counts them.
    */
-  record Outcome(boolean acyclic, long edges, long longRmwTransactions, long largeReadOnlyTransactions) {}
+  record Outcome(boolean acyclic, boolean siAcyclic, long edges, long longRmwTransactions,
+      long largeReadOnlyTransactions) {}
 
   /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
   private static final class KeyAppends {
@@ -73,15 +82,38 @@ final class ListSerialGraph {
    */
   static Outcome acyclic(final History history, final ListOrders orders, final boolean realTime,
       final long skewMicros) {
-    final ListSerialGraph g = new ListSerialGraph();
-    return g.build(history, orders, realTime, skewMicros)
-        ? new Outcome(g.acyclic(history.size(), realTime), g.edges, g.longRmw, g.largeReadOnly) : null;
+    return decide(history, orders, realTime, skewMicros, false);
   }
 
+  /**
+   * As {@link #acyclic}; with {@code si} (and not {@code realTime}) and a cycle in the graph, also
+   * whether the graph has a cycle SI forbids ({@link #siAcyclic}).
+   */
+  static Outcome decide(final History history, final ListOrders orders, final boolean realTime,
+      final long skewMicros, final boolean si) {
+    final ListSerialGraph g = new ListSerialGraph();
+    if (!g.build(history, orders, realTime, skewMicros)) {
+      return null;
+    }
+    final boolean acyclic = g.acyclic(history.size(), realTime);
+    final boolean siAcyclic = acyclic || si && !realTime && g.siAcyclic(history.transactions());
+    return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly);
+  }
+
+  /** A WW, WR or SO arc. */
   private void arc(final int f, final int t) {
     if (f != t) {
       from.add(f);
       to.add(t);
+      edges++;
+    }
+  }
+
+  /** An RW arc. */
+  private void antiArc(final int f, final int t) {
+    if (f != t) {
+      rwFrom.add(f);
+      rwTo.add(t);
       edges++;
     }
   }
@@ -143,6 +175,9 @@ final class ListSerialGraph {
           arc(at[at.length - 1], k.open.get(j));
         }
       }
+      if (k.open.size() > 1) {
+        openAppends.add(k.open);
+      }
     }
     for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
@@ -181,10 +216,10 @@ final class ListSerialGraph {
           arc(k.at[len - 1], i);
         }
         if (len < size) {
-          arc(i, k.at[len]);
+          antiArc(i, k.at[len]);
         } else {
           for (int j = 0; j < k.open.size(); j++) {
-            arc(i, k.open.get(j));
+            antiArc(i, k.open.get(j));
           }
         }
       }
@@ -321,15 +356,92 @@ final class ListSerialGraph {
     return true;
   }
 
-  /** Kahn's algorithm over the arcs: true when every node is removed (no cycle). */
+  /** Kahn's algorithm over the arcs, RW ones included: true when every node is removed (no cycle). */
   private boolean acyclic(final int n, final boolean realTime) {
     final int nodes = realTime ? 2 * n : n;
-    final int arcs = from.size();
+    final int d = from.size();
+    final int arcs = d + rwFrom.size();
+    final int[] tails = new int[arcs];
+    final int[] heads = new int[arcs];
+    for (int a = 0; a < d; a++) {
+      tails[a] = from.get(a);
+      heads[a] = to.get(a);
+    }
+    for (int a = d; a < arcs; a++) {
+      tails[a] = rwFrom.get(a - d);
+      heads[a] = rwTo.get(a - d);
+    }
+    return kahn(nodes, tails, heads);
+  }
+
+  /**
+   * Whether no cycle of the graph is one SI forbids: SI forbids every cycle of (SO ∪ WR ∪ WW) ;
+   * RW?, i.e. every cycle in which no two RW arcs are adjacent (MTC Def. 5, docs/anomalies.md).
+   * Decided on a doubled graph: node {@code v} is "at v", node {@code n + v} "at v, arrived by an
+   * arc other than RW"; each such arc u → v gives u → v and u → n + v, each RW arc v → w gives
+   * n + v → w, and n + v → v. A closed walk of the doubled graph is one of the graph in which
+   * every RW arc follows another arc, and back, so the doubled graph is acyclic exactly when SI
+   * forbids no cycle. The appends no read shows of a key with several are ordered by their end
+   * times (their input order when some has none), one candidate of the orders SI leaves open (a
+   * first-committer-wins database orders them so): acyclic means some version order satisfies SI,
+   * so SI holds; a cycle says nothing about the other orders (false: the caller decides as before).
+   */
+  private boolean siAcyclic(final List<Transaction> txns) {
+    final int n = txns.size();
+    final IntList chainFrom = new IntList();
+    final IntList chainTo = new IntList();
+    for (final IntList open : openAppends) {
+      final Integer[] sorted = new Integer[open.size()];
+      boolean timed = true;
+      for (int j = 0; j < sorted.length; j++) {
+        sorted[j] = open.get(j);
+        timed &= txns.get(sorted[j]).end() != Transaction.NO_TIME;
+      }
+      if (timed) {
+        java.util.Arrays.sort(sorted, (a, b) -> a.equals(b) ? 0 : txns.get(a).end() != txns.get(b).end()
+            ? Long.compare(txns.get(a).end(), txns.get(b).end()) : Integer.compare(a, b));
+      } else {
+        java.util.Arrays.sort(sorted);
+      }
+      for (int j = 1; j < sorted.length; j++) {
+        if (!sorted[j - 1].equals(sorted[j])) { // one transaction's several appends: no arc to itself
+          chainFrom.add(sorted[j - 1]);
+          chainTo.add(sorted[j]);
+        }
+      }
+    }
+    final int d = from.size() + chainFrom.size();
+    final int arcs = 2 * d + rwFrom.size() + n;
+    final int[] tails = new int[arcs];
+    final int[] heads = new int[arcs];
+    int a = 0;
+    for (int j = 0; j < d; j++) {
+      final int f = j < from.size() ? from.get(j) : chainFrom.get(j - from.size());
+      final int t = j < from.size() ? to.get(j) : chainTo.get(j - from.size());
+      tails[a] = f;
+      heads[a++] = t;
+      tails[a] = f;
+      heads[a++] = n + t;
+    }
+    for (int j = 0; j < rwFrom.size(); j++) {
+      tails[a] = n + rwFrom.get(j);
+      heads[a++] = rwTo.get(j);
+    }
+    for (int v = 0; v < n; v++) {
+      tails[a] = n + v;
+      heads[a++] = v;
+    }
+    return kahn(2 * n, tails, heads);
+  }
+
+  /** Kahn's algorithm: true when every node is removed (no cycle). */
+  private static boolean kahn(final int nodes, final int[] tails, final int[] heads) {
+    final int arcs = tails.length;
     final int[] start = new int[nodes + 1];
     final int[] indegree = new int[nodes];
     for (int a = 0; a < arcs; a++) {
-      start[from.get(a) + 1]++;
-      indegree[to.get(a)]++;
+      start[tails[a] + 1]++;
+      indegree[heads[a]]++;
     }
     for (int v = 0; v < nodes; v++) {
       start[v + 1] += start[v];
@@ -337,7 +449,7 @@ final class ListSerialGraph {
     final int[] targets = new int[arcs];
     final int[] fill = java.util.Arrays.copyOf(start, nodes);
     for (int a = 0; a < arcs; a++) {
-      targets[fill[from.get(a)]++] = to.get(a);
+      targets[fill[tails[a]]++] = heads[a];
     }
     final int[] queue = new int[nodes];
     int head = 0;

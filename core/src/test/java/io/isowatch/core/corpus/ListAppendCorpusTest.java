@@ -145,7 +145,8 @@ class ListAppendCorpusTest {
     // Then
     assertTrue(names.size() >= 20, () -> "only " + names.size() + " cases");
     assertTrue(seen.containsAll(List.of("G0", "AbortedRead", "IntermediateRead", "G1c", "WriteSkew",
-        "DuplicateElements", "IncompatibleOrder", "LostUpdate", "G-single-realtime", "NonMonotonicRead")), seen::toString);
+        "DuplicateElements", "IncompatibleOrder", "LostUpdate", "G-single-realtime", "G-single")), seen::toString);
+    // (Elle's G-single-item cases were NonMonotonicRead before session 12; they are named by the lists' edges now.)
   }
 
   private static String names(final CheckResult r) {
