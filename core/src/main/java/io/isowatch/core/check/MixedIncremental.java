@@ -34,10 +34,13 @@ import java.util.function.Function;
  *
  * A violation found stays: every later transaction only adds transactions, reads and session order
  * to the history it was found in (the earlier one is a sub-history, {@link WeakGraph#sub}), as long
- * as no value is written a second time. Anything outside these histories turns this check {@link
- * State#OFF} with a reason (a blind write, a lost update, a value written twice, a transaction that
- * is not committed, an undeclared level, a transaction earlier in its session than one already
- * taken); its caller then decides by {@link MixedLevelCheck} over the whole history, as before.
+ * as no value that was read is written a second time (that makes the read's writer unknown, and
+ * the whole check may then lift the violation or say UNKNOWN). A value written twice that nobody
+ * read changes nothing decided so far: the check goes on, and goes off only if it is read later.
+ * Anything outside these histories turns this check {@link State#OFF} with a reason (a blind write,
+ * a lost update, a read value written again, a transaction that is not committed, an undeclared
+ * level, a transaction earlier in its session than one already taken); its caller then decides by
+ * {@link MixedLevelCheck} over the whole history, as before.
  */
 public final class MixedIncremental {
   /** What this check says. */
@@ -53,6 +56,8 @@ public final class MixedIncremental {
   }
 
   private static final int INIT = 0;
+  /** In {@link #values}: a value written more than once, whose reads have no known writer. */
+  private static final int AMBIGUOUS = -2;
   private static final int SER_LIKE = 1;
   private static final int PC_LIKE = 2;
   /** Above this many vector-clock entries (nodes × sessions), off (as {@link MixedChains#MAX_CLOCK_ENTRIES}). */
@@ -246,8 +251,8 @@ public final class MixedIncremental {
       final int k = keyId(op.key());
       final int w = isInitial(op.value()) ? INIT : values.get(k).get(op.value());
       if (w < 0) {
-        off("transaction " + t.id() + " read " + op.key() + "=" + op.value() + ", a value no transaction committed last",
-            false);
+        off("transaction " + t.id() + " read " + op.key() + "=" + op.value() + (w == AMBIGUOUS
+            ? ", a value written more than once (NON_UNIQUE_WRITE)" : ", a value no transaction committed last"), false);
         return;
       }
       rw.add(w);
@@ -518,8 +523,15 @@ public final class MixedIncremental {
         continue;
       }
       final int k = keyId(op.key());
-      if (isInitial(op.value()) || values.get(k).containsKey(op.value())) {
-        return "a value of " + op.key() + " is written more than once (NON_UNIQUE_WRITE)";
+      final Integer prior = values.get(k).get(op.value());
+      if (isInitial(op.value()) || prior != null && prior >= 0 && readers.containsKey(version(prior, k))) {
+        return "a value of " + op.key() + " that was read is written again (NON_UNIQUE_WRITE): the writer the read "
+            + "saw is no longer known";
+      }
+      if (prior != null) {
+        // Nobody read it yet: nothing decided so far depends on it; a read of it will turn this check off.
+        values.get(k).put(op.value(), AMBIGUOUS);
+        continue;
       }
       values.get(k).put(op.value(), node >= 0 && !writtenIn(ops, j + 1, ops.size(), op.key()) ? node : -1);
     }

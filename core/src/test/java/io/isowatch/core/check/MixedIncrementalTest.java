@@ -100,6 +100,42 @@ class MixedIncrementalTest {
     assertTrue(finalDecided > STREAMS, "streams decided at the end: " + finalDecided + " of " + 3 * STREAMS);
   }
 
+  @Test
+  void shouldKeepAViolationWhenAValueNobodyReadIsWrittenAgainAndStopWhenAReadOne() {
+    // Given: a write skew between two SER transactions; then T5 writes z=9 again, which T3 wrote and
+    // overwrote (nobody read it); then T9 writes x=1 again, which T8 read
+    final History h = io.isowatch.core.testkit.HistoryDsl.history("""
+        T1 s1 r(x,0) r(y,0) w(x,1)
+        T2 s2 r(x,0) r(y,0) w(y,2)
+        T3 s3 r(z,0) w(z,9) w(z,10)
+        T5 s4 r(z,10) w(z,9)
+        T8 s5 r(x,1) w(x,11)
+        T9 s6 r(x,11) w(x,1)
+        """);
+    final List<WeakLevelCheck.Entry> entries = entries(h);
+    final MixedIncremental inc = new MixedIncremental(0L, t -> Level.SER);
+    final List<MixedIncremental.State> states = new ArrayList<>();
+    final List<Verdict> whole = new ArrayList<>();
+
+    // When
+    for (int p = 0; p < entries.size(); p++) {
+      inc.add(entries.get(p).txn(), entries.get(p).session(), entries.get(p).rank());
+      states.add(inc.state());
+      whole.add(new MixedLevelCheck(entries.subList(0, p + 1), 0L, false, false, t -> Level.SER)
+          .decide(EnumSet.of(Level.MIXED)).verdict());
+    }
+
+    // Then: VIOLATED from T2 on, also after z=9 is written twice (unread: the whole check agrees);
+    // off once x=1, which T8 read, is written again (then the whole check decides)
+    assertEquals(List.of(MixedIncremental.State.SATISFIED, MixedIncremental.State.VIOLATED,
+        MixedIncremental.State.VIOLATED, MixedIncremental.State.VIOLATED, MixedIncremental.State.VIOLATED,
+        MixedIncremental.State.OFF), states);
+    assertEquals(List.of(Verdict.SATISFIED, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED, Verdict.VIOLATED),
+        whole.subList(0, 5));
+    assertEquals(2, inc.violatedAt());
+    assertTrue(inc.offReason().contains("NON_UNIQUE_WRITE"), inc.offReason());
+  }
+
   /** Mode 0: the history's order; 1: sessions interleaved at random; 2: any order. */
   static List<WeakLevelCheck.Entry> arrival(final List<WeakLevelCheck.Entry> inOrder, final int mode,
       final Random rnd) {
