@@ -2,9 +2,12 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.solve.BlindWriteDecision;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -92,6 +95,7 @@ public final class OnlineChecker {
    */
   public List<OnlineEvent> flush() {
     final long started = System.nanoTime();
+    flushedSinceSearch = true;
     segments.flush();
     return finish(started);
   }
@@ -247,32 +251,134 @@ public final class OnlineChecker {
 
   /**
    * The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far).
-   * Levels left open by blind writes are then searched ({@link BlindWriteDecision}) over the
-   * processed transactions, unless a cut pruned some (the search needs them all: those levels stay
-   * UNKNOWN; a cut that pruned nothing, as for a checkpoint, does not stop it). The search runs again only when the engine's state changed since the last call.
+   * Levels left open by blind writes or a value written twice are then searched ({@link
+   * BlindWriteDecision}) over the processed transactions, unless a cut pruned some (the search
+   * needs them all: those levels stay UNKNOWN, and the reason says so; a cut that pruned nothing,
+   * as for a checkpoint, does not stop it).
+   *
+   * <p>The search costs time linear (or worse) in the processed history, so on a long stream it
+   * is rationed (docs/streaming-design.md, "Blind writes on a long stream"): it runs again only
+   * when the state changed since the last search and either the history is at most {@link
+   * #BLIND_SEARCH_ALWAYS_BELOW} processed transactions, or at least n / {@link
+   * #BLIND_SEARCH_CREDIT} transactions were processed since the last search (n the history's
+   * size now), or the input was flushed since, or nothing changed since the previous call (the
+   * stream is quiet). Every processed transaction so pays for at most {@link #BLIND_SEARCH_CREDIT}
+   * transactions searched, whatever the number of calls. Meanwhile the levels the search decides
+   * are UNKNOWN with a reason saying the search is deferred and what the last one found: never
+   * the last answer, which later transactions may have changed.
    */
   public CheckResult result() {
     final CheckResult engine = segments.engine().result(nanos / 1e9);
     final OnlineState s = segments.state();
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
     if (s.summary != null && s.summary.pruned > 0) {
+      deferred = false;
       return engine;
     }
     if (!BlindWriteDecision.applies(s.options, engine)) {
+      deferred = false;
       return engine;
     }
     final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
         engine.anomalies().size(), engine.findings().size());
-    if (!key.equals(decidedKey)) {
-      decidedKey = key;
-      final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
-      decided = searched == engine ? null : searched;
+    final boolean quiet = key.equals(askedKey);
+    askedKey = key;
+    if (key.equals(decidedKey)) {
+      deferred = false;
+      return decided == null ? engine : decided;
     }
+    final long n = s.txns.released();
+    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
+        && (n - searchedAt) * searchBudget.credit() < n) {
+      deferred = true;
+      return deferredResult(engine, n);
+    }
+    decidedKey = key;
+    searchedAt = n;
+    flushedSinceSearch = false;
+    searches++;
+    final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
+    decided = searched == engine ? null : searched;
+    lastFound = found(engine, searched);
+    deferred = false;
     return decided == null ? engine : decided;
   }
 
+  /**
+   * How the search of version orders is rationed on a stream ({@link #result()}): histories of at
+   * most {@code alwaysBelow} processed transactions are searched on every call after a change;
+   * larger ones once {@code n / credit} transactions were processed since the last search.
+   */
+  record SearchBudget(int credit, long alwaysBelow) {
+    SearchBudget {
+      if (credit < 1 || alwaysBelow < 0) {
+        throw new IllegalArgumentException("search budget: credit >= 1, alwaysBelow >= 0");
+      }
+    }
+  }
+
+  /** Transactions searched at most per transaction processed, on a history past {@link #BLIND_SEARCH_ALWAYS_BELOW}. */
+  public static final int BLIND_SEARCH_CREDIT = 8;
+  /** Processed transactions up to which the search runs on every call after a change. */
+  public static final long BLIND_SEARCH_ALWAYS_BELOW = 2_000;
+
+  private SearchBudget searchBudget = new SearchBudget(BLIND_SEARCH_CREDIT, BLIND_SEARCH_ALWAYS_BELOW);
   private List<Object> decidedKey;
+  private List<Object> askedKey;
   private CheckResult decided;
+  private long searchedAt;
+  private boolean flushedSinceSearch;
+  private boolean deferred;
+  private long searches;
+  private String lastFound;
+
+  /** Tests: another budget (tiny ones show the search is not re-run per record). */
+  void searchBudget(final SearchBudget budget) {
+    this.searchBudget = budget;
+  }
+
+  /** Searches of version orders run by {@link #result()} so far. */
+  long blindSearches() {
+    return searches;
+  }
+
+  /**
+   * Whether the last {@link #result()} left levels UNKNOWN because the search of version orders
+   * was deferred by its budget: asking again without new input runs it (the stream is quiet). The
+   * streams app's verdict publisher does so at its next punctuation.
+   */
+  public boolean searchDeferred() {
+    return deferred;
+  }
+
+  private CheckResult deferredResult(final CheckResult engine, final long n) {
+    final long next = Math.max(1, (n + searchBudget.credit() - 1) / searchBudget.credit() - (n - searchedAt));
+    final String note = "The search of version orders left open by blind writes or a value written twice is deferred "
+        + "on this stream (budget: one search over n processed transactions per n/" + searchBudget.credit()
+        + " new ones past " + searchBudget.alwaysBelow() + "): " + n + " transactions processed, "
+        + (searches == 0 ? "none searched yet" : "the last search, over " + searchedAt + ", found " + lastFound
+            + " (later transactions may change that)")
+        + "; it runs after " + next + " more, at a flush, or when the input is quiet.";
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(engine.reasons());
+    for (final Map.Entry<Level, Verdict> e : engine.verdicts().entrySet()) {
+      if (e.getValue() == Verdict.UNKNOWN) {
+        reasons.merge(e.getKey(), note, (was, add) -> was + " " + add);
+      }
+    }
+    return new CheckResult(engine.verdicts(), reasons, engine.anomalies(), engine.findings(), engine.stats());
+  }
+
+  /** What a search settled, for the reason of a later deferred result: "SER SATISFIED, SSER VIOLATED". */
+  private static String found(final CheckResult engine, final CheckResult searched) {
+    final StringBuilder b = new StringBuilder();
+    for (final Map.Entry<Level, Verdict> e : searched.verdicts().entrySet()) {
+      if (engine.verdicts().get(e.getKey()) == Verdict.UNKNOWN) {
+        b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+      }
+    }
+    return b.length() == 0 ? "nothing decided" : b.toString();
+  }
 
   /** Transactions buffered, not yet processed. */
   public int buffered() {
