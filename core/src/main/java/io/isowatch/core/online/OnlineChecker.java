@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
@@ -259,11 +260,12 @@ public final class OnlineChecker {
    * <p>The search costs time linear (or worse) in the processed history, so on a long stream it
    * is rationed (docs/streaming-design.md, "Blind writes on a long stream"): it runs again only
    * when the state changed since the last search and either the history is at most {@link
-   * #BLIND_SEARCH_ALWAYS_BELOW} processed transactions, or at least n / {@link
-   * #BLIND_SEARCH_CREDIT} transactions were processed since the last search (n the history's
-   * size now), or the input was flushed since, or nothing changed since the previous call (the
-   * stream is quiet). Every processed transaction so pays for at most {@link #BLIND_SEARCH_CREDIT}
-   * transactions searched, whatever the number of calls. Meanwhile the levels the search decides
+   * #BLIND_SEARCH_ALWAYS_BELOW} processed transactions, or at least m / {@link
+   * #BLIND_SEARCH_CREDIT} transactions were processed since the last search (m the size that
+   * search covered), or the input was flushed since, or nothing changed since the previous call
+   * (the stream is quiet). A search over n = m + d transactions then follows d &gt;= m / credit
+   * new ones, so n &lt;= (credit + 1) d: each processed transaction pays for at most {@link
+   * #BLIND_SEARCH_CREDIT} + 1 transactions searched, whatever the number of calls. Meanwhile the levels the search decides
    * are UNKNOWN with a reason saying the search is deferred and what the last one found: never
    * the last answer, which later transactions may have changed.
    */
@@ -273,7 +275,7 @@ public final class OnlineChecker {
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
     if (s.summary != null && s.summary.pruned > 0) {
       deferred = false;
-      return engine;
+      return afterCut(engine, s.summary.pruned);
     }
     if (!BlindWriteDecision.applies(s.options, engine)) {
       deferred = false;
@@ -289,7 +291,7 @@ public final class OnlineChecker {
     }
     final long n = s.txns.released();
     if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
-        && (n - searchedAt) * searchBudget.credit() < n) {
+        && (n - searchedAt) * searchBudget.credit() < searchedAt) {
       deferred = true;
       return deferredResult(engine, n);
     }
@@ -307,7 +309,8 @@ public final class OnlineChecker {
   /**
    * How the search of version orders is rationed on a stream ({@link #result()}): histories of at
    * most {@code alwaysBelow} processed transactions are searched on every call after a change;
-   * larger ones once {@code n / credit} transactions were processed since the last search.
+   * larger ones once {@code m / credit} transactions were processed since the last search (which
+   * covered m).
    */
   record SearchBudget(int credit, long alwaysBelow) {
     SearchBudget {
@@ -352,10 +355,10 @@ public final class OnlineChecker {
   }
 
   private CheckResult deferredResult(final CheckResult engine, final long n) {
-    final long next = Math.max(1, (n + searchBudget.credit() - 1) / searchBudget.credit() - (n - searchedAt));
+    final long next = Math.max(1, (searchedAt + searchBudget.credit() - 1) / searchBudget.credit() - (n - searchedAt));
     final String note = "The search of version orders left open by blind writes or a value written twice is deferred "
-        + "on this stream (budget: one search over n processed transactions per n/" + searchBudget.credit()
-        + " new ones past " + searchBudget.alwaysBelow() + "): " + n + " transactions processed, "
+        + "on this stream (budget: past " + searchBudget.alwaysBelow() + " processed transactions, a search over m "
+        + "is followed by the next after m/" + searchBudget.credit() + " new ones): " + n + " transactions processed, "
         + (searches == 0 ? "none searched yet" : "the last search, over " + searchedAt + ", found " + lastFound
             + " (later transactions may change that)")
         + "; it runs after " + next + " more, at a flush, or when the input is quiet.";
@@ -369,12 +372,40 @@ public final class OnlineChecker {
     return new CheckResult(engine.verdicts(), reasons, engine.anomalies(), engine.findings(), engine.stats());
   }
 
+  /**
+   * The engine's result after a cut pruned transactions, the levels blind writes or a value
+   * written twice leave UNKNOWN saying why they are not searched: the search needs every
+   * transaction (docs/streaming-design.md, "Blind writes on a long stream").
+   */
+  private static CheckResult afterCut(final CheckResult engine, final long pruned) {
+    if (engine.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE
+        || f.kind() == FindingKind.NON_UNIQUE_WRITE)) {
+      return engine;
+    }
+    final String note = "Version orders left open by blind writes or a value written twice are not searched once a "
+        + "cut has pruned transactions (" + pruned + " so far): the search needs every transaction, and a cycle may "
+        + "pass through pruned ones.";
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(engine.reasons());
+    boolean any = false;
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      if (engine.verdicts().get(level) == Verdict.UNKNOWN) {
+        reasons.merge(level, note, (was, add) -> was + " " + add);
+        any = true;
+      }
+    }
+    return any ? new CheckResult(engine.verdicts(), reasons, engine.anomalies(), engine.findings(), engine.stats())
+        : engine;
+  }
+
   /** What a search settled, for the reason of a later deferred result: "SER SATISFIED, SSER VIOLATED". */
   private static String found(final CheckResult engine, final CheckResult searched) {
     final StringBuilder b = new StringBuilder();
-    for (final Map.Entry<Level, Verdict> e : searched.verdicts().entrySet()) {
-      if (engine.verdicts().get(e.getKey()) == Verdict.UNKNOWN) {
-        b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+    final Level[] levels = Level.values();
+    for (int i = levels.length - 1; i >= 0; i--) { // strongest first
+      final Verdict v = searched.verdicts().get(levels[i]);
+      if (v != null && engine.verdicts().get(levels[i]) == Verdict.UNKNOWN) {
+        b.append(b.length() == 0 ? "" : ", ").append(levels[i]).append(' ').append(v);
       }
     }
     return b.length() == 0 ? "nothing decided" : b.toString();

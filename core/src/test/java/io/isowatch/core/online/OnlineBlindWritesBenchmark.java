@@ -45,10 +45,15 @@ class OnlineBlindWritesBenchmark {
   }
 
   static History rwRegister(final int n) {
+    return rwRegister(n, SimulatedLevel.SER, 7);
+  }
+
+  /** An rw-register history with blind writes: 20 sessions, n/10 keys, 4 ops, half reads. */
+  static History rwRegister(final int n, final SimulatedLevel level, final long seed) {
     final List<Transaction> out = new ArrayList<>();
     try {
-      RegisterHistoryGenerator.generate(new RegisterHistoryGenerator.Config(7, n, 20, Math.max(10, n / 10), 4, 0.5,
-          SimulatedLevel.SER), out::add);
+      RegisterHistoryGenerator.generate(new RegisterHistoryGenerator.Config(seed, n, 20, Math.max(10, n / 10), 4, 0.5,
+          level), out::add);
     } catch (final IOException e) {
       throw new UncheckedIOException(e);
     }
