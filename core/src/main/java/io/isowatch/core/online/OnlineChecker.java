@@ -265,7 +265,11 @@ public final class OnlineChecker {
    * search covered), or the input was flushed since, or nothing changed since the previous call
    * (the stream is quiet). A search over n = m + d transactions then follows d &gt;= m / credit
    * new ones, so n &lt;= (credit + 1) d: each processed transaction pays for at most {@link
-   * #BLIND_SEARCH_CREDIT} + 1 transactions searched, whatever the number of calls. Meanwhile the levels the search decides
+   * #BLIND_SEARCH_CREDIT} + 1 transactions searched, whatever the number of calls. And as a
+   * search may cost more than linear time, each processed transaction also earns {@link
+   * #BLIND_SEARCH_NANOS_PER_TXN} of search time: a search waits until the transactions since the
+   * last one earned that one's time scaled by the sizes. (Each search is also bounded by the
+   * solver budget, {@link CheckOptions#solverBudget()}.) Meanwhile the levels the search decides
    * are UNKNOWN with a reason saying the search is deferred and what the last one found: never
    * the last answer, which later transactions may have changed.
    */
@@ -290,8 +294,12 @@ public final class OnlineChecker {
       return decided == null ? engine : decided;
     }
     final long n = s.txns.released();
+    // Time earned by the transactions processed since the last search; the next search is
+    // expected to cost the last one's time scaled by the sizes (it is at least linear).
+    final long earned = saturatedTimes(n - searchedAt, searchBudget.nanosPerTxn());
+    final long expected = searchedAt == 0 ? 0 : (long) (searchNanos * ((double) n / searchedAt));
     if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
-        && (n - searchedAt) * searchBudget.credit() < searchedAt) {
+        && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
       deferred = true;
       return deferredResult(engine, n);
     }
@@ -299,7 +307,9 @@ public final class OnlineChecker {
     searchedAt = n;
     flushedSinceSearch = false;
     searches++;
+    final long started = System.nanoTime();
     final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
+    searchNanos = System.nanoTime() - started;
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);
     deferred = false;
@@ -312,20 +322,34 @@ public final class OnlineChecker {
    * larger ones once {@code m / credit} transactions were processed since the last search (which
    * covered m).
    */
-  record SearchBudget(int credit, long alwaysBelow) {
+  record SearchBudget(int credit, long alwaysBelow, long nanosPerTxn) {
     SearchBudget {
-      if (credit < 1 || alwaysBelow < 0) {
-        throw new IllegalArgumentException("search budget: credit >= 1, alwaysBelow >= 0");
+      if (credit < 1 || alwaysBelow < 0 || nanosPerTxn < 0) {
+        throw new IllegalArgumentException("search budget: credit >= 1, alwaysBelow >= 0, nanosPerTxn >= 0");
       }
     }
+  }
+
+  private static long saturatedTimes(final long a, final long b) {
+    final long hi = Math.multiplyHigh(a, b);
+    final long lo = a * b;
+    return hi != 0 || lo < 0 ? Long.MAX_VALUE : lo;
   }
 
   /** Transactions searched at most per transaction processed, on a history past {@link #BLIND_SEARCH_ALWAYS_BELOW}. */
   public static final int BLIND_SEARCH_CREDIT = 8;
   /** Processed transactions up to which the search runs on every call after a change. */
   public static final long BLIND_SEARCH_ALWAYS_BELOW = 2_000;
+  /**
+   * Search time each processed transaction earns, in nanoseconds, past {@link
+   * #BLIND_SEARCH_ALWAYS_BELOW}: a search runs once the transactions since the last one earned
+   * that search's time scaled by the sizes, so the search adds about this much per transaction.
+   */
+  public static final long BLIND_SEARCH_NANOS_PER_TXN = 100_000;
 
-  private SearchBudget searchBudget = new SearchBudget(BLIND_SEARCH_CREDIT, BLIND_SEARCH_ALWAYS_BELOW);
+  private SearchBudget searchBudget = new SearchBudget(BLIND_SEARCH_CREDIT, BLIND_SEARCH_ALWAYS_BELOW,
+      BLIND_SEARCH_NANOS_PER_TXN);
+  private long searchNanos;
   private List<Object> decidedKey;
   private List<Object> askedKey;
   private CheckResult decided;
@@ -358,10 +382,11 @@ public final class OnlineChecker {
     final long next = Math.max(1, (searchedAt + searchBudget.credit() - 1) / searchBudget.credit() - (n - searchedAt));
     final String note = "The search of version orders left open by blind writes or a value written twice is deferred "
         + "on this stream (budget: past " + searchBudget.alwaysBelow() + " processed transactions, a search over m "
-        + "is followed by the next after m/" + searchBudget.credit() + " new ones): " + n + " transactions processed, "
+        + "is followed by the next after at least m/" + searchBudget.credit() + " new ones, each earning "
+        + searchBudget.nanosPerTxn() / 1_000 + " µs of search time): " + n + " transactions processed, "
         + (searches == 0 ? "none searched yet" : "the last search, over " + searchedAt + ", found " + lastFound
             + " (later transactions may change that)")
-        + "; it runs after " + next + " more, at a flush, or when the input is quiet.";
+        + "; it runs after " + next + " or more new ones, at a flush, or when the input is quiet.";
     final Map<Level, String> reasons = new EnumMap<>(Level.class);
     reasons.putAll(engine.reasons());
     for (final Map.Entry<Level, Verdict> e : engine.verdicts().entrySet()) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class BlindSearchBudgetTest {
   /** Search whenever as many transactions arrived since the last search as it covered (doubling), from the first. */
-  private static final OnlineChecker.SearchBudget DOUBLING = new OnlineChecker.SearchBudget(1, 0);
+  private static final OnlineChecker.SearchBudget DOUBLING = new OnlineChecker.SearchBudget(1, 0, Long.MAX_VALUE);
 
   private static OnlineChecker checker(final OnlineOptions online) {
     final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), online);
@@ -77,6 +77,29 @@ class BlindSearchBudgetTest {
     assertFalse(c.searchDeferred());
     assertEquals(before + 1, c.blindSearches());
     assertEquals(Verdict.SATISFIED, quiet.verdicts().get(Level.SER), quiet.reasons().toString());
+  }
+
+  @Test
+  void shouldWaitForTheSearchTimeTheNewTransactionsEarned() {
+    // Given: a budget where transactions earn no search time, so only the first search, a quiet
+    // stream or a flush can run one
+    final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(200));
+    c.searchBudget(new OnlineChecker.SearchBudget(1, 0, 0));
+    final History h = OnlineBlindWritesBenchmark.rwRegister(800);
+
+    // When
+    for (final Transaction t : h.transactions()) {
+      c.accept(t);
+      c.result();
+    }
+    final long streamed = c.blindSearches();
+    c.flush();
+    final CheckResult r = c.result();
+
+    // Then
+    assertEquals(1, streamed);
+    assertEquals(2, c.blindSearches());
+    assertEquals(OnlineChecker.check(h, CheckOptions.defaults()).verdicts(), r.verdicts());
   }
 
   @Test
