@@ -285,8 +285,9 @@ public final class OnlineChecker {
       deferred = false;
       return engine;
     }
-    final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
-        engine.anomalies().size(), engine.findings().size());
+    // The processed count too: a flush releases buffered transactions without admitting any.
+    final List<Object> key = List.of(s.txns.size(), s.txns.released(), s.counters.input(), engine.verdicts(),
+        engine.reasons(), engine.anomalies().size(), engine.findings().size());
     final boolean quiet = key.equals(askedKey);
     askedKey = key;
     if (key.equals(decidedKey)) {
