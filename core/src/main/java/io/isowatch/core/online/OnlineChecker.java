@@ -2,9 +2,13 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
+import io.isowatch.core.check.FindingKind;
+import io.isowatch.core.check.Level;
+import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.solve.BlindWriteDecision;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
@@ -92,6 +96,7 @@ public final class OnlineChecker {
    */
   public List<OnlineEvent> flush() {
     final long started = System.nanoTime();
+    flushedSinceSearch = true;
     segments.flush();
     return finish(started);
   }
@@ -247,32 +252,190 @@ public final class OnlineChecker {
 
   /**
    * The current state as a result (verdicts, anomalies, findings, stats; seconds spent so far).
-   * Levels left open by blind writes are then searched ({@link BlindWriteDecision}) over the
-   * processed transactions, unless a cut pruned some (the search needs them all: those levels stay
-   * UNKNOWN; a cut that pruned nothing, as for a checkpoint, does not stop it). The search runs again only when the engine's state changed since the last call.
+   * Levels left open by blind writes or a value written twice are then searched ({@link
+   * BlindWriteDecision}) over the processed transactions, unless a cut pruned some (the search
+   * needs them all: those levels stay UNKNOWN, and the reason says so; a cut that pruned nothing,
+   * as for a checkpoint, does not stop it).
+   *
+   * <p>The search costs time linear (or worse) in the processed history, so on a long stream it
+   * is rationed (docs/streaming-design.md, "Blind writes on a long stream"): it runs again only
+   * when the state changed since the last search and either the history is at most {@link
+   * #BLIND_SEARCH_ALWAYS_BELOW} processed transactions, or at least m / {@link
+   * #BLIND_SEARCH_CREDIT} transactions were processed since the last search (m the size that
+   * search covered), or the input was flushed since, or nothing changed since the previous call
+   * (the stream is quiet). A search over n = m + d transactions then follows d &gt;= m / credit
+   * new ones, so n &lt;= (credit + 1) d: each processed transaction pays for at most {@link
+   * #BLIND_SEARCH_CREDIT} + 1 transactions searched, whatever the number of calls. And as a
+   * search may cost more than linear time, each processed transaction also earns {@link
+   * #BLIND_SEARCH_NANOS_PER_TXN} of search time: a search waits until the transactions since the
+   * last one earned that one's time scaled by the sizes. (Each search is also bounded by the
+   * solver budget, {@link CheckOptions#solverBudget()}.) Meanwhile the levels the search decides
+   * are UNKNOWN with a reason saying the search is deferred and what the last one found: never
+   * the last answer, which later transactions may have changed.
    */
   public CheckResult result() {
     final CheckResult engine = segments.engine().result(nanos / 1e9);
     final OnlineState s = segments.state();
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
     if (s.summary != null && s.summary.pruned > 0) {
-      return engine;
+      deferred = false;
+      return afterCut(engine, s.summary.pruned);
     }
     if (!BlindWriteDecision.applies(s.options, engine)) {
+      deferred = false;
       return engine;
     }
-    final List<Object> key = List.of(s.txns.size(), s.counters.input(), engine.verdicts(), engine.reasons(),
-        engine.anomalies().size(), engine.findings().size());
-    if (!key.equals(decidedKey)) {
-      decidedKey = key;
-      final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
-      decided = searched == engine ? null : searched;
+    // The processed count too: a flush releases buffered transactions without admitting any.
+    final List<Object> key = List.of(s.txns.size(), s.txns.released(), s.counters.input(), engine.verdicts(),
+        engine.reasons(), engine.anomalies().size(), engine.findings().size());
+    final boolean quiet = key.equals(askedKey);
+    askedKey = key;
+    if (key.equals(decidedKey)) {
+      deferred = false;
+      return decided == null ? engine : decided;
     }
+    final long n = s.txns.released();
+    // Time earned by the transactions processed since the last search; the next search is
+    // expected to cost the last one's time scaled by the sizes (it is at least linear).
+    final long earned = saturatedTimes(n - searchedAt, searchBudget.nanosPerTxn());
+    final long expected = searchedAt == 0 ? 0 : (long) (searchNanos * ((double) n / searchedAt));
+    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
+        && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
+      deferred = true;
+      return deferredResult(engine, n);
+    }
+    decidedKey = key;
+    searchedAt = n;
+    flushedSinceSearch = false;
+    searches++;
+    final long started = System.nanoTime();
+    final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
+    searchNanos = System.nanoTime() - started;
+    decided = searched == engine ? null : searched;
+    lastFound = found(engine, searched);
+    deferred = false;
     return decided == null ? engine : decided;
   }
 
+  /**
+   * How the search of version orders is rationed on a stream ({@link #result()}): histories of at
+   * most {@code alwaysBelow} processed transactions are searched on every call after a change;
+   * larger ones once {@code m / credit} transactions were processed since the last search (which
+   * covered m).
+   */
+  record SearchBudget(int credit, long alwaysBelow, long nanosPerTxn) {
+    SearchBudget {
+      if (credit < 1 || alwaysBelow < 0 || nanosPerTxn < 0) {
+        throw new IllegalArgumentException("search budget: credit >= 1, alwaysBelow >= 0, nanosPerTxn >= 0");
+      }
+    }
+  }
+
+  private static long saturatedTimes(final long a, final long b) {
+    final long hi = Math.multiplyHigh(a, b);
+    final long lo = a * b;
+    return hi != 0 || lo < 0 ? Long.MAX_VALUE : lo;
+  }
+
+  /** Transactions searched at most per transaction processed, on a history past {@link #BLIND_SEARCH_ALWAYS_BELOW}. */
+  public static final int BLIND_SEARCH_CREDIT = 8;
+  /** Processed transactions up to which the search runs on every call after a change. */
+  public static final long BLIND_SEARCH_ALWAYS_BELOW = 2_000;
+  /**
+   * Search time each processed transaction earns, in nanoseconds, past {@link
+   * #BLIND_SEARCH_ALWAYS_BELOW}: a search runs once the transactions since the last one earned
+   * that search's time scaled by the sizes, so the search adds about this much per transaction.
+   */
+  public static final long BLIND_SEARCH_NANOS_PER_TXN = 100_000;
+
+  private SearchBudget searchBudget = new SearchBudget(BLIND_SEARCH_CREDIT, BLIND_SEARCH_ALWAYS_BELOW,
+      BLIND_SEARCH_NANOS_PER_TXN);
+  private long searchNanos;
   private List<Object> decidedKey;
+  private List<Object> askedKey;
   private CheckResult decided;
+  private long searchedAt;
+  private boolean flushedSinceSearch;
+  private boolean deferred;
+  private long searches;
+  private String lastFound;
+
+  /** Tests: another budget (tiny ones show the search is not re-run per record). */
+  void searchBudget(final SearchBudget budget) {
+    this.searchBudget = budget;
+  }
+
+  /** Searches of version orders run by {@link #result()} so far. */
+  long blindSearches() {
+    return searches;
+  }
+
+  /**
+   * Whether the last {@link #result()} left levels UNKNOWN because the search of version orders
+   * was deferred by its budget: asking again without new input runs it (the stream is quiet). The
+   * streams app's verdict publisher does so at its next punctuation.
+   */
+  public boolean searchDeferred() {
+    return deferred;
+  }
+
+  private CheckResult deferredResult(final CheckResult engine, final long n) {
+    final long next = Math.max(1, (searchedAt + searchBudget.credit() - 1) / searchBudget.credit() - (n - searchedAt));
+    final String note = "The search of version orders left open by blind writes or a value written twice is deferred "
+        + "on this stream (budget: past " + searchBudget.alwaysBelow() + " processed transactions, a search over m "
+        + "is followed by the next after at least m/" + searchBudget.credit() + " new ones, each earning "
+        + searchBudget.nanosPerTxn() / 1_000 + " µs of search time): " + n + " transactions processed, "
+        + (searches == 0 ? "none searched yet" : "the last search, over " + searchedAt + ", found " + lastFound
+            + " (later transactions may change that)")
+        + "; it runs after " + next + " or more new ones, at a flush, or when the input is quiet.";
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(engine.reasons());
+    for (final Map.Entry<Level, Verdict> e : engine.verdicts().entrySet()) {
+      if (e.getValue() == Verdict.UNKNOWN) {
+        reasons.merge(e.getKey(), note, (was, add) -> was + " " + add);
+      }
+    }
+    return new CheckResult(engine.verdicts(), reasons, engine.anomalies(), engine.findings(), engine.stats());
+  }
+
+  /**
+   * The engine's result after a cut pruned transactions, the levels blind writes or a value
+   * written twice leave UNKNOWN saying why they are not searched: the search needs every
+   * transaction (docs/streaming-design.md, "Blind writes on a long stream").
+   */
+  private static CheckResult afterCut(final CheckResult engine, final long pruned) {
+    if (engine.findings().stream().noneMatch(f -> f.kind() == FindingKind.BLIND_WRITE
+        || f.kind() == FindingKind.NON_UNIQUE_WRITE)) {
+      return engine;
+    }
+    final String note = "Version orders left open by blind writes or a value written twice are not searched once a "
+        + "cut has pruned transactions (" + pruned + " so far): the search needs every transaction, and a cycle may "
+        + "pass through pruned ones.";
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(engine.reasons());
+    boolean any = false;
+    for (final Level level : List.of(Level.SSER, Level.SER, Level.SI)) {
+      if (engine.verdicts().get(level) == Verdict.UNKNOWN) {
+        reasons.merge(level, note, (was, add) -> was + " " + add);
+        any = true;
+      }
+    }
+    return any ? new CheckResult(engine.verdicts(), reasons, engine.anomalies(), engine.findings(), engine.stats())
+        : engine;
+  }
+
+  /** What a search settled, for the reason of a later deferred result: "SER SATISFIED, SSER VIOLATED". */
+  private static String found(final CheckResult engine, final CheckResult searched) {
+    final StringBuilder b = new StringBuilder();
+    final Level[] levels = Level.values();
+    for (int i = levels.length - 1; i >= 0; i--) { // strongest first
+      final Verdict v = searched.verdicts().get(levels[i]);
+      if (v != null && engine.verdicts().get(levels[i]) == Verdict.UNKNOWN) {
+        b.append(b.length() == 0 ? "" : ", ").append(levels[i]).append(' ').append(v);
+      }
+    }
+    return b.length() == 0 ? "nothing decided" : b.toString();
+  }
 
   /** Transactions buffered, not yet processed. */
   public int buffered() {

@@ -135,6 +135,11 @@ public final class OnlineTenantEngine implements TenantEngine {
   }
 
   @Override
+  public boolean searchDeferred() {
+    return checker.searchDeferred();
+  }
+
+  @Override
   public long buffered() {
     return checker.buffered();
   }

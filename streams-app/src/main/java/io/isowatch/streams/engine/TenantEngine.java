@@ -42,6 +42,15 @@ public interface TenantEngine {
   /** The verdicts, anomalies, findings and counts of everything processed so far. */
   CheckResult result();
 
+  /**
+   * Whether the last {@link #result()} left levels UNKNOWN because the search of version orders
+   * was deferred by its budget ({@code OnlineChecker#searchDeferred}): asked again with no new
+   * input, the result searches.
+   */
+  default boolean searchDeferred() {
+    return false;
+  }
+
   /** Transactions waiting in the reorder buffer for the watermark. */
   long buffered();
 

@@ -129,6 +129,11 @@ public final class WorkloadEngine implements TenantEngine {
   }
 
   @Override
+  public boolean searchDeferred() {
+    return current().searchDeferred();
+  }
+
+  @Override
   public long buffered() {
     return current().buffered();
   }

@@ -6,6 +6,7 @@ import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.schemas.TenantVerdict;
 import io.isowatch.streams.engine.TenantEngine;
 import io.isowatch.streams.metrics.CheckerMetrics;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -52,10 +53,18 @@ final class VerdictPublisher {
   /** Wall-clock punctuator: a verdict for every tenant that changed since the last one. */
   void publishChanged(final long wallClockMs, final TenantQuarantine guard) {
     // A copy: a quarantine removes the tenant from the changed set.
+    final List<String> again = new ArrayList<>();
     for (final String tenant : List.copyOf(changed)) {
-      guard.run(tenant, () -> publish(tenant, wallClockMs));
+      guard.run(tenant, () -> {
+        if (publish(tenant, wallClockMs)) {
+          again.add(tenant);
+        }
+      });
     }
     changed.clear();
+    // A verdict left UNKNOWN by a deferred search of version orders is asked again at the next
+    // punctuation: with no input in between, that one searches (docs/streaming.md, "Blind writes").
+    changed.addAll(again);
   }
 
   /** The same, at once (the end of a replay). */
@@ -63,7 +72,8 @@ final class VerdictPublisher {
     publishChanged(context.currentSystemTimeMs(), guard);
   }
 
-  private void publish(final String tenant, final long wallClockMs) {
+  /** Publishes the tenant's verdict; returns whether its search of version orders was deferred. */
+  private boolean publish(final String tenant, final long wallClockMs) {
     final TenantSlot slot = engines.loaded(tenant);
     final TenantEngine engine = slot.engine();
     final CheckResult result = engine.result();
@@ -88,6 +98,7 @@ final class VerdictPublisher {
     publishLimit.check(tenant, verdict, "verdict");
     forward(tenant, verdict, wallClockMs);
     metrics.tenantState(tenant, engine.pendingReads(), engine.buffered(), slot.storedInputs());
+    return engine.searchDeferred();
   }
 
   /**
