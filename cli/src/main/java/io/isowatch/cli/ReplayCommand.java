@@ -175,21 +175,32 @@ public final class ReplayCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--from-beginning, --bootstrap, --registry and --config go with --topic, not --file");
     }
-    final History history = HistoryInput.read(source.file, historyFormat.format(), services);
-    if (history.size() == 0) {
-      throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
-    }
     final Map<String, String> settings = checkSettings(true);
     if (graceMs != null) {
       settings.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceMs));
     }
     validate(settings);
+    if (!HistoryInput.STDIN.equals(source.file) && !Files.isReadable(Path.of(source.file))) {
+      // Nothing to start a broker for: reading it fails now, with check's message.
+      HistoryInput.read(source.file, historyFormat.format(), services);
+    }
+    // The broker and the registry start (seconds) while the file is read.
+    final FileReplay.Stack stack = FileReplay.Stack.start(workDir, line -> {
+      err.println("isowatch replay: " + line);
+      err.flush();
+    });
+    final History history;
+    try {
+      history = HistoryInput.read(source.file, historyFormat.format(), services);
+      if (history.size() == 0) {
+        throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
+      }
+    } catch (final Exception | Error e) {
+      stack.close();
+      throw e;
+    }
     final String name = tenant != null ? tenant : tenantOf(history);
-    final Map<String, CheckResult> results = FileReplay.run(history, name, settings, workDir, progress,
-        line -> {
-          err.println("isowatch replay: " + line);
-          err.flush();
-        });
+    final Map<String, CheckResult> results = FileReplay.run(stack, history, name, settings, workDir, progress);
     final CheckResult result = results.get(name);
     if (result == null) {
       throw new Replayer.ReplayException("the checker published no verdict for tenant " + name);
