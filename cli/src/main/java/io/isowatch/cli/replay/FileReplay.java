@@ -36,26 +36,21 @@ import org.slf4j.LoggerFactory;
 public final class FileReplay {
   private static final Logger LOG = LoggerFactory.getLogger(FileReplay.class);
   private static final Duration STALL = Duration.ofMinutes(5);
+  /**
+   * System property: {@code false} publishes the whole file before the checker starts (as before
+   * branch streamfast2), for comparing the two in one build.
+   */
+  public static final String ALONGSIDE_PROPERTY = "isowatch.replay.check.while.publishing";
 
   private FileReplay() {}
 
   /**
-   * Replays a history.
+   * Replays a history on a broker and registry started with {@link Stack#start} (for a large file,
+   * while the caller read it); closes them.
    *
    * @param settings checker settings (check.levels, check.initial.value, check.grace.ms ...)
    * @param workDir where the registry's log and the checker's state go
-   * @param notice lines for a person about slow steps (stderr)
    * @return the tenant's result, or none when the history has no transactions
-   */
-  public static Map<String, CheckResult> run(final History history, final String tenant,
-      final Map<String, String> settings, final Path workDir, final Progress progress,
-      final Consumer<String> notice) throws Exception {
-    return run(Stack.start(workDir, notice), history, tenant, settings, workDir, progress);
-  }
-
-  /**
-   * Replays a history on a broker and registry started with {@link Stack#start} (while the caller
-   * read the file); closes them.
    */
   public static Map<String, CheckResult> run(final Stack stack, final History history, final String tenant,
       final Map<String, String> settings, final Path workDir, final Progress progress) throws Exception {
@@ -77,26 +72,31 @@ public final class FileReplay {
       return Map.of();
     }
     final String topic = topics.txnEvents().name();
-    // The checker starts while the history is published: on a new topic of one partition, event i
-    // is stored at offset i (HistoryPublisher.publishToNewPartition checks each acknowledgement and
-    // fails otherwise), so the end is known before the first send. After the last acknowledgement
-    // the end is also captured from the broker as for a recorded topic, and must be the same.
-    final EndOffsets ends = new EndOffsets(topic, Map.of(0, 0L), Map.of(0, (long) events.size()),
-        Map.of(0, events.size() - 1L));
-    final AtomicLong acknowledged = new AtomicLong();
-    final CompletableFuture<Void> publishing = CompletableFuture.runAsync(() -> {
-      HistoryPublisher.publishToNewPartition(kafka.bootstrapServers(), serde, topic, events, acknowledged);
-      final EndOffsets captured = EndOffsets.capture(
-          Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-          topic, new AvroSerdes(serde).valueSerde(TransactionEvent.class).deserializer());
-      if (!captured.equals(ends)) {
-        throw new Replayer.ReplayException("the published topic ends at " + captured + ", not at " + ends);
-      }
-    }, runnable -> {
-      final Thread t = new Thread(runnable, "isowatch-replay-publisher");
-      t.setDaemon(true);
-      t.start();
-    });
+    final EndOffsets ends;
+    final CompletableFuture<Void> publishing;
+    if (Boolean.parseBoolean(System.getProperty(ALONGSIDE_PROPERTY, "true"))) {
+      // The checker starts while the history is published: on a new topic of one partition, event i
+      // is stored at offset i (HistoryPublisher.publishToNewPartition checks each acknowledgement and
+      // fails otherwise), so the end is known before the first send. After the last acknowledgement
+      // the end is also captured from the broker as for a recorded topic, and must be the same.
+      ends = new EndOffsets(topic, Map.of(0, 0L), Map.of(0, (long) events.size()), Map.of(0, events.size() - 1L));
+      publishing = CompletableFuture.runAsync(() -> {
+        // One bar at a time: the checking's, which ends last.
+        publish(kafka, serde, topic, events, Progress.NONE);
+        final EndOffsets captured = capture(kafka, serde, topic);
+        if (!captured.equals(ends)) {
+          throw new Replayer.ReplayException("the published topic ends at " + captured + ", not at " + ends);
+        }
+      }, runnable -> {
+        final Thread t = new Thread(runnable, "isowatch-replay-publisher");
+        t.setDaemon(true);
+        t.start();
+      });
+    } else {
+      publish(kafka, serde, topic, events, progress);
+      ends = capture(kafka, serde, topic);
+      publishing = CompletableFuture.completedFuture(null);
+    }
     final Map<String, Object> props = new HashMap<>(settings);
     props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url().toString());
@@ -126,6 +126,19 @@ public final class FileReplay {
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_ARRIVAL_CONFIG, "false");
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
+  }
+
+  private static void publish(final LocalKafka kafka, final AvroSerdeConfig serde, final String topic,
+      final List<TransactionEvent> events, final Progress progress) {
+    final AtomicLong acknowledged = new AtomicLong();
+    try (Progress.Phase phase = progress.phase("publishing", events.size(), acknowledged::get)) {
+      HistoryPublisher.publishToNewPartition(kafka.bootstrapServers(), serde, topic, events, acknowledged);
+    }
+  }
+
+  private static EndOffsets capture(final LocalKafka kafka, final AvroSerdeConfig serde, final String topic) {
+    return EndOffsets.capture(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        topic, new AvroSerdes(serde).valueSerde(TransactionEvent.class).deserializer());
   }
 
   /** Throws the publishing's failure, if it has failed. */

@@ -100,6 +100,7 @@ public final class HistoryPublisher {
    * and checks that event {@code i} was stored at offset {@code i}: so the last event is at offset
    * {@code events.size() - 1} and no offset in between is a transaction marker, which is what lets
    * {@code isowatch replay --file} start the checker with that end before the publishing is done.
+   * The values are the registry's serializer's bytes, framed once ({@link FramedEventSerializer}).
    * Waits for every acknowledgement.
    *
    * @param acknowledged counts acknowledged events as they come
@@ -110,7 +111,7 @@ public final class HistoryPublisher {
     final AtomicReference<Exception> failure = new AtomicReference<>();
     try (KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(
         privateTopicConfig(bootstrap, "isowatch-replay"), new StringSerializer(),
-        new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer())) {
+        new FramedEventSerializer(new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer()))) {
       long index = 0;
       for (final TransactionEvent e : events) {
         final long expected = index++;
