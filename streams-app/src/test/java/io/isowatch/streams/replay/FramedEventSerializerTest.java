@@ -12,9 +12,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.io.JsonEncoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,8 @@ class FramedEventSerializerTest {
     for (final Function<TransactionEvent, byte[]> other : List.<Function<TransactionEvent, byte[]>>of(
         e -> concat(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 9}, binary(e)), // an 8-byte id
         e -> concat(new byte[] {1, 0, 0, 0, 9}, binary(e)), // another magic byte
-        e -> concat(new byte[] {0, 0, 0, 0, 9}, json(e)))) { // another encoding
+        e -> concat(new byte[] {0, 0, 0, 0, 9}, json(e)), // another encoding
+        e -> concat(new byte[] {0, 0, 0, 0, 9}, reversed(binary(e))))) { // as long, other bytes
       // Given
       final AtomicInteger calls = new AtomicInteger();
       final FramedEventSerializer framed = new FramedEventSerializer(counting(calls, other));
@@ -93,6 +94,14 @@ class FramedEventSerializerTest {
     } catch (final IOException x) {
       throw new AssertionError(x);
     }
+  }
+
+  private static byte[] reversed(final byte[] b) {
+    final byte[] out = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      out[i] = b[b.length - 1 - i];
+    }
+    return out;
   }
 
   private static byte[] concat(final byte[] a, final byte[] b) {
