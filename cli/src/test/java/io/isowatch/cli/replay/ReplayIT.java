@@ -433,7 +433,7 @@ class ReplayIT {
   void shouldFailThePublishingWhenAnEventIsNotStoredAtItsIndexBecauseTheTopicWasNotNew() throws Exception {
     final TopicSpec<String, TransactionEvent> spec = Topics.defaults().txnEvents().withName("replay-not-new")
         .withPartitions(1).withReplication((short) 1);
-    KAFKA.createTopics(List.of(spec));
+    KAFKA.createTopics(List.of(spec, spec.withName("replay-new")));
     final History history;
     try (var in = Files.newInputStream(samples().resolve("valid-ser.jsonl"))) {
       history = HistoryIO.read(in, HistoryFormat.JSONL);
