@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
@@ -80,6 +81,8 @@ public final class ReplayCommand implements Callable<Integer> {
   /** System property naming the work directory; Main sets it before the first logger exists. */
   public static final String WORK_DIR_PROPERTY = "isowatch.replay.dir";
   private static final String DEFAULT_TENANT = "replay";
+  /** From this size on, {@code --file} starts the broker and the registry while reading the file. */
+  static final long EARLY_START_BYTES = 8L * 1024 * 1024;
 
   private final Services services;
 
@@ -175,21 +178,29 @@ public final class ReplayCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--from-beginning, --bootstrap, --registry and --config go with --topic, not --file");
     }
-    final History history = HistoryInput.read(source.file, historyFormat.format(), services);
-    if (history.size() == 0) {
-      throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
-    }
     final Map<String, String> settings = checkSettings(true);
     if (graceMs != null) {
       settings.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceMs));
     }
     validate(settings);
+    // A large file: the broker and the registry start (3-4 s) while it is read. A small one (or
+    // stdin) is read first, so that what is wrong with it is said before anything starts.
+    final FileReplay.Stack early = readsLong(source.file) ? FileReplay.Stack.start(workDir, notice(err)) : null;
+    final History history;
+    try {
+      history = HistoryInput.read(source.file, historyFormat.format(), services);
+      if (history.size() == 0) {
+        throw new CliFailure(HistoryInput.displayName(source.file) + ": the history has no transactions to replay");
+      }
+    } catch (final Exception | Error e) {
+      if (early != null) {
+        early.close();
+      }
+      throw e;
+    }
+    final FileReplay.Stack stack = early != null ? early : FileReplay.Stack.start(workDir, notice(err));
     final String name = tenant != null ? tenant : tenantOf(history);
-    final Map<String, CheckResult> results = FileReplay.run(history, name, settings, workDir, progress,
-        line -> {
-          err.println("isowatch replay: " + line);
-          err.flush();
-        });
+    final Map<String, CheckResult> results = FileReplay.run(stack, history, name, settings, workDir, progress);
     final CheckResult result = results.get(name);
     if (result == null) {
       throw new Replayer.ReplayException("the checker published no verdict for tenant " + name);
@@ -310,6 +321,25 @@ public final class ReplayCommand implements Callable<Integer> {
     } catch (final ConfigException e) {
       throw new ParameterException(spec.commandLine(), "invalid option: " + e.getMessage());
     }
+  }
+
+  /** A file large enough that reading it takes about as long as starting a broker (not stdin). */
+  private static boolean readsLong(final String file) {
+    if (HistoryInput.STDIN.equals(file)) {
+      return false;
+    }
+    try {
+      return Files.size(Path.of(file)) >= EARLY_START_BYTES;
+    } catch (final IOException | java.nio.file.InvalidPathException e) {
+      return false; // read first: reading it says what is wrong
+    }
+  }
+
+  private static Consumer<String> notice(final PrintWriter err) {
+    return line -> {
+      err.println("isowatch replay: " + line);
+      err.flush();
+    };
   }
 
   /** The tenant every transaction names, when they all name the same one. */

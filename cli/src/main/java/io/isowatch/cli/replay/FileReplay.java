@@ -14,8 +14,6 @@ import io.isowatch.streams.replay.EndOffsets;
 import io.isowatch.streams.replay.HistoryPublisher;
 import io.isowatch.streams.replay.Progress;
 import io.isowatch.streams.replay.Replayer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,6 +25,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code isowatch replay --file}: a fresh single-node broker in this JVM and a registry child
@@ -34,59 +34,85 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * over it to the end, and the tenant's report read back from what the topology published.
  */
 public final class FileReplay {
+  private static final Logger LOG = LoggerFactory.getLogger(FileReplay.class);
   private static final Duration STALL = Duration.ofMinutes(5);
+  /**
+   * System property: {@code true} starts the checker while the file is being published; by default
+   * the whole file is published first. Checking while publishing showed no gain in
+   * docs/benchmarks.md Part 3, run O (a shared two-core machine): kept to compare the two in one
+   * build.
+   */
+  public static final String ALONGSIDE_PROPERTY = "isowatch.replay.check.while.publishing";
 
   private FileReplay() {}
 
   /**
-   * Replays a history.
+   * Replays a history on a broker and registry started with {@link Stack#start} (for a large file,
+   * while the caller read it); closes them.
    *
    * @param settings checker settings (check.levels, check.initial.value, check.grace.ms ...)
    * @param workDir where the registry's log and the checker's state go
-   * @param notice lines for a person about slow steps (stderr)
    * @return the tenant's result, or none when the history has no transactions
    */
-  public static Map<String, CheckResult> run(final History history, final String tenant,
-      final Map<String, String> settings, final Path workDir, final Progress progress,
-      final Consumer<String> notice) throws Exception {
-    // Both take seconds to start: the registry's JVM starts while the broker formats and starts.
-    final CompletableFuture<LocalRegistry> starting = CompletableFuture.supplyAsync(() -> {
-      try {
-        return LocalRegistry.start(workDir, notice);
-      } catch (final IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (final InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while starting the registry", e);
-      }
-    });
-    try (LocalKafka kafka = startKafka(starting);
-        LocalRegistry registry = awaitRegistry(starting)) {
-      // One tenant on a broker of its own: one partition each, so one task (its stores, their
-      // changelogs) to create at start-up instead of six of which five would stay empty.
-      final Topics topics = Topics.defaults().withReplication((short) 1).withTenantPartitions(1);
-      kafka.createTopics(topics.all());
-      final AvroSerdeConfig serde = AvroSerdeConfig.development(registry.url());
-      final List<TransactionEvent> events = HistoryPublisher.events(history, tenant);
-      final AtomicLong acknowledged = new AtomicLong();
-      try (Progress.Phase phase = progress.phase("publishing", events.size(), acknowledged::get)) {
-        HistoryPublisher.publish(kafka.bootstrapServers(), serde, topics.txnEvents().name(), events, acknowledged);
-      }
-      final EndOffsets ends = EndOffsets.capture(
-          Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-          topics.txnEvents().name(), new AvroSerdes(serde).valueSerde(TransactionEvent.class).deserializer());
-      final Map<String, Object> props = new HashMap<>(settings);
-      props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url().toString());
-      props.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
-      props.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, "isowatch-replay-" + UUID.randomUUID());
-      props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, workDir.resolve("state").toString());
-      props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
-      props.put(IsoWatchStreamsConfig.TOPICS_REPLICATION_CONFIG, "1");
-      props.put(IsoWatchStreamsConfig.REPLAY_END_OFFSETS_CONFIG, ends.replayEnd().toString());
-      likeCheck(props, history);
-      return Replayer.run(new IsoWatchStreamsConfig(props), ends, progress, STALL);
+  public static Map<String, CheckResult> run(final Stack stack, final History history, final String tenant,
+      final Map<String, String> settings, final Path workDir, final Progress progress) throws Exception {
+    try (Stack closing = stack) {
+      return replay(stack.kafka(), stack.registry(), history, tenant, settings, workDir, progress);
     }
+  }
+
+  private static Map<String, CheckResult> replay(final LocalKafka kafka, final LocalRegistry registry,
+      final History history, final String tenant, final Map<String, String> settings, final Path workDir,
+      final Progress progress) throws Exception {
+    // One tenant on a broker of its own: one partition each, so one task (its stores, their
+    // changelogs) to create at start-up instead of six of which five would stay empty.
+    final Topics topics = Topics.defaults().withReplication((short) 1).withTenantPartitions(1);
+    kafka.createTopics(topics.all());
+    final AvroSerdeConfig serde = AvroSerdeConfig.development(registry.url());
+    final List<TransactionEvent> events = HistoryPublisher.events(history, tenant);
+    if (events.isEmpty()) {
+      return Map.of();
+    }
+    final String topic = topics.txnEvents().name();
+    final EndOffsets ends;
+    final CompletableFuture<Void> publishing;
+    if (Boolean.parseBoolean(System.getProperty(ALONGSIDE_PROPERTY, "false"))) {
+      // The checker starts while the history is published: on a new topic of one partition, event i
+      // is stored at offset i (HistoryPublisher.publishToNewPartition checks each acknowledgement and
+      // fails otherwise), so the end is known before the first send. After the last acknowledgement
+      // the end is also captured from the broker as for a recorded topic, and must be the same.
+      ends = new EndOffsets(topic, Map.of(0, 0L), Map.of(0, (long) events.size()), Map.of(0, events.size() - 1L));
+      publishing = CompletableFuture.runAsync(() -> {
+        // One bar at a time: the checking's, which ends last.
+        publish(kafka, serde, topic, events, Progress.NONE);
+        final EndOffsets captured = capture(kafka, serde, topic);
+        if (!captured.equals(ends)) {
+          throw new Replayer.ReplayException("the published topic ends at " + captured + ", not at " + ends);
+        }
+      }, runnable -> {
+        final Thread t = new Thread(runnable, "isowatch-replay-publisher");
+        t.setDaemon(true);
+        t.start();
+      });
+    } else {
+      publish(kafka, serde, topic, events, progress);
+      ends = capture(kafka, serde, topic);
+      publishing = CompletableFuture.completedFuture(null);
+    }
+    final Map<String, Object> props = new HashMap<>(settings);
+    props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url().toString());
+    props.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
+    props.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, "isowatch-replay-" + UUID.randomUUID());
+    props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, workDir.resolve("state").toString());
+    props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
+    props.put(IsoWatchStreamsConfig.TOPICS_REPLICATION_CONFIG, "1");
+    props.put(IsoWatchStreamsConfig.REPLAY_END_OFFSETS_CONFIG, ends.replayEnd().toString());
+    likeCheck(props, history);
+    final Map<String, CheckResult> results = Replayer.run(new IsoWatchStreamsConfig(props), ends, progress, STALL,
+        () -> failIfFailed(publishing));
+    awaitPublishing(publishing);
+    return results;
   }
 
   /**
@@ -104,28 +130,128 @@ public final class FileReplay {
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
   }
 
-  /** Starts the broker; if that fails, stops the registry once it is up. */
-  private static LocalKafka startKafka(final CompletableFuture<LocalRegistry> registry) throws Exception {
+  private static void publish(final LocalKafka kafka, final AvroSerdeConfig serde, final String topic,
+      final List<TransactionEvent> events, final Progress progress) {
+    final AtomicLong acknowledged = new AtomicLong();
+    try (Progress.Phase phase = progress.phase("publishing", events.size(), acknowledged::get)) {
+      HistoryPublisher.publishToNewPartition(kafka.bootstrapServers(), serde, topic, events, acknowledged);
+    }
+  }
+
+  private static EndOffsets capture(final LocalKafka kafka, final AvroSerdeConfig serde, final String topic) {
+    return EndOffsets.capture(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+        topic, new AvroSerdes(serde).valueSerde(TransactionEvent.class).deserializer());
+  }
+
+  /** Throws the publishing's failure, if it has failed. */
+  private static void failIfFailed(final CompletableFuture<Void> publishing) {
+    if (publishing.isCompletedExceptionally()) {
+      awaitPublishing(publishing);
+    }
+  }
+
+  /** Waits for the publishing to end; throws its failure as thrown. */
+  private static void awaitPublishing(final CompletableFuture<Void> publishing) {
     try {
-      return LocalKafka.start();
-    } catch (final Exception e) {
-      registry.thenAccept(LocalRegistry::close);
+      publishing.join();
+    } catch (final CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
       throw e;
     }
   }
 
-  private static LocalRegistry awaitRegistry(final CompletableFuture<LocalRegistry> registry) throws Exception {
-    try {
-      return registry.join();
-    } catch (final CompletionException e) {
-      if (e.getCause() instanceof UncheckedIOException io) {
-        // The registry's IOException (a LocalServiceException when it could not start), as thrown.
-        throw io.getCause();
+  /**
+   * The replay's own broker (in this JVM) and registry (a child process), both starting in the
+   * background from {@link #start}: they take seconds, which the caller spends reading the file.
+   * Closing stops whichever started; a start that failed is thrown by {@link #kafka} or {@link
+   * #registry}, and only logged by {@link #close} (when the caller never asked for it, e.g. because
+   * the file was invalid).
+   */
+  public static final class Stack implements AutoCloseable {
+    private final CompletableFuture<LocalKafka> kafka;
+    private final CompletableFuture<LocalRegistry> registry;
+
+    private Stack(final CompletableFuture<LocalKafka> kafka, final CompletableFuture<LocalRegistry> registry) {
+      this.kafka = kafka;
+      this.registry = registry;
+    }
+
+    /** Starts both in the background. */
+    public static Stack start(final Path workDir, final Consumer<String> notice) {
+      final CompletableFuture<LocalRegistry> registry = background("isowatch-replay-registry-start",
+          () -> LocalRegistry.start(workDir, notice));
+      final CompletableFuture<LocalKafka> kafka = background("isowatch-replay-kafka-start", LocalKafka::start);
+      return new Stack(kafka, registry);
+    }
+
+    /** The broker, once started. */
+    public LocalKafka kafka() throws Exception {
+      return await(kafka);
+    }
+
+    /** The registry, once started. */
+    public LocalRegistry registry() throws Exception {
+      return await(registry);
+    }
+
+    @Override
+    public void close() {
+      closeStarted(registry, "registry");
+      closeStarted(kafka, "broker");
+    }
+
+    private static <T extends AutoCloseable> void closeStarted(final CompletableFuture<T> starting,
+        final String what) {
+      final T started;
+      try {
+        started = starting.join();
+      } catch (final CompletionException | java.util.concurrent.CancellationException e) {
+        LOG.warn("The replay's local {} did not start", what, e);
+        return;
       }
-      if (e.getCause() instanceof Exception cause) {
-        throw cause;
+      try {
+        started.close();
+      } catch (final Exception e) {
+        LOG.warn("The replay's local {} did not stop cleanly", what, e);
       }
-      throw e;
+    }
+
+    private interface Starter<T> {
+      T start() throws Exception;
+    }
+
+    private static <T> CompletableFuture<T> background(final String name, final Starter<T> starter) {
+      final CompletableFuture<T> out = new CompletableFuture<>();
+      final Thread t = new Thread(() -> {
+        try {
+          out.complete(starter.start());
+        } catch (final Throwable e) {
+          out.completeExceptionally(e);
+        }
+      }, name);
+      t.setDaemon(true);
+      t.start();
+      return out;
+    }
+
+    /** The started service, or its start's exception as thrown. */
+    private static <T> T await(final CompletableFuture<T> starting) throws Exception {
+      try {
+        return starting.join();
+      } catch (final CompletionException e) {
+        if (e.getCause() instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        if (e.getCause() instanceof Exception cause) {
+          throw cause;
+        }
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
+        throw e;
+      }
     }
   }
 

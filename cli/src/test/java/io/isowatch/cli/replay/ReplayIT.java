@@ -1,6 +1,7 @@
 package io.isowatch.cli.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -419,6 +421,34 @@ class ReplayIT {
       assertEquals(Set.of(), left);
       assertTrue(admin.listGroups().all().get().stream().noneMatch(l -> l.groupId().startsWith("isowatch-replay-")));
     }
+  }
+
+  /**
+   * replay --file starts the checker before its publishing is done, with the end it predicts: event
+   * i at offset i of the new topic's only partition. The publisher checks every acknowledgement, so
+   * a topic that is not new (here: one record already in it) fails the replay instead of moving
+   * its end.
+   */
+  @Test
+  void shouldFailThePublishingWhenAnEventIsNotStoredAtItsIndexBecauseTheTopicWasNotNew() throws Exception {
+    final TopicSpec<String, TransactionEvent> spec = Topics.defaults().txnEvents().withName("replay-not-new")
+        .withPartitions(1).withReplication((short) 1);
+    KAFKA.createTopics(List.of(spec, spec.withName("replay-new")));
+    final History history;
+    try (var in = Files.newInputStream(samples().resolve("valid-ser.jsonl"))) {
+      history = HistoryIO.read(in, HistoryFormat.JSONL);
+    }
+    final List<TransactionEvent> events = HistoryPublisher.events(history, "t");
+    final AvroSerdeConfig serde = AvroSerdeConfig.development(REGISTRY.url());
+    final AtomicLong first = new AtomicLong();
+    HistoryPublisher.publishToNewPartition(KAFKA.bootstrapServers(), serde, "replay-new", events, first);
+    assertEquals(events.size(), first.get(), "a new topic: every event acknowledged at its index");
+
+    HistoryPublisher.publish(KAFKA.bootstrapServers(), serde, spec.name(), events.subList(0, 1), new AtomicLong());
+    final KafkaException e = assertThrows(KafkaException.class, () -> HistoryPublisher.publishToNewPartition(
+        KAFKA.bootstrapServers(), serde, spec.name(), events, new AtomicLong()));
+    assertTrue(e.getMessage().contains("event 0 was stored at partition 0 offset 1, not partition 0 offset 0"),
+        e.getMessage());
   }
 
   /** Publishes each case's history through the producer path as a tenant named after the case. */

@@ -6,6 +6,7 @@ import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.schemas.producer.TransactionProducers;
 import io.isowatch.schemas.serde.AvroSerdeConfig;
+import io.isowatch.schemas.serde.AvroSerdes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,7 +16,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes a history file's transactions through the producer path ({@link TransactionProducers}):
@@ -26,6 +29,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * gets 0, 1, 2... in file order, the order {@code isowatch check} reads into it.
  */
 public final class HistoryPublisher {
+  /** The batch size on a replay's own topic: large, below the broker's default 1 MiB message limit. */
+  static final int PRIVATE_BATCH_BYTES = 512 * 1024;
+
   private HistoryPublisher() {}
 
   /** The events of a history, in file order. */
@@ -71,6 +77,62 @@ public final class HistoryPublisher {
     }
     if (failure.get() != null) {
       throw new org.apache.kafka.common.KafkaException("publishing the history failed: " + failure.get(),
+          failure.get());
+    }
+  }
+
+  /**
+   * The producer settings of a replay's own topic on its own local broker: the producer path's
+   * ({@link TransactionProducers#config}: idempotent, acks=all) with no compression and large
+   * batches, since the bytes never leave the machine and compressing them cost CPU three times
+   * (the producer, the broker's validation, the checker's consumer) on a machine the checker shares
+   * (docs/benchmarks.md, Part 3, run O).
+   */
+  public static Map<String, Object> privateTopicConfig(final String bootstrap, final String clientId) {
+    final Map<String, Object> p = TransactionProducers.config(bootstrap, clientId);
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, PRIVATE_BATCH_BYTES);
+    return p;
+  }
+
+  /**
+   * Sends the events, in order, to partition 0 of a topic that is new and empty (a replay's own),
+   * and checks that event {@code i} was stored at offset {@code i}: so the last event is at offset
+   * {@code events.size() - 1} and no offset in between is a transaction marker, which is what lets
+   * {@code isowatch replay --file} start the checker with that end before the publishing is done.
+   * The values are the registry's serializer's bytes, framed once ({@link FramedEventSerializer}).
+   * Waits for every acknowledgement.
+   *
+   * @param acknowledged counts acknowledged events as they come
+   * @throws org.apache.kafka.common.KafkaException when a send fails or an event lands elsewhere
+   */
+  public static void publishToNewPartition(final String bootstrap, final AvroSerdeConfig serde, final String topic,
+      final List<TransactionEvent> events, final AtomicLong acknowledged) {
+    final AtomicReference<Exception> failure = new AtomicReference<>();
+    try (KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(
+        privateTopicConfig(bootstrap, "isowatch-replay"), new StringSerializer(),
+        new FramedEventSerializer(new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer()))) {
+      long index = 0;
+      for (final TransactionEvent e : events) {
+        final long expected = index++;
+        producer.send(new ProducerRecord<>(topic, 0, e.getTenant(), e), (meta, error) -> {
+          if (error != null) {
+            failure.compareAndSet(null, error);
+          } else if (meta.partition() != 0 || meta.offset() != expected) {
+            failure.compareAndSet(null, new IllegalStateException("event " + expected + " was stored at partition "
+                + meta.partition() + " offset " + meta.offset() + ", not partition 0 offset " + expected));
+          } else {
+            acknowledged.incrementAndGet();
+          }
+        });
+        if (failure.get() != null) {
+          break;
+        }
+      }
+      producer.flush();
+    }
+    if (failure.get() != null) {
+      throw new org.apache.kafka.common.KafkaException("publishing the history failed: " + failure.get().getMessage(),
           failure.get());
     }
   }

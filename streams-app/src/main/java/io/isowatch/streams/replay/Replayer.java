@@ -56,6 +56,18 @@ public final class Replayer {
    */
   public static Map<String, CheckResult> run(final IsoWatchStreamsConfig config, final EndOffsets ends,
       final Progress progress, final Duration stall) throws Exception {
+    return run(config, ends, progress, stall, () -> { });
+  }
+
+  /**
+   * Replays while something else runs alongside, e.g. the publishing of the input that {@code ends}
+   * predicts ({@code isowatch replay --file}).
+   *
+   * @param alongside called on every poll of the committed offsets; it throws to end the replay
+   *     (its exception is thrown from here), e.g. when the publishing failed
+   */
+  public static Map<String, CheckResult> run(final IsoWatchStreamsConfig config, final EndOffsets ends,
+      final Progress progress, final Duration stall, final Runnable alongside) throws Exception {
     if (ends.isEmpty()) {
       return Map.of();
     }
@@ -67,6 +79,7 @@ public final class Replayer {
         Progress.Phase phase = progress.phase("checking  ", ends.total(), consumed::get)) {
       long lastAdvance = System.nanoTime();
       while (true) {
+        alongside.run();
         final Map<Integer, Long> committed = committed(admin, appId, ends.topic());
         final long now = consumed(committed, ends);
         if (now != consumed.getAndSet(now)) {
