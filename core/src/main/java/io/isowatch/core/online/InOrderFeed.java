@@ -202,7 +202,7 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
     if (engine == null) {
       return WholeHistoryCheck.check(history, options);
     }
-    final CheckResult decided = BlindWriteDecision.decide(history, options, engine);
+    final CheckResult decided = BlindWriteDecision.decideWhole(history, options, engine);
     return decided == engine ? engine : WholeHistoryCheck.withSeconds(decided, (System.nanoTime() - started) / 1e9);
   }
 

@@ -281,7 +281,7 @@ public final class OnlineChecker {
       deferred = false;
       return afterCut(engine, s.summary.pruned);
     }
-    if (!BlindWriteDecision.applies(s.options, engine)) {
+    if (!BlindWriteDecision.appliesWhole(s.options, engine)) {
       deferred = false;
       return engine;
     }
@@ -309,7 +309,7 @@ public final class OnlineChecker {
     flushedSinceSearch = false;
     searches++;
     final long started = System.nanoTime();
-    final CheckResult searched = BlindWriteDecision.decide(ProcessedHistory.of(s), s.options, engine);
+    final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, engine);
     searchNanos = System.nanoTime() - started;
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);

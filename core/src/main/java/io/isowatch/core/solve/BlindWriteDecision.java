@@ -45,8 +45,9 @@ public final class BlindWriteDecision {
   /**
    * The engine's {@code result} with the levels left open by blind writes decided where the budget
    * allows: SSER, SER and SI searched when one of them is UNKNOWN ({@link #applies}), after reads
-   * no writer explains are reported. The online checker's use (the weak levels are not split by
-   * cases there); a whole-history check uses {@link #decideWhole}.
+   * no writer explains are reported. The weak levels are not split by cases here: list-append's
+   * use. A check of registers, whole or streamed, uses {@link #decideWhole}, so that the stream,
+   * the in-order check and the whole-history check give one answer.
    */
   public static CheckResult decide(final History history, final CheckOptions options, final CheckResult result) {
     if (!applies(options, result)) {
@@ -67,7 +68,7 @@ public final class BlindWriteDecision {
    * and PL2, RC, RA and CC are decided by cases of writers ({@link WeakCaseSplit}).
    */
   public static CheckResult decideWhole(final History history, final CheckOptions options, final CheckResult result) {
-    if (!searchable(options, result) || result.verdicts().values().stream().noneMatch(v -> v == Verdict.UNKNOWN)) {
+    if (!appliesWhole(options, result)) {
       return result;
     }
     final boolean writtenTwice = result.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
@@ -229,6 +230,20 @@ public final class BlindWriteDecision {
    * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
    * (the mini-transaction fast path).
    */
+  /**
+   * Whether {@code a} exists only in a result, not as an engine event: the proof of the search of
+   * version orders ({@link #NAME}) and a read no writer explains ({@link ReadsWithoutWriter}). A
+   * streaming publisher publishes those from the result (docs/streaming.md, "Blind writes").
+   */
+  public static boolean isResultOnly(final Anomaly a) {
+    return NAME.equals(a.name()) || ReadsWithoutWriter.madeHere(a);
+  }
+
+  /** Whether {@link #decideWhole} may change {@code result}: searchable, and some level UNKNOWN. */
+  public static boolean appliesWhole(final CheckOptions options, final CheckResult result) {
+    return searchable(options, result) && result.verdicts().values().stream().anyMatch(v -> v == Verdict.UNKNOWN);
+  }
+
   public static boolean applies(final CheckOptions options, final CheckResult result) {
     return searchable(options, result)
         && List.of(Level.SSER, Level.SER, Level.SI).stream().anyMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN);
@@ -253,7 +268,7 @@ public final class BlindWriteDecision {
     final Set<io.isowatch.core.check.AnomalyRead> reported = new java.util.HashSet<>();
     for (final Anomaly a : result.anomalies()) {
       // A read the engine already reported as one no level allows (not a non-repeatable read, which RC allows).
-      if (a.read() != null && READ_ANOMALIES.contains(a.name())) {
+      if (a.read() != null && a.name() != null && READ_ANOMALIES.contains(a.name())) {
         reported.add(a.read());
       }
     }

@@ -160,6 +160,18 @@ final class ReadsWithoutWriter {
   }
 
   /** The anomaly of one such read: every level it violates that the check shows, a Let/Then explanation. */
+  /**
+   * Said by every explanation of this class, and by no other: how the read was found. It marks these
+   * anomalies as a result's, not the engine's events ({@link BlindWriteDecision#isResultOnly}).
+   */
+  static final String WHOLE_HISTORY =
+      "This was found by comparing the read with every write of the history, not from a dependency cycle.";
+
+  /** Whether {@code a} is one of this class's anomalies. */
+  static boolean madeHere(final Anomaly a) {
+    return a.read() != null && a.cycle().isEmpty() && a.explanation().contains(WHOLE_HISTORY);
+  }
+
   static Anomaly anomaly(final Found f, final Long initial, final Set<Level> requested) {
     final Set<Level> violates = Level.strongestFirst(Level.shown(EnumSet.allOf(Level.class), requested));
     final List<Transaction> txns = new ArrayList<>();
@@ -198,7 +210,7 @@ final class ReadsWithoutWriter {
     return let + then.toString() + (f.writers().size() > 1
         ? "Values of " + f.key() + " are written more than once here, so which write " + r + " read is not known; "
             + "whichever it was, the read is impossible. " : "")
-        + "No dependency graph exists for such a history. This violates " + joined(levels) + ". (" + f.type()
+        + "No dependency graph exists for such a history. " + WHOLE_HISTORY + " This violates " + joined(levels) + ". (" + f.type()
         + ", " + f.name() + ")";
   }
 

@@ -137,10 +137,7 @@ class WeakLevelsMatchOracleTest {
       // Then
       final CheckResult stream = online.result();
       for (final Level level : Level.WEAK) {
-        // A whole-history check splits a value written twice into cases of writers; the stream does not.
-        final boolean splitWhole = stream.verdicts().get(level) == Verdict.UNKNOWN
-            && whole.findings().stream().anyMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
-        if (stream.verdicts().get(level) != whole.verdicts().get(level) && !splitWhole) {
+        if (stream.verdicts().get(level) != whole.verdicts().get(level)) {
           failures.add(level + ": shuffled " + stream.verdicts().get(level) + ", whole " + whole.verdicts().get(level)
               + "\n" + g.describe());
         }

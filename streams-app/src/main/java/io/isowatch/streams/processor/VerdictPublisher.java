@@ -79,13 +79,13 @@ final class VerdictPublisher {
     final CheckResult result = engine.result();
     TenantProgress p = slot.progress();
     // Two kinds of anomaly exist only in results, not as engine events: the counterexamples of the
-    // weak levels and of MIXED, and the proof of the search of version orders (docs/streaming.md,
-    // "Blind writes"). Those the verdict lists are published first, once per uniqueId like every
+    // weak levels and of MIXED, and the proof of the search of version orders or of a read no
+    // writer explains (docs/streaming.md, "Blind writes"). Those the verdict lists are published first, once per uniqueId like every
     // anomaly, so that every anomaly a verdict lists is on the anomalies topic (replay needs them).
     final List<io.isowatch.core.check.Anomaly> resultOnly = !Collections.disjoint(result.verdicts().keySet(), Level.WEAK)
         || result.verdicts().containsKey(Level.MIXED)
         ? result.anomalies()
-        : result.anomalies().stream().filter(a -> BlindWriteDecision.NAME.equals(a.name())).toList();
+        : result.anomalies().stream().filter(BlindWriteDecision::isResultOnly).toList();
     if (!resultOnly.isEmpty()) {
       final TenantProgress after = anomalies.publishListed(tenant, resultOnly, p, wallClockMs);
       if (after != p) {
