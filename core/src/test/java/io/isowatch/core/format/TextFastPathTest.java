@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.gen.GeneratorConfig;
-import io.isowatch.core.gen.InjectedKind;
-import io.isowatch.core.gen.Injection;
-import io.isowatch.core.gen.KeyDistribution;
 import io.isowatch.core.gen.MtHistoryGenerator;
-import io.isowatch.core.gen.SimulatedLevel;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Op;
 import io.isowatch.core.history.OpType;
@@ -76,16 +72,7 @@ class TextFastPathTest {
   @Test
   void shouldTakeEveryLineAndReadTheSameHistoryWhenGeneratedHistoriesOfEveryKindAreRead() throws Exception {
     // Given: every simulated level, skewed keys, every injectable anomaly; aborted ones as Plume writes them
-    final List<History> histories = new ArrayList<>();
-    for (final SimulatedLevel level : SimulatedLevel.values()) {
-      histories.add(generated(GeneratorConfig.defaults().withTransactions(3_000).withLevel(level).withSeed(11)));
-    }
-    histories.add(generated(GeneratorConfig.defaults().withTransactions(3_000).withKeys(20)
-        .withDistribution(new KeyDistribution.Zipf(0.99)).withTimestamps(false).withSeed(12)));
-    for (final InjectedKind kind : InjectedKind.values()) {
-      histories.add(generated(GeneratorConfig.defaults().withTransactions(500).withSeed(13)
-          .withInjections(List.of(new Injection(kind, 2)))));
-    }
+    final List<History> histories = GeneratedKinds.everyKind(3_000, 500);
 
     for (final History h : histories) {
       // When
