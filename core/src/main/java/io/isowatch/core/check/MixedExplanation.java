@@ -341,7 +341,13 @@ final class MixedExplanation {
     return switch (level[s.reader()]) {
       case SER -> "commits before " + g.id(s.reader());
       case CC -> "precedes " + g.id(s.reader()) + " causally (SO ∪ WR)+";
-      default -> isPredecessor(s.other(), s.reader())
+      // When the writer is itself the transaction related to the reader, say so directly, not
+      // "T3 commits no later than T3".
+      default -> s.other() == s.from()
+          ? isPredecessor(s.from(), s.reader())
+              ? "precedes " + g.id(s.reader()) + " in SO ∪ WR"
+              : "writes a key " + g.id(s.reader()) + " writes and commits before it (SI's Conflict axiom)"
+          : isPredecessor(s.other(), s.reader())
           ? "commits no later than " + g.id(s.other()) + ", which " + g.id(s.reader()) + " follows in SO ∪ WR"
           : "commits no later than " + g.id(s.other()) + ", which writes a key " + g.id(s.reader())
               + " writes and commits before it (SI's Conflict axiom)";

@@ -112,6 +112,9 @@ class MixedNestedSplitExplanationTest {
     assertEquals(Map.of("2.2", 1), wheres, text);
     assertTrue(text.contains("    - where T3 < T1: T3 < T1, because case 2.2 assumes it"), text);
     assertTrue(text.contains("whichever case holds, the promise of one of "), text);
+    // A transaction never "commits no later than" itself (a premise whose writer is the related one).
+    assertFalse(java.util.regex.Pattern.compile("while (T\\d+), which also wrote [^,]+, commits no later than \\1\\b")
+        .matcher(text).find(), text);
     // every read, write, session order and "which also wrote" it cites is the history's
     assertEquals(List.of(), MixedForkCoreTest.checkClaims(r.witness(), h, declared), text);
   }
