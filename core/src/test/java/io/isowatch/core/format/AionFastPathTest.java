@@ -1,6 +1,7 @@
 package io.isowatch.core.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.isowatch.core.gen.GeneratorConfig;
@@ -89,6 +90,24 @@ class AionFastPathTest {
 
     // Then
     assertEquals(2, reader.scanned());
+    assertEquals(outcome(reader(InputLimits.BUILT_IN, false), text), fast);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {", \"rtts\"", ", \"l\": 61", ", \"v\": 2", ", {\"t\": \"READ\""})
+  void shouldLeaveTheRestToJacksonWhenASeparatorIsNotAComma(final String comma) throws Exception {
+    // Given: a plain transaction, then one with a semicolon where a comma separates a transaction's
+    // members, a clock's, an op's, or the ops
+    final String odd = PLAIN.replace(comma, ";" + comma.substring(1)).replace("67", "70");
+    assertNotEquals(PLAIN.replace("67", "70"), odd);
+    final String text = "[" + PLAIN + ",\n  " + odd + "]";
+    final AionHistoryReader reader = reader(InputLimits.BUILT_IN, true);
+
+    // When
+    final Object fast = outcome(reader, text);
+
+    // Then: the scanner declines the second, and the outcome (Jackson's error) is Jackson's alone
+    assertEquals(1, reader.scanned());
     assertEquals(outcome(reader(InputLimits.BUILT_IN, false), text), fast);
   }
 
