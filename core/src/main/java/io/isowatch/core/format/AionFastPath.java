@@ -233,17 +233,13 @@ final class AionFastPath {
         }
       }
       any = true;
-      if (!space()) {
+      final int next = separator('}');
+      if (next == BAD) {
         return null;
       }
-      if (buf[pos] == '}') {
-        pos++;
+      if (next == CLOSED) {
         break;
       }
-      if (buf[pos] != ',') {
-        return null;
-      }
-      pos++;
     }
     if (tid == null || sid == null || ops == null) {
       return null;
@@ -289,17 +285,13 @@ final class AionFastPath {
       } else {
         seenL = true;
       }
-      if (!space()) {
+      final int next = separator('}');
+      if (next == BAD) {
         return false;
       }
-      if (buf[pos] == '}') {
-        pos++;
+      if (next == CLOSED) {
         break;
       }
-      if (buf[pos] != ',') {
-        return false;
-      }
-      pos++;
     }
     number = p;
     return seenP;
@@ -323,18 +315,17 @@ final class AionFastPath {
         return null;
       }
       final Op op = op();
-      if (op == null || !space()) {
+      if (op == null) {
         return null;
       }
       ops.add(op);
-      if (buf[pos] == ']') {
-        pos++;
-        return ops;
-      }
-      if (buf[pos] != ',') {
+      final int next = separator(']');
+      if (next == BAD) {
         return null;
       }
-      pos++;
+      if (next == CLOSED) {
+        return ops;
+      }
       if (!space()) {
         return null;
       }
@@ -384,17 +375,13 @@ final class AionFastPath {
       } else {
         return null;
       }
-      if (!space()) {
+      final int next = separator('}');
+      if (next == BAD) {
         return null;
       }
-      if (buf[pos] == '}') {
-        pos++;
+      if (next == CLOSED) {
         break;
       }
-      if (buf[pos] != ',') {
-        return null;
-      }
-      pos++;
     }
     if (type == null || key == null || (type == OpType.WRITE && value == null)) {
       return null;
@@ -526,6 +513,29 @@ final class AionFastPath {
   }
 
   /** Skips JSON white space; false (needMore set) when the buffer ends first. */
+  private static final int BAD = -1;
+  private static final int CLOSED = 0;
+  private static final int NEXT = 1;
+
+  /**
+   * After an object's member or an array's element: {@code close} (consumed) ends it, a comma
+   * (consumed) goes on to the next, anything else is not taken.
+   */
+  private int separator(final char close) {
+    if (!space()) {
+      return BAD;
+    }
+    if (buf[pos] == close) {
+      pos++;
+      return CLOSED;
+    }
+    if (buf[pos] != ',') {
+      return BAD;
+    }
+    pos++;
+    return NEXT;
+  }
+
   private boolean space() {
     while (pos < limit) {
       final char ch = buf[pos];
