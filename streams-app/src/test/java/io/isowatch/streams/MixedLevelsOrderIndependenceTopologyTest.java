@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MixedLevelsOrderIndependenceTopologyTest {
   @RegisterExtension static final EmbeddedRegistry REGISTRY = new EmbeddedRegistry();
 
-  private static final int DEFAULT_HISTORIES = 4_000;
+  private static final int DEFAULT_HISTORIES = 10_000;
   private static final int HISTORIES = Integer.getInteger("isowatch.mixed.topology.histories", DEFAULT_HISTORIES);
   private static final long BASE_SEED = 240_000L;
   private static final int BATCH = 1_000;

@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Issue 12, item 6: what real databases keep of the weak and mixed levels, through the agent (a
- * few thousand transactions each), checked offline with the engine of {@code isowatch check}: the
- * streaming checker does not decide the weak levels or MIXED yet (docs/levels.md), so these runs
- * check the recorded history in-process, as {@code isowatch agent --check} does. The databases are
+ * few thousand transactions each), checked offline with the engine of {@code isowatch check}, in
+ * process, as {@code isowatch agent --check} does (this module has no broker; the streaming path,
+ * which decides the weak levels and MIXED too, is run by the cli module's {@code
+ * PostgresWeakLevelsAgentIT} and {@code PostgresMixedLevelsAgentIT}). The databases are
  * those the agent's other ITs use ({@link io.isowatch.agent.testkit.LocalDatabases}: a configured
  * URL, else embedded PostgreSQL 14 and MariaDB 10.11). The observed verdicts are recorded in
  * docs/levels.md, "Real databases".
@@ -130,6 +131,33 @@ class WeakLevelsOnRealDatabasesIT {
     for (final Anomaly a : r.anomalies()) {
       if (a.violates().contains(Level.MIXED)) {
         LOG.info("postgresql mix: MIXED counterexample {}\n{}", a.displayName(), a.explanation());
+      }
+    }
+  }
+
+  @Test
+  void shouldRecordEachDeclaredLevelAndDecideMixedWhenMariaDbMixesSerializableAndReadCommitted() throws Exception {
+    // Given / When: the PostgreSQL mix of the test above, on MariaDB (issue 12, item 3: the agent
+    // runs a mix on PostgreSQL and MariaDB)
+    final AgentRuns.Outcome o = run(MARIA.target(IsolationMix.parse("mix:serializable=1,read-committed=3")), 2000, 4,
+        "R1,R1W1,R1R2W2", 65);
+    final CheckResult r = check(o, EnumSet.of(Level.RC, Level.SI, Level.SER, Level.MIXED));
+
+    // Then: committed transactions ran at both levels, each recorded as its declared level, and
+    // MIXED, which judges each read at its reader's level, is decided (what it says is logged)
+    final java.util.Map<String, Long> committedByLevel = new java.util.TreeMap<>();
+    for (final Transaction t : o.history().transactions()) {
+      if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
+        committedByLevel.merge(String.valueOf(t.level()), 1L, Long::sum);
+      }
+    }
+    LOG.info("mariadb mix serializable=1,read-committed=3: committed by level {}; {}", committedByLevel,
+        AgentRuns.describe(o, r));
+    assertEquals(Set.of("read-committed", "serializable"), committedByLevel.keySet(), AgentRuns.describe(o, r));
+    assertNotEquals(Verdict.UNKNOWN, r.verdicts().get(Level.MIXED), r.reasons().get(Level.MIXED));
+    for (final Anomaly a : r.anomalies()) {
+      if (a.violates().contains(Level.MIXED)) {
+        LOG.info("mariadb mix: MIXED counterexample {}\n{}", a.displayName(), a.explanation());
       }
     }
   }
