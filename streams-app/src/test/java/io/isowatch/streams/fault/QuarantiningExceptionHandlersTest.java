@@ -35,7 +35,7 @@ class QuarantiningExceptionHandlersTest {
         handler.handleError(context(IsoWatchTopology.ANOMALIES_SINK), anomaly, new RecordTooLargeException("too large"));
     // Then
     assertEquals(ProductionExceptionHandler.Result.FAIL, response.result());
-    assertTrue(requests.take("big").orElseThrow().contains("RecordTooLargeException"));
+    assertTrue(requests.take("big", requests.mark()).orElseThrow().contains("RecordTooLargeException"));
     assertFalse(requests.anyPending());
   }
 
@@ -52,8 +52,8 @@ class QuarantiningExceptionHandlersTest {
         new ProducerRecord<>("app-" + Stores.TENANT_PROGRESS + "-changelog", bytes("beta"), new byte[1]),
         new RecordTooLargeException("too large"));
     // Then
-    assertTrue(requests.take("acme").isPresent());
-    assertTrue(requests.take("beta").isPresent());
+    assertTrue(requests.take("acme", requests.mark()).isPresent());
+    assertTrue(requests.take("beta", requests.mark()).isPresent());
   }
 
   @Test
@@ -89,7 +89,7 @@ class QuarantiningExceptionHandlersTest {
     assertEquals(ProcessingExceptionHandler.Result.FAIL, transientFailure.result());
     assertEquals(ProcessingExceptionHandler.Result.FAIL, bug.result());
     assertEquals(Optional.of("java.lang.IllegalStateException: engine bug in " + IsoWatchTopology.CHECK),
-        requests.take("acme"));
+        requests.take("acme", requests.mark()));
   }
 
   private QuarantiningProductionExceptionHandler production() {
