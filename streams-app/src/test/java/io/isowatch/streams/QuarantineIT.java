@@ -27,6 +27,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -107,8 +108,13 @@ class QuarantineIT {
             .until(() -> poll(anomalies, seen) >= 1 && quarantined(app) == 1.0 || tickedEveryPartition());
         whileRunning(app).until(() -> poll(verdicts, verdictsSeen) > 0 && verdictsSeen.stream().anyMatch(v ->
             v.getTenant().equals("big") && v.getCounts().getFindingsByKind().containsKey(VerdictRecords.TENANT_QUARANTINED)));
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> poll(verdicts, verdictsSeen) >= 0
+            && app.state() == KafkaStreams.State.RUNNING);
         assertEquals(List.of("ok"), seen.stream().map(Anomaly::getTenant).toList());
+        // Only big: the records the aborted transaction failed with big's refusal name no tenant.
+        assertEquals(Set.of("big"), verdictsSeen.stream()
+            .filter(v -> v.getCounts().getFindingsByKind().containsKey(VerdictRecords.TENANT_QUARANTINED))
+            .map(TenantVerdict::getTenant).collect(Collectors.toSet()));
       }
       // When: restarted on the same state directory, big sends again and ok has a new lost update.
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {

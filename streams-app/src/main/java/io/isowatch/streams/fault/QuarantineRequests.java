@@ -1,7 +1,10 @@
 package io.isowatch.streams.fault;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,6 +29,8 @@ public final class QuarantineRequests {
 
   private final Map<String, Request> pending = new ConcurrentHashMap<>();
   private final AtomicLong made = new AtomicLong();
+  /** Failures already blamed on a record, by identity (a Throwable's equals is identity); weak: gone when dropped. */
+  private final Set<Throwable> blamed = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
   /** A tenant's request: the reason its verdict will give, and its place among the requests made. */
   private record Request(String reason, long number) {}
@@ -33,6 +38,22 @@ public final class QuarantineRequests {
   /** Asks for the tenant's quarantine, with the reason its verdict will give; the first request stands. */
   public void request(final String tenant, final String reason) {
     pending.computeIfAbsent(tenant, t -> new Request(reason, made.incrementAndGet()));
+  }
+
+  /**
+   * Asks for the tenant's quarantine for {@code failure} unless that very failure was already blamed
+   * on a record; returns whether it was asked. A transactional producer fails every batch not yet
+   * sent when one is refused with that refusal's exception (the transaction must abort), so the
+   * records of other tenants that happened to be buffered then come back with the same instance:
+   * their tenants are not at fault. The refused batch's own callback comes first (the producer's
+   * one sender thread completes it before it aborts the others).
+   */
+  public boolean requestFor(final String tenant, final Throwable failure, final String reason) {
+    if (!blamed.add(failure)) {
+      return false;
+    }
+    request(tenant, reason);
+    return true;
   }
 
   /**
