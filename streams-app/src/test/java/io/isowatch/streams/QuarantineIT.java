@@ -23,8 +23,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,6 +37,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,6 +59,8 @@ class QuarantineIT {
   private static final Topics TOPICS = Topics.defaults();
   private static final Duration PATIENCE = Duration.ofSeconds(120);
   private static final String KEY = "k".repeat(3_000);
+  private static final Set<KafkaStreams.State> STOPPED = EnumSet.of(KafkaStreams.State.PENDING_ERROR,
+      KafkaStreams.State.ERROR, KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
 
   @TempDir Path dir;
 
@@ -81,6 +87,10 @@ class QuarantineIT {
     props.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "1");
     props.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
     props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
+    // The failed stream thread does not leave the group (Streams closes its consumer without a
+    // LeaveGroup), so its replacement's rebalance waits for the dead member's session to expire:
+    // 45 s by default, a third of PATIENCE on a loaded machine. The broker's minimum is 6 s.
+    props.put("kafka.consumer.session.timeout.ms", "10000");
     try (KafkaConsumer<String, Anomaly> anomalies = KAFKA.readCommitted(TOPICS.anomalies().name(), "q-anomalies",
         serdes.valueSerde(Anomaly.class).deserializer());
         KafkaConsumer<String, TenantVerdict> verdicts = KAFKA.readCommitted(TOPICS.verdicts().name(), "q-verdicts",
@@ -94,12 +104,17 @@ class QuarantineIT {
         // Then: the healthy tenant's anomaly is published, big is quarantined, the app runs. Stream
         // time moves on while waiting: the thread replaced after the failure resumes from the last
         // commit, which may already lie past the tick that would have flushed ok.
-        await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(2))
+        whileRunning(app).pollInterval(Duration.ofSeconds(2))
             .until(() -> poll(anomalies, seen) >= 1 && quarantined(app) == 1.0 || tickedEveryPartition());
-        await().atMost(PATIENCE).until(() -> poll(verdicts, verdictsSeen) > 0 && verdictsSeen.stream().anyMatch(v ->
+        whileRunning(app).until(() -> poll(verdicts, verdictsSeen) > 0 && verdictsSeen.stream().anyMatch(v ->
             v.getTenant().equals("big") && v.getCounts().getFindingsByKind().containsKey(VerdictRecords.TENANT_QUARANTINED)));
-        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING);
+        await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> poll(verdicts, verdictsSeen) >= 0
+            && app.state() == KafkaStreams.State.RUNNING);
         assertEquals(List.of("ok"), seen.stream().map(Anomaly::getTenant).toList());
+        // Only big: the records the aborted transaction failed with big's refusal name no tenant.
+        assertEquals(Set.of("big"), verdictsSeen.stream()
+            .filter(v -> v.getCounts().getFindingsByKind().containsKey(VerdictRecords.TENANT_QUARANTINED))
+            .map(TenantVerdict::getTenant).collect(Collectors.toSet()));
       }
       // When: restarted on the same state directory, big sends again and ok has a new lost update.
       try (CheckerApp app = CheckerApp.start(new IsoWatchStreamsConfig(props))) {
@@ -108,7 +123,7 @@ class QuarantineIT {
         produce(TestEvents.lostUpdate("ok", "o2", "y", 1_000L, 2_000L));
         tickEveryPartition();
         // Then: no failure again; ok's new anomaly is published, big stays skipped.
-        await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(2))
+        whileRunning(app).pollInterval(Duration.ofSeconds(2))
             .until(() -> poll(anomalies, seen) >= 2 || tickedEveryPartition());
         await().during(Duration.ofSeconds(3)).atMost(PATIENCE).until(() -> app.state() == KafkaStreams.State.RUNNING
             && poll(anomalies, seen) == 2);
@@ -116,6 +131,15 @@ class QuarantineIT {
         assertTrue(app.metrics().scrape().contains(MetricNames.TENANT_QUARANTINED + "{tenant=\"big\",} 1.0"));
       }
     }
+  }
+
+  /**
+   * A wait of at most PATIENCE that fails at once when the checker stops: a failure the handlers
+   * did not name a tenant for shuts the client down instead of replacing its stream thread.
+   */
+  private static ConditionFactory whileRunning(final CheckerApp app) {
+    return await().atMost(PATIENCE).failFast("the checker stopped instead of replacing its stream thread",
+        () -> STOPPED.contains(app.state()));
   }
 
   private static double quarantined(final CheckerApp app) {

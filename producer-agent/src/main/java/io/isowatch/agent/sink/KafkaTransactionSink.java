@@ -29,7 +29,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes every transaction as a {@code TransactionEvent} (Avro, Confluent wire format through
- * the schema registry, {@link AvroSerdes}) to {@code isowatch.txn-events.v1}, keyed by the tenant,
+ * the schema registry, {@link AvroSerdes}, its frame computed once: {@link #valueSerializer}) to
+ * {@code isowatch.txn-events.v1}, keyed by the tenant,
  * so that one tenant's transactions land in one partition and each session's stay in the order
  * the session handed them over.
  *
@@ -87,11 +88,19 @@ public final class KafkaTransactionSink implements TransactionSink {
       final Map<String, Object> clientProperties) throws SinkException, InterruptedException {
     final String topic = Topics.defaults().txnEvents().name();
     requireTopic(bootstrap, topic, clientProperties);
-    final Serializer<TransactionEvent> values = new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer();
+    final Serializer<TransactionEvent> values = valueSerializer(serde);
     resolveSchema(values, topic, tenant, serde);
     final KafkaProducer<String, TransactionEvent> producer =
         new KafkaProducer<>(producerConfig(bootstrap, clientProperties), new StringSerializer(), values);
     return new KafkaTransactionSink("kafka " + bootstrap + " " + topic, topic, tenant, producer);
+  }
+
+  /**
+   * The values' serializer: the registry's for the first event (the schema check below), then the
+   * same bytes framed without it ({@link TransactionProducers#valueSerializer}).
+   */
+  public static Serializer<TransactionEvent> valueSerializer(final AvroSerdeConfig serde) {
+    return TransactionProducers.valueSerializer(serde);
   }
 
   /**

@@ -3,11 +3,13 @@ package io.isowatch.schemas.producer;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.serde.AvroSerdeConfig;
 import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.serde.FramedEventSerializer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -21,6 +23,15 @@ public final class TransactionProducers {
   public static final Duration MAX_BLOCK = Duration.ofMinutes(10);
 
   private TransactionProducers() {}
+
+  /**
+   * The values' serializer: the registry's ({@link AvroSerdes}) for the first event, which
+   * registers or looks up the schema, then its frame reused ({@link FramedEventSerializer}), the
+   * same bytes for a fraction of the CPU.
+   */
+  public static Serializer<TransactionEvent> valueSerializer(final AvroSerdeConfig serde) {
+    return new FramedEventSerializer(new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer());
+  }
 
   /** The producer's configuration. */
   public static Map<String, Object> config(final String bootstrap, final String clientId) {

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * be skipped under exactly-once (the refusal aborts the whole transaction) and would fail the task
  * again after every restart: the handler names the record's tenant in {@link QuarantineRequests}
  * and fails the stream thread, which {@code CheckerApp} replaces; on the retry the check processor
- * quarantines the tenant before producing anything for it. Serialization failures are treated alike,
+ * quarantines the tenant before producing anything for it. Only the record the failure belongs to
+ * names its tenant: the other records the aborted transaction fails with the same exception do not
+ * ({@link QuarantineRequests#requestFor}). Serialization failures are treated alike,
  * except transient registry failures, which fail the thread for a retry and name nobody. The check
  * processor sizes its anomalies and verdicts before it forwards them, so this is the backstop for
  * limits it cannot see (a topic's {@code max.message.bytes} below the producer's limit).
@@ -59,12 +61,15 @@ public final class QuarantiningProductionExceptionHandler implements ProductionE
 
   private Response quarantineAndFail(final ErrorHandlerContext context, final String topic, final String tenant,
       final Exception exception) {
+    if (tenant != null && !requests.requestFor(tenant, exception, exception + " producing to " + topic)) {
+      LOG.warn("A record failed with the error of a record produced before it, which aborts their transaction; its "
+          + "tenant is not at fault and not quarantined tenant=[{}] outputTopic=[{}] task=[{}] error=[{}]", tenant, topic,
+          context.taskId(), exception.toString());
+      return Response.fail();
+    }
     LOG.error("A record could not be produced; its tenant is quarantined when the task resumes tenant=[{}] "
         + "outputTopic=[{}] task=[{}] inputTopic=[{}] partition=[{}] offset=[{}]", tenant, topic, context.taskId(),
         context.topic(), context.partition(), context.offset(), exception);
-    if (tenant != null) {
-      requests.request(tenant, exception + " producing to " + topic);
-    }
     return Response.fail();
   }
 

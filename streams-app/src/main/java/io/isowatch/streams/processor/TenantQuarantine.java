@@ -24,6 +24,8 @@ final class TenantQuarantine {
   private final ProcessorContext<?, ?> context;
   private final KeyValueStore<String, String> store;
   private final QuarantineRequests requests;
+  /** The requests this task's processor may take: those made before it started (see {@link QuarantineRequests}). */
+  private final long requestsMark;
   private final TenantSlots slots;
   private final VerdictPublisher verdicts;
   private final CheckerMetrics metrics;
@@ -34,6 +36,7 @@ final class TenantQuarantine {
     this.context = context;
     this.store = store;
     this.requests = requests;
+    this.requestsMark = requests.mark();
     this.slots = slots;
     this.verdicts = verdicts;
     this.metrics = metrics;
@@ -62,7 +65,7 @@ final class TenantQuarantine {
       metrics.tenantQuarantined(tenant);
       return;
     }
-    final Optional<String> requested = requests.take(tenant);
+    final Optional<String> requested = requests.take(tenant, requestsMark);
     if (requested.isPresent()) {
       quarantine(slot, requested.get(), null);
       return;

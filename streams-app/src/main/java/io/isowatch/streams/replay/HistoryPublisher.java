@@ -6,7 +6,6 @@ import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.avro.TransactionEvents;
 import io.isowatch.schemas.producer.TransactionProducers;
 import io.isowatch.schemas.serde.AvroSerdeConfig;
-import io.isowatch.schemas.serde.AvroSerdes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -100,7 +99,7 @@ public final class HistoryPublisher {
    * and checks that event {@code i} was stored at offset {@code i}: so the last event is at offset
    * {@code events.size() - 1} and no offset in between is a transaction marker, which is what lets
    * {@code isowatch replay --file} start the checker with that end before the publishing is done.
-   * The values are the registry's serializer's bytes, framed once ({@link FramedEventSerializer}).
+   * The values are the registry's serializer's bytes, framed once ({@link TransactionProducers#valueSerializer}).
    * Waits for every acknowledgement.
    *
    * @param acknowledged counts acknowledged events as they come
@@ -111,7 +110,7 @@ public final class HistoryPublisher {
     final AtomicReference<Exception> failure = new AtomicReference<>();
     try (KafkaProducer<String, TransactionEvent> producer = new KafkaProducer<>(
         privateTopicConfig(bootstrap, "isowatch-replay"), new StringSerializer(),
-        new FramedEventSerializer(new AvroSerdes(serde).valueSerde(TransactionEvent.class).serializer()))) {
+        TransactionProducers.valueSerializer(serde))) {
       long index = 0;
       for (final TransactionEvent e : events) {
         final long expected = index++;

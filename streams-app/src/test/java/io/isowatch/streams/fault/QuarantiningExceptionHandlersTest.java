@@ -8,6 +8,7 @@ import io.isowatch.streams.IsoWatchTopology;
 import io.isowatch.streams.Stores;
 import io.isowatch.streams.processor.TenantKey;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,8 +36,32 @@ class QuarantiningExceptionHandlersTest {
         handler.handleError(context(IsoWatchTopology.ANOMALIES_SINK), anomaly, new RecordTooLargeException("too large"));
     // Then
     assertEquals(ProductionExceptionHandler.Result.FAIL, response.result());
-    assertTrue(requests.take("big").orElseThrow().contains("RecordTooLargeException"));
+    assertTrue(requests.take("big", requests.mark()).orElseThrow().contains("RecordTooLargeException"));
     assertFalse(requests.anyPending());
+  }
+
+  @Test
+  void shouldNameOnlyTheRefusedRecordsTenantWhenTheAbortedTransactionFailsOtherRecordsWithTheSameError() {
+    // Given: the broker refuses big's anomaly; the transactional producer then fails the batches it
+    // had not sent yet (ok's anomaly, clock's progress, handled by other tasks' handlers) with that
+    // same exception
+    final RecordTooLargeException refusal = new RecordTooLargeException("too large");
+    final ProducerRecord<byte[], byte[]> big = new ProducerRecord<>("isowatch.anomalies.v1", bytes("big"), new byte[9]);
+    final ProducerRecord<byte[], byte[]> ok = new ProducerRecord<>("isowatch.anomalies.v1", bytes("ok"), new byte[9]);
+    final ProducerRecord<byte[], byte[]> clock =
+        new ProducerRecord<>("app-" + Stores.TENANT_PROGRESS + "-changelog", bytes("clock"), new byte[1]);
+    // When
+    final ProductionExceptionHandler.Response first = production().handleError(context(IsoWatchTopology.ANOMALIES_SINK), big, refusal);
+    final ProductionExceptionHandler.Response second = production().handleError(context(IsoWatchTopology.ANOMALIES_SINK), ok, refusal);
+    final ProductionExceptionHandler.Response third = production().handleError(context(IsoWatchTopology.CHECK), clock, refusal);
+    // Then: every record fails the thread; only big is named
+    assertEquals(List.of(ProductionExceptionHandler.Result.FAIL, ProductionExceptionHandler.Result.FAIL,
+        ProductionExceptionHandler.Result.FAIL), List.of(first.result(), second.result(), third.result()));
+    assertTrue(requests.take("big", requests.mark()).isPresent());
+    assertFalse(requests.anyPending());
+    // ... while a refusal of its own names ok
+    production().handleError(context(IsoWatchTopology.ANOMALIES_SINK), ok, new RecordTooLargeException("too large"));
+    assertTrue(requests.take("ok", requests.mark()).isPresent());
   }
 
   @Test
@@ -52,8 +77,8 @@ class QuarantiningExceptionHandlersTest {
         new ProducerRecord<>("app-" + Stores.TENANT_PROGRESS + "-changelog", bytes("beta"), new byte[1]),
         new RecordTooLargeException("too large"));
     // Then
-    assertTrue(requests.take("acme").isPresent());
-    assertTrue(requests.take("beta").isPresent());
+    assertTrue(requests.take("acme", requests.mark()).isPresent());
+    assertTrue(requests.take("beta", requests.mark()).isPresent());
   }
 
   @Test
@@ -89,7 +114,7 @@ class QuarantiningExceptionHandlersTest {
     assertEquals(ProcessingExceptionHandler.Result.FAIL, transientFailure.result());
     assertEquals(ProcessingExceptionHandler.Result.FAIL, bug.result());
     assertEquals(Optional.of("java.lang.IllegalStateException: engine bug in " + IsoWatchTopology.CHECK),
-        requests.take("acme"));
+        requests.take("acme", requests.mark()));
   }
 
   private QuarantiningProductionExceptionHandler production() {
