@@ -100,6 +100,10 @@ class RegistryOutageIT {
     props.put(IsoWatchStreamsConfig.HTTP_PORT_CONFIG, "-1");
     props.put(IsoWatchStreamsConfig.VERDICT_INTERVAL_MS_CONFIG, "300");
     props.put(IsoWatchStreamsConfig.CHECK_IDLE_FLUSH_MS_CONFIG, "1000");
+    // A transient registry failure fails the stream thread, which is replaced; the failed thread does
+    // not leave the group, so the replacement's rebalance waits for the dead member's session to
+    // expire: 45 s by default, over a third of PATIENCE on a loaded machine (as in QuarantineIT).
+    props.put("kafka.consumer.session.timeout.ms", "10000");
     try (gate;
         KafkaConsumer<String, Anomaly> anomalies = consumer(url, TOPICS.anomalies().name(), Anomaly.class);
         KafkaConsumer<String, TenantVerdict> verdicts = consumer(url, TOPICS.verdicts().name(), TenantVerdict.class);
