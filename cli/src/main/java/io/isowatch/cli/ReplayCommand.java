@@ -113,8 +113,9 @@ public final class ReplayCommand implements Callable<Integer> {
   private boolean json;
 
   @Option(names = "--grace-ms", paramLabel = "MS",
-      description = "Bounded lateness of the checker. Default with --file: longer than the file's span of end"
-          + " times, so that no transaction is late whatever the file's order; with --topic: check.grace.ms.")
+      description = "Bounded lateness of the checker. Default with --file: the smallest under which no transaction"
+          + " of the file is late in its order (longer than its span of end times where a value is written twice,"
+          + " an id reused, a time far ahead, or lists appended); with --topic: check.grace.ms.")
   private Long graceMs;
 
   @Option(names = "--tenant", paramLabel = "NAME",

@@ -3,6 +3,7 @@ package io.isowatch.cli.replay;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.online.ArrivalLateness;
 import io.isowatch.localstack.LocalKafka;
 import io.isowatch.localstack.LocalRegistry;
 import io.isowatch.schemas.TransactionEvent;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -117,7 +119,10 @@ public final class FileReplay {
 
   /**
    * What makes the replay decide exactly what {@code isowatch check} decides on the whole file,
-   * unless the caller set it: a grace covering the file's span, no horizon (check's default is
+   * unless the caller set it: an absence bound covering the file's span (no read is proved to have
+   * no writer before the end, as check proves it at the end) and the grace under which no
+   * transaction of the file is late ({@link #graceNoneLate}), so that the transactions are checked
+   * in check's order while they arrive; no horizon (check's default is
    * unsegmented; the streaming checker's default horizon bounds an endless stream, not a file), and
    * times judged against the other sessions' only, as check judges them, never against the
    * records' timestamps (the replay's clock, not the history's): a time more than the future bound
@@ -125,9 +130,33 @@ public final class FileReplay {
    * watermark (docs/streaming.md, "No false positive from time").
    */
   static void likeCheck(final Map<String, Object> props, final History history) {
-    props.putIfAbsent(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceCoveringAll(history)));
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_FUTURE_ARRIVAL_CONFIG, "false");
     props.putIfAbsent(IsoWatchStreamsConfig.CHECK_HORIZON_TRANSACTIONS_CONFIG, "-1");
+    if (!props.containsKey(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG)) {
+      // The absence bound keeps every read waiting for its writer until the end of the file, as
+      // check does; the grace only orders the arrivals.
+      props.putIfAbsent(IsoWatchStreamsConfig.CHECK_ABSENCE_BOUND_MS_CONFIG, Long.toString(graceCoveringAll(history)));
+      props.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceNoneLate(history, props)));
+    }
+  }
+
+  /**
+   * The grace, in ms, under which no transaction of the file arrives late in the file's order
+   * ({@link ArrivalLateness#graceReleasingAsAFlush}): the checker then releases the transactions in
+   * π order while they stream in, rather than all at the end-of-input flush, and reports what that
+   * flush would. The grace covering the whole file (every transaction held to the end, as before)
+   * for the files where that is not established (a value written twice, an id reused, a time far
+   * ahead, list appends), and when times are also judged by their arrival ({@code
+   * check.future.arrival}, which {@link #likeCheck} turns off).
+   */
+  static long graceNoneLate(final History history, final Map<String, Object> props) {
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(props);
+    if (config.onlineOptions().futureByArrival()) {
+      return graceCoveringAll(history);
+    }
+    final OptionalLong micros =
+        ArrivalLateness.graceReleasingAsAFlush(history.transactions(), config.onlineOptions().futureMicros());
+    return micros.isPresent() ? micros.getAsLong() / 1_000 + 1 : graceCoveringAll(history);
   }
 
   private static void publish(final LocalKafka kafka, final AvroSerdeConfig serde, final String topic,

@@ -58,4 +58,54 @@ class FileReplayTest {
     // Then
     assertEquals(500L, new IsoWatchStreamsConfig(props).horizon().transactions());
   }
+
+  @Test
+  void shouldReleaseWhileArrivingWithTheGraceUnderWhichNoTransactionOfTheFileIsLate() {
+    // Given: a file whose second transaction ends 1,500 µs before the first (4 s span)
+    final History file = history("""
+        A s1 w(x,1) @0..2000
+        B s2 r(x,1) @100..500
+        C s1 w(y,2) @3000000..4000000
+        """);
+    final Map<String, Object> props = new HashMap<>();
+
+    // When
+    FileReplay.likeCheck(props, file);
+
+    // Then: a grace of 2 ms (1,500 µs rounded up) orders the arrivals; no read is proved unwritten
+    // before the end (the absence bound covers the file's span of end times, as before)
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(props);
+    assertEquals(2_000L, config.onlineOptions().graceMicros());
+    assertEquals(4_000_000L, config.onlineOptions().absenceMicros());
+  }
+
+  @Test
+  void shouldHoldEveryTransactionToTheEndWhenAValueIsWrittenTwice() {
+    // Given: x=1 written twice (a stream attributes a read while its value is unique)
+    final History file = history("""
+        A s1 w(x,1) @0..2000
+        B s2 w(x,1) @3000000..4000000
+        """);
+    final Map<String, Object> props = new HashMap<>();
+
+    // When
+    FileReplay.likeCheck(props, file);
+
+    // Then: the grace covers the file's span, as it did for every file
+    assertEquals(3_999_000L, new IsoWatchStreamsConfig(props).onlineOptions().graceMicros());
+  }
+
+  @Test
+  void shouldKeepTheCallersGraceAndLetTheAbsenceBoundFollowIt() {
+    // Given
+    final Map<String, Object> props = new HashMap<>(Map.of(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, "7"));
+
+    // When
+    FileReplay.likeCheck(props, FILE);
+
+    // Then
+    final IsoWatchStreamsConfig config = new IsoWatchStreamsConfig(props);
+    assertEquals(7_000L, config.onlineOptions().graceMicros());
+    assertEquals(7_000L, config.onlineOptions().absenceMicros());
+  }
 }

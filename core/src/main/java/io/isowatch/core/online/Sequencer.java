@@ -251,7 +251,7 @@ final class Sequencer {
   }
 
   /** Same transaction, whatever record it came from: everything but the source line. */
-  private static boolean sameContent(final Transaction a, final Transaction b) {
+  static boolean sameContent(final Transaction a, final Transaction b) {
     return a.id().equals(b.id()) && a.session().equals(b.session()) && a.seq() == b.seq()
         && a.status() == b.status() && a.start() == b.start() && a.end() == b.end() && a.ops().equals(b.ops())
         && Objects.equals(a.tenant(), b.tenant()) && Objects.equals(a.level(), b.level());

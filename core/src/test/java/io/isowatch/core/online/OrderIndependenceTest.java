@@ -205,7 +205,7 @@ class OrderIndependenceTest {
   // ---- arrival orders ----
 
   /** An arrival order; {@code forcedLate} when some transaction could not arrive in time. */
-  private record Arrival(List<Transaction> order, boolean forcedLate) {}
+  record Arrival(List<Transaction> order, boolean forcedLate) {}
 
   /**
    * Sessions interleaved at random, each in its own order, with every transaction arriving while
