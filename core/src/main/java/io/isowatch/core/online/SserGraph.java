@@ -2,7 +2,6 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Level;
-import io.isowatch.core.check.RealTime;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 
@@ -18,6 +17,8 @@ final class SserGraph extends LevelGraph {
   private final TxnIndex txns;
   private final TimePoints points;
   private final long skew;
+  /** The start of every transaction attached to a point, by slot (what {@link #takeOver} compares). */
+  private final SlotLongs attachedStarts;
 
   SserGraph(final DependencyEdges edges, final TxnIndex txns, final long skewMicros, final int expectedTransactions) {
     super(Level.SSER, 2 * expectedTransactions + 2, 7 * expectedTransactions);
@@ -25,6 +26,7 @@ final class SserGraph extends LevelGraph {
     this.txns = txns;
     this.skew = skewMicros;
     this.points = new TimePoints(expectedTransactions);
+    this.attachedStarts = new SlotLongs(expectedTransactions + 1);
     dag.ensureNode(2 * TxnIndex.INIT);
     dag.ensureNode(pointNode(TimePoints.HEAD));
   }
@@ -41,8 +43,18 @@ final class SserGraph extends LevelGraph {
    */
   void addTimes(final int slot, final StepEdges step) {
     final Transaction t = txns.txn(slot);
-    if (RealTime.endUsable(t)) {
-      final int i = points.insert(t.end());
+    addTimes(slot, t.start(), t.end(), step);
+  }
+
+  /**
+   * As {@link #addTimes(int, StepEdges)} for a transaction with these times, read from nothing
+   * else: the {@link GraphThread} gives them, as it cannot read the transactions the engine's
+   * thread keeps adding.
+   */
+  void addTimes(final int slot, final long start, final long end, final StepEdges step) {
+    final boolean ordered = start == Transaction.NO_TIME || end == Transaction.NO_TIME || end >= start;
+    if (end != Transaction.NO_TIME && ordered) {
+      final int i = points.insert(end);
       final int p = points.pointAt(i);
       dag.ensureNode(pointNode(p));
       final int prev = points.before(i);
@@ -50,14 +62,15 @@ final class SserGraph extends LevelGraph {
       chain(prev, p);
       if (next >= 0) {
         chain(p, next);
-        takeOver(prev, p, t.end(), step);
+        takeOver(prev, p, end, step);
       }
       step.add(slot, StepEdges.point(p), EdgeKind.RT, -1);
     }
-    if (RealTime.startUsable(t)) {
-      final int p = points.latestBefore(t.start() - skew);
+    if (start != Transaction.NO_TIME && ordered) {
+      final int p = points.latestBefore(start - skew);
       step.add(StepEdges.point(p), slot, EdgeKind.RT, -1);
       points.attach(p, slot);
+      attachedStarts.set(slot, start);
     }
   }
 
@@ -65,7 +78,7 @@ final class SserGraph extends LevelGraph {
   private void takeOver(final int prev, final int p, final long time, final StepEdges step) {
     for (int e = points.firstAttached(prev); e >= 0; e = points.nextAttached(e)) {
       final int x = points.attachedSlot(e);
-      if (txns.txn(x).start() - skew > time) {
+      if (attachedStarts.get(x) - skew > time) {
         step.add(StepEdges.point(p), x, EdgeKind.RT, -1);
         points.attach(p, x);
       }
