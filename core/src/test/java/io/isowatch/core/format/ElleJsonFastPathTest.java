@@ -122,6 +122,22 @@ class ElleJsonFastPathTest {
   }
 
   @Test
+  void shouldReportTheLastOpsLineWhenJacksonBreaksALimitWithoutPlacingItAfterLinesTheScannerTook() {
+    // Given: ops on lines 1 and 3, then a number beyond max-number-chars (Jackson's constraint
+    // failure may carry no location: the reader then names the line of the last op it read)
+    final String op = "{\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"w\",\"x\",1]]}\n";
+    final String text = op + "\n" + op.replace("\"x\",1", "\"y\",2") + "1".repeat(40) + "\n";
+    final InputLimits limits = new InputLimits(256, 1 << 20, 1 << 20, 30, 100);
+
+    // When
+    final Object fast = outcome(text, limits, true);
+
+    // Then
+    assertEquals(outcome(text, limits, false), fast);
+    assertTrue(String.valueOf(fast).contains("number"), String.valueOf(fast));
+  }
+
+  @Test
   void shouldReadTheSameHistoryWhenGeneratedHistoriesOfEveryKindAreRead() throws Exception {
     // Given: every simulated level, uniform and skewed keys, no times, every injectable anomaly
     final List<History> histories = GeneratedKinds.everyKind(3_000, 500);
