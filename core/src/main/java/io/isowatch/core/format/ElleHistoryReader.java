@@ -13,7 +13,8 @@ import java.io.Reader;
  * another, or one vector of them) or in JSON (an array of op objects, or one object per line, as
  * elle-cli takes them: {@code {"type":"ok","f":"txn","process":0,"value":[["r","x",1]]}}). How ops
  * become transactions is described in {@link ElleHistoryAssembler}; EDN parsing in {@link
- * EdnReader}.
+ * EdnReader}. Plain op forms are scanned without the general parsers ({@link EdnFastPath} for EDN,
+ * {@link ElleJsonFastPath} for JSON one op per line); what they do not take is read as before.
  *
  * <p>Reads of absent keys are null, as Elle writes them ({@code nil}): check these histories with
  * an initial value of null.
