@@ -15,7 +15,8 @@
 #   refcheck-250k    python3 scripts/refcheck.py --levels SSER,SER,SI H250K
 #   check-1m         ./isowatch check --levels SSER,SER,SI --json H1M            (unless --no-1m)
 #   refcheck-1m      python3 scripts/refcheck.py H1M                             (only with --refcheck-1m)
-#   check-250k-edn, check-250k-aion   the 250K history as Elle EDN and as Aion JSON (only with
+#   check-250k-edn, check-250k-elle-json, check-250k-aion   the 250K history as Elle EDN, as Elle
+#                    JSON lines and as Aion JSON (only with
 #                    --formats; written once by scripts/jsonl-to-formats.py next to H250K)
 #   check-250k-sersi, check-250k-notime, check-250k-text   with --formats: --levels SER,SI on the
 #                    250K history, on it without start/end (JSONL), and on that as text (keys made
@@ -104,9 +105,10 @@ commands+=(
 if [[ $formats == 1 ]]; then
   edn=${h250k%.jsonl}.edn
   aion=${h250k%.jsonl}-aion.json
-  if [[ ! -s $edn || ! -s $aion || $edn -ot $h250k || $aion -ot $h250k ]]; then
-    echo "writing $edn and $aion…" >&2
-    python3 scripts/jsonl-to-formats.py "$h250k" "$edn" "$aion"
+  elle_json=${h250k%.jsonl}-elle.json
+  if [[ ! -s $edn || ! -s $aion || ! -s $elle_json || $edn -ot $h250k || $aion -ot $h250k || $elle_json -ot $h250k ]]; then
+    echo "writing $edn, $elle_json and $aion…" >&2
+    python3 scripts/jsonl-to-formats.py "$h250k" "$edn" "$aion" "$elle_json"
   fi
   notime=${h250k%.jsonl}-notime.jsonl
   text=${h250k%.jsonl}.txt
@@ -127,6 +129,7 @@ for line in sys.stdin:
     [[ $build == this ]] || { bin="'$baseline/isowatch'"; suffix=-baseline; }
     commands+=(
       "check-250k-edn$suffix|0|$n|$bin check --levels SSER,SER,SI --json '$edn'"
+      "check-250k-elle-json$suffix|0|$n|$bin check --levels SSER,SER,SI --json '$elle_json'"
       "check-250k-aion$suffix|0|$n|$bin check --levels SSER,SER,SI --json '$aion'"
       "check-250k-sersi$suffix|0|$n|$bin check --levels SER,SI --json '$h250k'"
       "check-250k-notime$suffix|0|$n|$bin check --levels SER,SI --json '$notime'"

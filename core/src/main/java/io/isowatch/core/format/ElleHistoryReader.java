@@ -13,7 +13,8 @@ import java.io.Reader;
  * another, or one vector of them) or in JSON (an array of op objects, or one object per line, as
  * elle-cli takes them: {@code {"type":"ok","f":"txn","process":0,"value":[["r","x",1]]}}). How ops
  * become transactions is described in {@link ElleHistoryAssembler}; EDN parsing in {@link
- * EdnReader}.
+ * EdnReader}. Plain op forms are scanned without the general parsers ({@link EdnFastPath} for EDN,
+ * {@link ElleJsonFastPath} for JSON one op per line); what they do not take is read as before.
  *
  * <p>Reads of absent keys are null, as Elle writes them ({@code nil}): check these histories with
  * an initial value of null.
@@ -22,7 +23,7 @@ public final class ElleHistoryReader {
   private static final int SNIFF_CHARS = 1 << 12;
 
   private final InputLimits limits;
-  private final boolean fastEdn;
+  private final boolean fast;
 
   /** A reader with the default {@link InputLimits}. */
   public ElleHistoryReader() {
@@ -33,10 +34,13 @@ public final class ElleHistoryReader {
     this(limits, true);
   }
 
-  /** With {@code fastEdn} false, every EDN form is read by the general {@link EdnReader} (for tests). */
-  ElleHistoryReader(final InputLimits limits, final boolean fastEdn) {
+  /**
+   * With {@code fast} false, every EDN form is read by the general {@link EdnReader} and every JSON
+   * op by Jackson (for tests).
+   */
+  ElleHistoryReader(final InputLimits limits, final boolean fast) {
     this.limits = limits;
-    this.fastEdn = fastEdn;
+    this.fast = fast;
   }
 
   /** Reads a whole history. The reader is consumed but not closed. */
@@ -79,7 +83,7 @@ public final class ElleHistoryReader {
   private History readEdn(final Reader in) throws IOException, InvalidHistoryException {
     final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
     final EdnReader edn = new EdnReader(in, limits);
-    final EdnFastPath fast = fastEdn ? new EdnFastPath(limits, assembler.strings()) : null;
+    final EdnFastPath fast = this.fast ? new EdnFastPath(limits, assembler.strings()) : null;
     long ordinal = 0;
     final int first = edn.peekSignificant();
     if (first == '[' || first == '(') {
@@ -122,13 +126,39 @@ public final class ElleHistoryReader {
     return JepsenOp.decode(edn.read(), line, ordinal);
   }
 
+  /**
+   * JSON: one op object per line is scanned by {@link ElleJsonFastPath} line by line; from the first
+   * line it does not take (an array, an object over several lines, anything unusual), Jackson reads
+   * the rest as it would have read the whole input (see {@link ElleJsonLines}).
+   */
   private History readJson(final Reader in) throws IOException, InvalidHistoryException {
     final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
+    if (!fast) {
+      readJson(in, assembler, 0, false, 1);
+      return assembler.build();
+    }
+    final ElleJsonLines lines = new ElleJsonLines(in, new ElleJsonFastPath(limits, assembler.strings()));
     long ordinal = 0;
-    int line = 1;
+    for (JepsenOp op = lines.next(ordinal); op != null; op = lines.next(ordinal)) {
+      assembler.accept(op);
+      ordinal++;
+    }
+    readJson(lines.rest(), assembler, ordinal, ordinal > 0, lines.lastOpLine());
+    return assembler.build();
+  }
+
+  /**
+   * Jackson reads the ops of {@code in} from the {@code firstOrdinal}th on; {@code afterOps}: ops were
+   * taken before (so the input is not an array, whatever its first token here), the last of them on
+   * {@code lastOpLine} (where an error Jackson does not place is reported, as if it had read them).
+   */
+  private void readJson(final Reader in, final ElleHistoryAssembler assembler, final long firstOrdinal,
+      final boolean afterOps, final int lastOpLine) throws IOException, InvalidHistoryException {
+    long ordinal = firstOrdinal;
+    int line = lastOpLine;
     try (JsonParser p = limits.jsonFactory().createParser(in)) {
       JsonToken t = p.nextToken();
-      final boolean array = t == JsonToken.START_ARRAY;
+      final boolean array = !afterOps && t == JsonToken.START_ARRAY;
       if (array) {
         t = p.nextToken();
       }
@@ -147,6 +177,5 @@ public final class ElleHistoryReader {
     } catch (final JsonProcessingException e) {
       throw limits.jsonFailure(InputLimits.lineOf(e, line), e);
     }
-    return assembler.build();
   }
 }

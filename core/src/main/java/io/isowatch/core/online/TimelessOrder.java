@@ -69,7 +69,8 @@ final class TimelessOrder {
 
   /** WR arcs (writer before reader) and RW arcs (a value's readers before its one read-modify-writer). */
   private static void dataArcs(final int[] slots, final TxnIndex txns, final Edges edges) {
-    final ValueTable values = new ValueTable();
+    // Sized for two writes a transaction: growing from small rehashed every value some ten times.
+    final ValueTable values = new ValueTable(2 * slots.length);
     for (int i = 0; i < slots.length; i++) {
       for (final Op o : txns.txn(slots[i]).ops()) {
         if (o.isWrite()) {
@@ -217,11 +218,20 @@ final class TimelessOrder {
 
   /** (key, value) to its writer (-2: written more than once), open addressing. */
   private static final class ValueTable {
-    private String[] keys = new String[1 << 10];
-    private long[] vals = new long[1 << 10];
-    private int[] entry = new int[1 << 10];
-    private int[] writers = new int[1 << 9];
+    private String[] keys;
+    private long[] vals;
+    private int[] entry;
+    private int[] writers;
     private int size;
+
+    /** A table that holds {@code expected} values without growing. */
+    ValueTable(final int expected) {
+      final int capacity = Integer.highestOneBit(Math.max(1 << 9, Math.min(expected, 1 << 28)) - 1) << 2;
+      keys = new String[capacity];
+      vals = new long[capacity];
+      entry = new int[capacity];
+      writers = new int[capacity / 2];
+    }
 
     int size() {
       return size;
