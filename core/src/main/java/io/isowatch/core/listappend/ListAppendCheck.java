@@ -302,12 +302,7 @@ public final class ListAppendCheck {
         reasons.remove(l);
       }
     }
-    final java.util.Set<String> keys = new java.util.HashSet<>();
-    for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        keys.add(op.key());
-      }
-    }
+    final java.util.Set<String> keys = orders.historyKeys();
     final CheckStats s = settled.stats();
     long committed = 0;
     long aborted = 0;

@@ -154,28 +154,23 @@ public final class RegisterTranslation {
       });
     }
     boolean registerWrites = false;
+    final List<Integer> scratch = new ArrayList<>(); // openOnly keeps no origin map
     for (final Transaction txn : history.transactions()) {
       if (!openOnly) { // (a history with open orders on the lists' graph has no register op)
         for (final Op op : txn.ops()) {
           registerWrites |= op.isWrite();
         }
-      }
-      final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
-      if (!openOnly) {
+        final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
         out.add(t.translate(txn, from));
         origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
         continue;
       }
-      boolean touches = false;
-      if (!t.unobservedCommitted.isEmpty()) {
-        for (final Op op : txn.ops()) {
-          touches |= t.unobservedCommitted.getOrDefault(op.key(), 0) > 1;
-        }
-      }
+      final boolean touches = !t.unobservedCommitted.isEmpty() && t.touchesOpenKey(txn);
       if (!touches && touchingOnly) {
         continue;
       }
-      final Transaction translated = touches ? t.translate(txn, from) : t.withOps(txn, List.of());
+      scratch.clear();
+      final Transaction translated = touches ? t.translate(txn, scratch) : t.withOps(txn, List.of());
       if (touches) {
         final List<Op> ops = new ArrayList<>(2);
         for (final Op op : translated.ops()) {
@@ -199,6 +194,18 @@ public final class RegisterTranslation {
     return new Translated(out.build(), origin, byName, open, registerWrites);
   }
 
+  /** True when an op of the transaction is on a key with several unobserved committed appends (an open order). */
+  private boolean touchesOpenKey(final Transaction txn) {
+    final List<Op> ops = txn.ops();
+    for (int i = 0; i < ops.size(); i++) {
+      final Integer n = unobservedCommitted.get(ops.get(i).key());
+      if (n != null && n > 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * A stand-in key for every key with several committed appends no read shows, when some read
    * shows an appended element (with none, the key's own initial version plays that part, and the
@@ -217,18 +224,14 @@ public final class RegisterTranslation {
     if (bases.isEmpty()) {
       return;
     }
-    final Set<String> keys = new HashSet<>();
-    for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        keys.add(op.key());
-      }
-    }
+    final Set<String> keys = orders.historyKeys();
+    final Set<String> named = new HashSet<>();
     bases.forEach((k, base) -> {
       String name = k + "'";
-      while (keys.contains(name)) {
+      while (keys.contains(name) || named.contains(name)) {
         name += "'";
       }
-      keys.add(name);
+      named.add(name);
       phantoms.put(k, new Phantom(k, name, base));
     });
   }
@@ -239,7 +242,9 @@ public final class RegisterTranslation {
    */
   private void indexAppends(final History history, final boolean openOnly) {
     for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        final Op op = ops.get(i);
         if (op.isAppend()) {
           if (t.status() != TxnStatus.ABORTED && !openOnly) {
             liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
@@ -257,7 +262,9 @@ public final class RegisterTranslation {
       if (t.status() == TxnStatus.ABORTED) {
         continue;
       }
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        final Op op = ops.get(i);
         if (op.isAppend() && unobservedCommitted.getOrDefault(op.key(), 0) > 1) {
           liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
         }
