@@ -47,6 +47,13 @@ final class ListSerialGraph {
   private final IntList rwTo = new IntList(1 << 12);
   /** Per key with several appends no read shows, those appends (SI orders them, {@link #siAcyclic}). */
   private final List<IntList> openAppends = new java.util.ArrayList<>();
+  /**
+   * Per key, its committed appends no read shows, counted in history order as {@link
+   * RegisterTranslation} counts them (every transaction here is committed or aborted, so counted
+   * means committed); and the committed transactions with an op on a key with several of them.
+   */
+  private final Map<String, Integer> unobserved = new HashMap<>();
+  private final java.util.BitSet touchingOpen = new java.util.BitSet();
   private int edges;
   private long longRmw;
   private long largeReadOnly;
@@ -61,7 +68,7 @@ final class ListSerialGraph {
    * counted as the engine counts them.
    */
   record Outcome(boolean acyclic, boolean siAcyclic, long edges, long longRmwTransactions,
-      long largeReadOnlyTransactions) {}
+      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open) {}
 
   /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
   private static final class KeyAppends {
@@ -97,7 +104,8 @@ final class ListSerialGraph {
     }
     final boolean acyclic = g.acyclic(history.size(), realTime);
     final boolean siAcyclic = acyclic || si && !realTime && g.siAcyclic(history.transactions());
-    return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly);
+    return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly,
+        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen));
   }
 
   /** A WW, WR or SO arc. */
@@ -141,6 +149,7 @@ final class ListSerialGraph {
           final int at = k.order.position(op.value());
           if (at < 0) {
             k.open.add(i);
+            unobserved.merge(op.key(), 1, Integer::sum);
           } else if (k.at[at] >= 0) {
             return false; // appended twice
           } else {
@@ -190,6 +199,9 @@ final class ListSerialGraph {
       for (int o = 0; o < ops.size(); o++) {
         final Op op = ops.get(o);
         final KeyAppends k = keys.get(op.key());
+        if (k != null && k.open.size() > 1) {
+          touchingOpen.set(i);
+        }
         // The translation's ops (RegisterTranslation): a stand-in key when several appends no read shows
         final boolean standIn = k != null && k.open.size() > 1 && k.at.length > 0;
         if (op.isAppend()) {

@@ -55,13 +55,26 @@ public final class RegisterTranslation {
   private final Map<String, int[]> lastLive = new HashMap<>();
   /** Whether the base's appender writes the stand-in key's first version ({@link #translateForSnapshotIsolation}). */
   private final boolean baseWritten;
-  private final Map<String, Integer> unobservedCommitted = new HashMap<>();
+  private final Map<String, Integer> unobservedCommitted;
+  /** The committed transactions with an op on a key of an open order, when known beforehand; else null. */
+  private final java.util.BitSet committedTouching;
   private final Map<String, Phantom> phantoms = new HashMap<>();
 
-  private RegisterTranslation(final ListOrders orders, final boolean baseWritten) {
+  private RegisterTranslation(final ListOrders orders, final boolean baseWritten, final OpenAppends known) {
     this.orders = orders;
     this.baseWritten = baseWritten;
+    this.unobservedCommitted = known == null ? new HashMap<>() : known.unobservedCommitted();
+    this.committedTouching = known == null ? null : known.committedTouching();
   }
+
+  /**
+   * What {@link ListSerialGraph} found while building the lists' graph of a history with only
+   * committed and aborted transactions: per key, the committed appends no read shows, counted in
+   * history order (the map {@link #indexAppends} would build, equal in content and iteration order);
+   * and the committed transactions with an op on a key with several of them. Given to {@link
+   * #openOrdersOnlyTouching}, it spares a pass over every op and a lookup per op.
+   */
+  record OpenAppends(Map<String, Integer> unobservedCommitted, java.util.BitSet committedTouching) {}
 
   /**
    * The translated history and, per transaction id, the position in the original ops of each
@@ -112,7 +125,7 @@ public final class RegisterTranslation {
    * No origin map.
    */
   static Translated openOrdersOnly(final History history, final ListOrders orders) {
-    return translate(history, orders, false, true, false);
+    return translate(history, orders, false, true, false, null);
   }
 
   /**
@@ -122,7 +135,12 @@ public final class RegisterTranslation {
    * in the same order, without going through every transaction.
    */
   static Translated openOrdersOnlyTouching(final History history, final ListOrders orders) {
-    final Translated all = translate(history, orders, false, true, true);
+    return openOrdersOnlyTouching(history, orders, null);
+  }
+
+  /** As {@link #openOrdersOnlyTouching(History, ListOrders)}, with what the lists' graph found ({@code known}, or null). */
+  static Translated openOrdersOnlyTouching(final History history, final ListOrders orders, final OpenAppends known) {
+    final Translated all = translate(history, orders, false, true, true, known);
     final History.Builder out = History.builder();
     for (final Transaction t : all.history().transactions()) {
       if (!t.ops().isEmpty()) {
@@ -134,13 +152,13 @@ public final class RegisterTranslation {
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten) {
-    return translate(history, orders, baseWritten, false, false);
+    return translate(history, orders, baseWritten, false, false, null);
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten,
-      final boolean openOnly, final boolean touchingOnly) {
-    final RegisterTranslation t = new RegisterTranslation(orders, baseWritten);
-    t.indexAppends(history, openOnly);
+      final boolean openOnly, final boolean touchingOnly, final OpenAppends known) {
+    final RegisterTranslation t = new RegisterTranslation(orders, baseWritten, known);
+    t.indexAppends(history, openOnly, known != null);
     final History.Builder out = History.builder();
     t.phantoms(history);
     final Map<String, int[]> origin = new HashMap<>(openOnly ? 16 : history.size() * 2);
@@ -155,7 +173,9 @@ public final class RegisterTranslation {
     }
     boolean registerWrites = false;
     final List<Integer> scratch = new ArrayList<>(); // openOnly keeps no origin map
-    for (final Transaction txn : history.transactions()) {
+    final List<Transaction> txns = history.transactions();
+    for (int index = 0; index < txns.size(); index++) {
+      final Transaction txn = txns.get(index);
       if (!openOnly) { // (a history with open orders on the lists' graph has no register op)
         for (final Op op : txn.ops()) {
           registerWrites |= op.isWrite();
@@ -165,7 +185,9 @@ public final class RegisterTranslation {
         origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
         continue;
       }
-      final boolean touches = !t.unobservedCommitted.isEmpty() && t.touchesOpenKey(txn);
+      final boolean touches = !t.unobservedCommitted.isEmpty()
+          && (t.committedTouching != null && txn.status() == TxnStatus.COMMITTED ? t.committedTouching.get(index)
+              : t.touchesOpenKey(txn));
       if (!touches && touchingOnly) {
         continue;
       }
@@ -237,23 +259,13 @@ public final class RegisterTranslation {
   }
 
   /**
-   * The live elements of every key and the counts of unobserved committed appends; with {@code
-   * openOnly}, the live elements of the keys with an open order only ({@link #openOrdersOnly}).
+   * The live elements of every key and the counts of unobserved committed appends (unless {@code
+   * counted}: given by {@link OpenAppends}); with {@code openOnly}, the live elements of the keys
+   * with an open order only ({@link #openOrdersOnly}).
    */
-  private void indexAppends(final History history, final boolean openOnly) {
-    for (final Transaction t : history.transactions()) {
-      final List<Op> ops = t.ops();
-      for (int i = 0; i < ops.size(); i++) {
-        final Op op = ops.get(i);
-        if (op.isAppend()) {
-          if (t.status() != TxnStatus.ABORTED && !openOnly) {
-            liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
-          }
-          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
-            unobservedCommitted.merge(op.key(), 1, Integer::sum);
-          }
-        }
-      }
+  private void indexAppends(final History history, final boolean openOnly, final boolean counted) {
+    if (!counted || !openOnly) {
+      countAppends(history, openOnly);
     }
     if (!openOnly) {
       return;
@@ -267,6 +279,24 @@ public final class RegisterTranslation {
         final Op op = ops.get(i);
         if (op.isAppend() && unobservedCommitted.getOrDefault(op.key(), 0) > 1) {
           liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+        }
+      }
+    }
+  }
+
+  /** The counts of unobserved committed appends; unless {@code openOnly}, the live elements of every key. */
+  private void countAppends(final History history, final boolean openOnly) {
+    for (final Transaction t : history.transactions()) {
+      final List<Op> ops = t.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        final Op op = ops.get(i);
+        if (op.isAppend()) {
+          if (t.status() != TxnStatus.ABORTED && !openOnly) {
+            liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+          }
+          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
+            unobservedCommitted.merge(op.key(), 1, Integer::sum);
+          }
         }
       }
     }
