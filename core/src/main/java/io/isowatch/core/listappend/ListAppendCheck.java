@@ -85,10 +85,14 @@ public final class ListAppendCheck {
     }
     final CheckResult engine = fast != null ? fast.result() : decide(translated, options.withInitialValue(null));
     final ExactSi exactSi = fast != null ? null : snapshotIsolation(history, orders, translated, engine, options);
-    final Map<String, Transaction> originals = new HashMap<>(history.size() * 2);
+    // The transactions by id, to tell the engine's anomalies with the original ops: only when it has some.
+    final boolean retold = !engine.anomalies().isEmpty() || exactSi != null;
+    final Map<String, Transaction> originals = retold ? new HashMap<>(history.size() * 2) : Map.of();
     long operations = 0;
     for (final Transaction t : history.transactions()) {
-      originals.putIfAbsent(t.id(), t);
+      if (retold) {
+        originals.putIfAbsent(t.id(), t);
+      }
       operations += t.ops().size();
     }
     final List<Anomaly> all = new ArrayList<>(lists);
@@ -274,7 +278,7 @@ public final class ListAppendCheck {
       return null;
     }
     final boolean plain = plainSessions(history, options);
-    final RegisterTranslation.Translated open = plain ? RegisterTranslation.openOrdersOnlyTouching(history, orders)
+    final RegisterTranslation.Translated open = plain ? RegisterTranslation.openOrdersOnlyTouching(history, orders, graph.open())
         : RegisterTranslation.openOrdersOnly(history, orders);
     DebugTimings.mark("list-append: open orders translated");
     final CheckOptions engineOnly = options.withInitialValue(null).withSolverBudget(Duration.ZERO);
@@ -302,12 +306,7 @@ public final class ListAppendCheck {
         reasons.remove(l);
       }
     }
-    final java.util.Set<String> keys = new java.util.HashSet<>();
-    for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        keys.add(op.key());
-      }
-    }
+    final java.util.Set<String> keys = orders.historyKeys();
     final CheckStats s = settled.stats();
     long committed = 0;
     long aborted = 0;

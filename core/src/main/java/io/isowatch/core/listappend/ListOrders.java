@@ -34,7 +34,8 @@ public final class ListOrders {
     private ListRead longest;
     private final List<ListRead> incompatible = new ArrayList<>();
     private final List<ListRead> duplicates = new ArrayList<>();
-    private final Map<Long, Integer> position = new HashMap<>();
+    /** Each element's first index in the order; null until the order is known (no committed read: none). */
+    private LongIntMap position;
 
     KeyOrder(final String key) {
       this.key = key;
@@ -64,10 +65,14 @@ public final class ListOrders {
       return duplicates;
     }
 
-    /** The element's index in the order, or -1 when no committed read showed it. */
+    /** The element's index in the order, or -1 when no committed read showed it (or it is null). */
     public int position(final Long element) {
-      final Integer p = position.get(element);
-      return p == null ? -1 : p;
+      return element == null ? -1 : position(element.longValue());
+    }
+
+    /** As {@link #position(Long)}, without a box. */
+    public int position(final long element) {
+      return position == null ? -1 : position.get(element);
     }
 
     /** True when the read is a prefix of the order. */
@@ -82,10 +87,33 @@ public final class ListOrders {
 
   private final Map<String, KeyOrder> keys;
   private final Set<Transaction> counted;
+  private final History history;
+  /** Every key an op of the history names, built on first use ({@link #historyKeys}). */
+  private Set<String> historyKeys;
 
-  private ListOrders(final Map<String, KeyOrder> keys, final Set<Transaction> counted) {
+  private ListOrders(final Map<String, KeyOrder> keys, final Set<Transaction> counted, final History history) {
     this.keys = keys;
     this.counted = counted;
+    this.history = history;
+  }
+
+  /**
+   * Every key some op of the history names (read, appended or written, by any transaction),
+   * unmodifiable: built once per check, as the stand-in keys' names and the statistics both need
+   * it and a pass over every op costs as much as a phase of the check.
+   */
+  Set<String> historyKeys() {
+    if (historyKeys == null) {
+      final Set<String> all = new HashSet<>();
+      for (final Transaction t : history.transactions()) {
+        final List<Op> ops = t.ops();
+        for (int i = 0; i < ops.size(); i++) {
+          all.add(ops.get(i).key());
+        }
+      }
+      historyKeys = java.util.Collections.unmodifiableSet(all);
+    }
+    return historyKeys;
   }
 
   /** The key's order (an empty one for a key no committed read saw). */
@@ -109,7 +137,7 @@ public final class ListOrders {
    * empty list. Reads of aborted and of unseen indeterminate transactions fix nothing.
    */
   public static ListOrders of(final History history) {
-    final ListOrders result = new ListOrders(new LinkedHashMap<>(), counted(history));
+    final ListOrders result = new ListOrders(new LinkedHashMap<>(), counted(history), history);
     final Map<String, List<ListRead>> reads = new LinkedHashMap<>();
     for (final Transaction t : history.transactions()) {
       if (!result.counted(t)) {
@@ -143,9 +171,10 @@ public final class ListOrders {
           order.duplicates.add(r);
         }
       }
-      final List<Long> known = order.order();
-      for (int i = known.size() - 1; i >= 0; i--) {
-        order.position.put(known.get(i), i); // the first occurrence wins when an element repeats
+      final LongList known = LongList.copyOf(order.order());
+      order.position = new LongIntMap(known.size());
+      for (int i = 0; i < known.size(); i++) {
+        order.position.putIfAbsent(known.at(i), i); // the first occurrence wins when an element repeats
       }
       for (final ListRead r : e.getValue()) {
         if (!order.isPrefix(r.elements())) {
@@ -213,12 +242,13 @@ public final class ListOrders {
 
   /** The index of the first element that repeats an earlier one, the list's size when none does. */
   private static int firstRepeat(final List<Long> elements) {
-    final Set<Long> seen = new HashSet<>(elements.size() * 2);
-    for (int i = 0; i < elements.size(); i++) {
-      if (!seen.add(elements.get(i))) {
+    final LongList list = LongList.copyOf(elements);
+    final LongIntMap seen = new LongIntMap(list.size());
+    for (int i = 0; i < list.size(); i++) {
+      if (!seen.putIfAbsent(list.at(i), i)) {
         return i;
       }
     }
-    return elements.size();
+    return list.size();
   }
 }

@@ -47,6 +47,13 @@ final class ListSerialGraph {
   private final IntList rwTo = new IntList(1 << 12);
   /** Per key with several appends no read shows, those appends (SI orders them, {@link #siAcyclic}). */
   private final List<IntList> openAppends = new java.util.ArrayList<>();
+  /**
+   * Per key, its committed appends no read shows, counted in history order as {@link
+   * RegisterTranslation} counts them (every transaction here is committed or aborted, so counted
+   * means committed); and the committed transactions with an op on a key with several of them.
+   */
+  private final Map<String, Integer> unobserved = new HashMap<>();
+  private final java.util.BitSet touchingOpen = new java.util.BitSet();
   private int edges;
   private long longRmw;
   private long largeReadOnly;
@@ -61,7 +68,7 @@ final class ListSerialGraph {
    * counted as the engine counts them.
    */
   record Outcome(boolean acyclic, boolean siAcyclic, long edges, long longRmwTransactions,
-      long largeReadOnlyTransactions) {}
+      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open) {}
 
   /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
   private static final class KeyAppends {
@@ -97,7 +104,8 @@ final class ListSerialGraph {
     }
     final boolean acyclic = g.acyclic(history.size(), realTime);
     final boolean siAcyclic = acyclic || si && !realTime && g.siAcyclic(history.transactions());
-    return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly);
+    return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly,
+        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen));
   }
 
   /** A WW, WR or SO arc. */
@@ -141,6 +149,7 @@ final class ListSerialGraph {
           final int at = k.order.position(op.value());
           if (at < 0) {
             k.open.add(i);
+            unobserved.merge(op.key(), 1, Integer::sum);
           } else if (k.at[at] >= 0) {
             return false; // appended twice
           } else {
@@ -190,6 +199,9 @@ final class ListSerialGraph {
       for (int o = 0; o < ops.size(); o++) {
         final Op op = ops.get(o);
         final KeyAppends k = keys.get(op.key());
+        if (k != null && k.open.size() > 1) {
+          touchingOpen.set(i);
+        }
         // The translation's ops (RegisterTranslation): a stand-in key when several appends no read shows
         final boolean standIn = k != null && k.open.size() > 1 && k.at.length > 0;
         if (op.isAppend()) {
@@ -276,12 +288,19 @@ final class ListSerialGraph {
     }
     for (final Map.Entry<String, IntList> e : sessions.entrySet()) {
       final IntList members = e.getValue();
-      final Integer[] sorted = new Integer[members.size()];
+      final int[] sorted = new int[members.size()];
       for (int j = 0; j < sorted.length; j++) {
         sorted[j] = members.get(j);
       }
-      if (allSeq.get(e.getKey())) {
-        java.util.Arrays.sort(sorted, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+      if (allSeq.get(e.getKey()) && !inSeqOrder(txns, sorted)) {
+        final Integer[] boxed = new Integer[sorted.length];
+        for (int j = 0; j < sorted.length; j++) {
+          boxed[j] = sorted[j];
+        }
+        java.util.Arrays.sort(boxed, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+        for (int j = 0; j < sorted.length; j++) {
+          sorted[j] = boxed[j];
+        }
       }
       int last = -1;
       for (final int i : sorted) {
@@ -293,6 +312,19 @@ final class ListSerialGraph {
         }
       }
     }
+  }
+
+  /**
+   * True when the session's transactions, in input order, have non-decreasing seqs: the order a
+   * stable sort by seq would give, so the sort (boxed) is skipped, as it is for nearly every history.
+   */
+  private static boolean inSeqOrder(final List<Transaction> txns, final int[] members) {
+    for (int j = 1; j < members.length; j++) {
+      if (txns.get(members[j - 1]).seq() > txns.get(members[j]).seq()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -317,11 +349,7 @@ final class ListSerialGraph {
       }
       packed[m++] = i;
     }
-    final Integer[] order = new Integer[m];
-    for (int j = 0; j < m; j++) {
-      order[j] = packed[j];
-    }
-    java.util.Arrays.sort(order, (a, b) -> Long.compare(txns.get(a).end(), txns.get(b).end()));
+    final int[] order = byEnd(txns, packed, m);
     for (int j = 0; j < m; j++) {
       byEnd[j] = order[j];
       ends[j] = txns.get(order[j]).end();
@@ -354,6 +382,45 @@ final class ListSerialGraph {
       }
     }
     return true;
+  }
+
+  /**
+   * The first {@code m} of {@code members} sorted by end time, ties in their given order (as a
+   * stable sort gives them). When the ends span less than what the bits left by the indices hold
+   * (2^42 microseconds, 50 days, for a million transactions), each is sorted as one long, end
+   * offset above index: no box and no comparator per comparison.
+   */
+  static int[] byEnd(final List<Transaction> txns, final int[] members, final int m) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int j = 0; j < m; j++) {
+      final long end = txns.get(members[j]).end();
+      min = Math.min(min, end);
+      max = Math.max(max, end);
+    }
+    final int indexBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, m));
+    final int[] out = new int[m];
+    if (m > 0 && max - min >= 0 && max - min < 1L << (62 - indexBits)) {
+      final long[] keys = new long[m];
+      for (int j = 0; j < m; j++) {
+        keys[j] = (txns.get(members[j]).end() - min) << indexBits | j;
+      }
+      java.util.Arrays.sort(keys);
+      final long mask = (1L << indexBits) - 1;
+      for (int j = 0; j < m; j++) {
+        out[j] = members[(int) (keys[j] & mask)];
+      }
+      return out;
+    }
+    final Integer[] boxed = new Integer[m];
+    for (int j = 0; j < m; j++) {
+      boxed[j] = members[j];
+    }
+    java.util.Arrays.sort(boxed, (a, b) -> Long.compare(txns.get(a).end(), txns.get(b).end()));
+    for (int j = 0; j < m; j++) {
+      out[j] = boxed[j];
+    }
+    return out;
   }
 
   /** Kahn's algorithm over the arcs, RW ones included: true when every node is removed (no cycle). */

@@ -40,14 +40,17 @@ final class OwnAppendReads {
       if (!orders.counted(t)) {
         continue;
       }
-      final Map<String, List<Long>> own = new HashMap<>();
+      Map<String, List<Long>> own = null; // made at the first append: most transactions read before any
       for (int i = 0; i < t.ops().size(); i++) {
         final Op op = t.ops().get(i);
         if (op.isAppend()) {
+          if (own == null) {
+            own = new HashMap<>(4);
+          }
           own.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op.value());
           continue;
         }
-        final List<Long> mine = own.get(op.key());
+        final List<Long> mine = own == null ? null : own.get(op.key());
         if (!op.isListRead() || mine == null || endsWith(op.elements(), mine)
             || named.contains(t.id() + '\u0000' + i)) {
           continue;

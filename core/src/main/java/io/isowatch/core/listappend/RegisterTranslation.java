@@ -55,13 +55,26 @@ public final class RegisterTranslation {
   private final Map<String, int[]> lastLive = new HashMap<>();
   /** Whether the base's appender writes the stand-in key's first version ({@link #translateForSnapshotIsolation}). */
   private final boolean baseWritten;
-  private final Map<String, Integer> unobservedCommitted = new HashMap<>();
+  private final Map<String, Integer> unobservedCommitted;
+  /** The committed transactions with an op on a key of an open order, when known beforehand; else null. */
+  private final java.util.BitSet committedTouching;
   private final Map<String, Phantom> phantoms = new HashMap<>();
 
-  private RegisterTranslation(final ListOrders orders, final boolean baseWritten) {
+  private RegisterTranslation(final ListOrders orders, final boolean baseWritten, final OpenAppends known) {
     this.orders = orders;
     this.baseWritten = baseWritten;
+    this.unobservedCommitted = known == null ? new HashMap<>() : known.unobservedCommitted();
+    this.committedTouching = known == null ? null : known.committedTouching();
   }
+
+  /**
+   * What {@link ListSerialGraph} found while building the lists' graph of a history with only
+   * committed and aborted transactions: per key, the committed appends no read shows, counted in
+   * history order (the map {@link #indexAppends} would build, equal in content and iteration order);
+   * and the committed transactions with an op on a key with several of them. Given to {@link
+   * #openOrdersOnlyTouching}, it spares a pass over every op and a lookup per op.
+   */
+  record OpenAppends(Map<String, Integer> unobservedCommitted, java.util.BitSet committedTouching) {}
 
   /**
    * The translated history and, per transaction id, the position in the original ops of each
@@ -112,7 +125,7 @@ public final class RegisterTranslation {
    * No origin map.
    */
   static Translated openOrdersOnly(final History history, final ListOrders orders) {
-    return translate(history, orders, false, true, false);
+    return translate(history, orders, false, true, false, null);
   }
 
   /**
@@ -122,7 +135,12 @@ public final class RegisterTranslation {
    * in the same order, without going through every transaction.
    */
   static Translated openOrdersOnlyTouching(final History history, final ListOrders orders) {
-    final Translated all = translate(history, orders, false, true, true);
+    return openOrdersOnlyTouching(history, orders, null);
+  }
+
+  /** As {@link #openOrdersOnlyTouching(History, ListOrders)}, with what the lists' graph found ({@code known}, or null). */
+  static Translated openOrdersOnlyTouching(final History history, final ListOrders orders, final OpenAppends known) {
+    final Translated all = translate(history, orders, false, true, true, known);
     final History.Builder out = History.builder();
     for (final Transaction t : all.history().transactions()) {
       if (!t.ops().isEmpty()) {
@@ -134,13 +152,13 @@ public final class RegisterTranslation {
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten) {
-    return translate(history, orders, baseWritten, false, false);
+    return translate(history, orders, baseWritten, false, false, null);
   }
 
   private static Translated translate(final History history, final ListOrders orders, final boolean baseWritten,
-      final boolean openOnly, final boolean touchingOnly) {
-    final RegisterTranslation t = new RegisterTranslation(orders, baseWritten);
-    t.indexAppends(history, openOnly);
+      final boolean openOnly, final boolean touchingOnly, final OpenAppends known) {
+    final RegisterTranslation t = new RegisterTranslation(orders, baseWritten, known);
+    t.indexAppends(history, openOnly, known != null);
     final History.Builder out = History.builder();
     t.phantoms(history);
     final Map<String, int[]> origin = new HashMap<>(openOnly ? 16 : history.size() * 2);
@@ -154,28 +172,27 @@ public final class RegisterTranslation {
       });
     }
     boolean registerWrites = false;
-    for (final Transaction txn : history.transactions()) {
+    final List<Integer> scratch = new ArrayList<>(); // openOnly keeps no origin map
+    final List<Transaction> txns = history.transactions();
+    for (int index = 0; index < txns.size(); index++) {
+      final Transaction txn = txns.get(index);
       if (!openOnly) { // (a history with open orders on the lists' graph has no register op)
         for (final Op op : txn.ops()) {
           registerWrites |= op.isWrite();
         }
-      }
-      final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
-      if (!openOnly) {
+        final List<Integer> from = new ArrayList<>(txn.ops().size() + 2);
         out.add(t.translate(txn, from));
         origin.putIfAbsent(txn.id(), from.stream().mapToInt(Integer::intValue).toArray());
         continue;
       }
-      boolean touches = false;
-      if (!t.unobservedCommitted.isEmpty()) {
-        for (final Op op : txn.ops()) {
-          touches |= t.unobservedCommitted.getOrDefault(op.key(), 0) > 1;
-        }
-      }
+      final boolean touches = !t.unobservedCommitted.isEmpty()
+          && (t.committedTouching != null && txn.status() == TxnStatus.COMMITTED ? t.committedTouching.get(index)
+              : t.touchesOpenKey(txn));
       if (!touches && touchingOnly) {
         continue;
       }
-      final Transaction translated = touches ? t.translate(txn, from) : t.withOps(txn, List.of());
+      scratch.clear();
+      final Transaction translated = touches ? t.translate(txn, scratch) : t.withOps(txn, List.of());
       if (touches) {
         final List<Op> ops = new ArrayList<>(2);
         for (final Op op : translated.ops()) {
@@ -199,6 +216,18 @@ public final class RegisterTranslation {
     return new Translated(out.build(), origin, byName, open, registerWrites);
   }
 
+  /** True when an op of the transaction is on a key with several unobserved committed appends (an open order). */
+  private boolean touchesOpenKey(final Transaction txn) {
+    final List<Op> ops = txn.ops();
+    for (int i = 0; i < ops.size(); i++) {
+      final Integer n = unobservedCommitted.get(ops.get(i).key());
+      if (n != null && n > 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * A stand-in key for every key with several committed appends no read shows, when some read
    * shows an appended element (with none, the key's own initial version plays that part, and the
@@ -217,38 +246,26 @@ public final class RegisterTranslation {
     if (bases.isEmpty()) {
       return;
     }
-    final Set<String> keys = new HashSet<>();
-    for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        keys.add(op.key());
-      }
-    }
+    final Set<String> keys = orders.historyKeys();
+    final Set<String> named = new HashSet<>();
     bases.forEach((k, base) -> {
       String name = k + "'";
-      while (keys.contains(name)) {
+      while (keys.contains(name) || named.contains(name)) {
         name += "'";
       }
-      keys.add(name);
+      named.add(name);
       phantoms.put(k, new Phantom(k, name, base));
     });
   }
 
   /**
-   * The live elements of every key and the counts of unobserved committed appends; with {@code
-   * openOnly}, the live elements of the keys with an open order only ({@link #openOrdersOnly}).
+   * The live elements of every key and the counts of unobserved committed appends (unless {@code
+   * counted}: given by {@link OpenAppends}); with {@code openOnly}, the live elements of the keys
+   * with an open order only ({@link #openOrdersOnly}).
    */
-  private void indexAppends(final History history, final boolean openOnly) {
-    for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
-        if (op.isAppend()) {
-          if (t.status() != TxnStatus.ABORTED && !openOnly) {
-            liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
-          }
-          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
-            unobservedCommitted.merge(op.key(), 1, Integer::sum);
-          }
-        }
-      }
+  private void indexAppends(final History history, final boolean openOnly, final boolean counted) {
+    if (!counted || !openOnly) {
+      countAppends(history, openOnly);
     }
     if (!openOnly) {
       return;
@@ -257,9 +274,29 @@ public final class RegisterTranslation {
       if (t.status() == TxnStatus.ABORTED) {
         continue;
       }
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        final Op op = ops.get(i);
         if (op.isAppend() && unobservedCommitted.getOrDefault(op.key(), 0) > 1) {
           liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+        }
+      }
+    }
+  }
+
+  /** The counts of unobserved committed appends; unless {@code openOnly}, the live elements of every key. */
+  private void countAppends(final History history, final boolean openOnly) {
+    for (final Transaction t : history.transactions()) {
+      final List<Op> ops = t.ops();
+      for (int i = 0; i < ops.size(); i++) {
+        final Op op = ops.get(i);
+        if (op.isAppend()) {
+          if (t.status() != TxnStatus.ABORTED && !openOnly) {
+            liveElements.computeIfAbsent(op.key(), k -> new HashSet<>()).add(op.value());
+          }
+          if (orders.counted(t) && orders.of(op.key()).position(op.value()) < 0) {
+            unobservedCommitted.merge(op.key(), 1, Integer::sum);
+          }
         }
       }
     }
