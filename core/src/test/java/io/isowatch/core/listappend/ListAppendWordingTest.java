@@ -68,6 +68,71 @@ class ListAppendWordingTest {
   }
 
   @Test
+  void shouldNameAnRrCycleWithOneAntiDependencyGSingleAsItsEdgesShow() {
+    // Given: Elle's G-single: T2 appended 2 to x right after T1's 1 (WW) but read y=[] before T1's
+    // append of 1 to y (RW)
+    final History history = HistoryDsl.history("""
+        T1 p1 a(x,1) a(y,1)
+        T2 p2 a(x,2) r(y,[])
+        T3 p3 r(x,[1,2])
+        """);
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+    // Then: one RW among its edges: G-single (Adya, Elle), not G2-item; RR violated
+    final Anomaly a = rrCycle(r);
+    assertEquals("G-single", a.type());
+    assertEquals(1, a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count(), a.cycle().toString());
+    assertEquals(EnumSet.of(Level.RR), a.violates());
+    assertTrue(a.explanation().contains("exactly one anti-dependency (Adya's G-single, an item cycle RR forbids as "
+        + "G2-item)"), a.explanation());
+    assertTrue(a.explanation().endsWith("This violates RR (G-single)."), a.explanation());
+  }
+
+  @Test
+  void shouldNameAnRrCycleWithTwoAntiDependenciesG2ItemAndTellAnAppendNoReadShowsAsComingAfterTheOrder() {
+    // Given: Elle's G2: each read the empty list of the key the other appends to, and no read shows
+    // either append
+    final History history = HistoryDsl.history("""
+        T1 p1 a(x,1) r(y,[])
+        T2 p2 a(y,1) r(x,[])
+        """);
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+    // Then
+    final Anomaly a = rrCycle(r);
+    assertEquals("G2-item", a.type());
+    assertEquals(2, a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count(), a.cycle().toString());
+    assertTrue(a.explanation().contains(", the whole order every read of y is a prefix of, and T2 appended an element "
+        + "no committed read shows, which comes after that order;"), a.explanation());
+    assertFalse(a.explanation().contains("the element after it"), a.explanation());
+  }
+
+  @Test
+  void shouldNameEveryRrCycleByTheNumberOfAntiDependenciesItShowsOnRandomHistories() {
+    // Given: random list-append histories
+    final Random random = new Random(Long.getLong("seed", 23));
+    final java.util.Map<String, Integer> seen = new java.util.TreeMap<>();
+    for (int n = 0; n < Integer.getInteger("histories", 3000); n++) {
+      final History h = ListAppendHistories.random(random);
+      // When
+      final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+      for (final Anomaly a : r.anomalies()) {
+        if (a.cycle().isEmpty() || !a.violates().equals(EnumSet.of(Level.RR))) {
+          continue; // not ListDependencyCycles' counterexample (the engine's: the test above)
+        }
+        // Then: G-single with one RW, G2-item with more, G0/G1c with none
+        final long rw = a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count();
+        final boolean onlyWw = a.cycle().stream().allMatch(e -> e.kind() == EdgeKind.WW);
+        final String expected = rw == 1 ? "G-single" : rw > 1 ? "G2-item" : onlyWw ? "G0" : "G1c";
+        assertEquals(expected, a.type(), () -> HistoryDsl.format(h) + a.explanation());
+        seen.merge(a.type(), 1, Integer::sum);
+      }
+    }
+    // And: both classes with anti-dependencies occurred
+    assertTrue(seen.getOrDefault("G-single", 0) > 20 && seen.getOrDefault("G2-item", 0) > 20, seen.toString());
+  }
+
+  @Test
   void shouldSayTheEmptyListWhereAListReadReturnedIt() {
     // Given: T1 read x=[] and then x=[1]
     final History history = HistoryDsl.history("""
@@ -112,6 +177,13 @@ class ListAppendWordingTest {
     }
     // And: the comparison meant something
     assertTrue(cycles > 300 && renamed > 10, cycles + " cycles, " + renamed + " G0");
+  }
+
+  /** The counterexample of RR on the lists' own graph (ListDependencyCycles): the one anomaly claiming RR alone. */
+  private static Anomaly rrCycle(final CheckResult r) {
+    final List<Anomaly> rr = r.anomalies().stream().filter(a -> a.violates().equals(EnumSet.of(Level.RR))).toList();
+    assertEquals(1, rr.size(), r.anomalies().toString());
+    return rr.get(0);
   }
 
   private static final Pattern READ_NULL = Pattern.compile("(?m)^\\s*- (?:\\S+ < \\S+, because )?(\\S+) .*?\\b(\\S+)=null\\b");
