@@ -32,11 +32,15 @@ final class CycleAnomalies {
   Anomaly anomaly(final List<CycleStep> steps) {
     final CycleClassifier.Classification c = classify(steps);
     final boolean writeOrder = c.type().startsWith("G0");
+    // Shown as classified: a cycle whose every step holds in SER's graph is classified without real
+    // time (CycleClassifier), so a step where RT and RW both hold is shown as its RW, not as RT: the
+    // name (G2-item: two RW) and the levels (SER) then follow from the edges the explanation shows.
+    final boolean withoutRealTime = steps.stream().allMatch(CycleStep::inSerGraph);
     final List<Integer> representative = new ArrayList<>(steps.size());
     final List<Edge> cycle = new ArrayList<>(steps.size());
     final List<Transaction> txns = new ArrayList<>(steps.size());
     for (final CycleStep s : steps) {
-      final int id = representative(s, writeOrder);
+      final int id = representative(withoutRealTime ? s.withoutRealTime() : s, writeOrder);
       representative.add(id);
       cycle.add(toEdge(s, id));
       txns.add(view.txn(s.from()));

@@ -32,7 +32,8 @@ import java.util.Set;
  * readers of the whole order). PL2 forbids a cycle of WW and WR edges (G0, G1c), RR any cycle (G1c,
  * G2-item); both are acyclicity conditions, and ordering the open appends along a topological order
  * of the acyclic common graph closes no cycle (they have no other outgoing edges), so the common
- * edges decide them. Keys whose reads contradict each other (IncompatibleOrder, DuplicateElements)
+ * edges decide them. A cycle is named by its edges: G0, G1c, G-single (exactly one RW), G2-item
+ * (two or more RW), as the engine's {@code CycleClassifier} and Elle name them. Keys whose reads contradict each other (IncompatibleOrder, DuplicateElements)
  * have no order and give no edge: those anomalies violate every level already. Only transactions
  * that count as committed ({@link ListOrders#counted}) are nodes.
  */
@@ -41,8 +42,12 @@ final class ListDependencyCycles {
   private final Map<Transaction, Integer> index = new IdentityHashMap<>();
   private final List<List<Arc>> out = new ArrayList<>();
 
-  /** An edge to node {@code to} (node indices, since transaction ids may repeat in invalid input). */
-  private record Arc(int from, int to, Edge edge) {}
+  /**
+   * An edge to node {@code to} (node indices, since transaction ids may repeat in invalid input);
+   * {@code unshown} when its target's append is one no committed read shows, which comes after the
+   * whole order but not necessarily right after its last element.
+   */
+  private record Arc(int from, int to, Edge edge, boolean unshown) {}
 
   private ListDependencyCycles() {}
 
@@ -67,9 +72,14 @@ final class ListDependencyCycles {
 
   private void edge(final Transaction from, final Transaction to, final EdgeKind kind, final String key,
       final Long value) {
+    edge(from, to, kind, key, value, false);
+  }
+
+  private void edge(final Transaction from, final Transaction to, final EdgeKind kind, final String key,
+      final Long value, final boolean unshown) {
     if (from != to) {
       final int f = node(from);
-      out.get(f).add(new Arc(f, node(to), new Edge(from.id(), to.id(), kind, key, value)));
+      out.get(f).add(new Arc(f, node(to), new Edge(from.id(), to.id(), kind, key, value), unshown));
     }
   }
 
@@ -118,7 +128,7 @@ final class ListDependencyCycles {
       final Transaction lastAppender = last == null ? null : by.get(last);
       for (final Transaction u : open) {
         if (lastAppender != null) {
-          edge(lastAppender, u, EdgeKind.WW, key, last);
+          edge(lastAppender, u, EdgeKind.WW, key, last, true);
         }
       }
       for (final ListOrders.ListRead r : reads.getOrDefault(key, List.of())) {
@@ -137,7 +147,7 @@ final class ListDependencyCycles {
           }
         } else {
           for (final Transaction u : open) {
-            edge(r.txn(), u, EdgeKind.RW, key, end);
+            edge(r.txn(), u, EdgeKind.RW, key, end, true);
           }
         }
       }
@@ -188,13 +198,16 @@ final class ListDependencyCycles {
   private Anomaly anomaly(final List<Arc> arcs) {
     final List<Edge> cycle = arcs.stream().map(Arc::edge).toList();
     boolean onlyWw = true;
-    boolean antiDependency = false;
+    int antiDependencies = 0;
     for (final Edge e : cycle) {
       onlyWw &= e.kind() == EdgeKind.WW;
-      antiDependency |= e.kind() == EdgeKind.RW;
+      antiDependencies += e.kind() == EdgeKind.RW ? 1 : 0;
     }
-    final String type = antiDependency ? "G2-item" : onlyWw ? "G0" : "G1c";
-    final Set<Level> violates = antiDependency ? EnumSet.of(Level.RR) : EnumSet.of(Level.PL2, Level.RR);
+    // Named as Elle's txn cycle explainer and the engine's CycleClassifier name a cycle: by the
+    // number of anti-dependencies among its edges (Adya: G-single has exactly one; G2-item, any
+    // item cycle with one or more, is reported as such when there are two or more).
+    final String type = antiDependencies == 1 ? "G-single" : antiDependencies > 1 ? "G2-item" : onlyWw ? "G0" : "G1c";
+    final Set<Level> violates = antiDependencies > 0 ? EnumSet.of(Level.RR) : EnumSet.of(Level.PL2, Level.RR);
     final List<Transaction> txns = new ArrayList<>();
     final Map<String, String> alias = new HashMap<>();
     final StringBuilder text = new StringBuilder("Let:\n");
@@ -206,22 +219,33 @@ final class ListDependencyCycles {
           .append(" (session ").append(t.session()).append(", ").append(t.status().wire()).append(")\n");
     }
     text.append("Then:\n");
-    for (final Edge e : cycle) {
+    for (final Arc a : arcs) {
+      final Edge e = a.edge();
       final String from = alias.get(e.from());
       final String to = alias.get(e.to());
+      final String read = e.value() == null ? "the empty list of " + e.key() : "a list of " + e.key() + " ending in "
+          + e.value();
+      final String order = "the whole order every read of " + e.key() + " is a prefix of";
       text.append("  - ").append(from).append(" < ").append(to).append(", because ").append(switch (e.kind()) {
-        case WW -> to + " appended to " + e.key() + " the element right after " + from + "'s " + e.value()
-            + " (the order every read of " + e.key() + " is a prefix of)";
+        case WW -> a.unshown()
+            ? to + " appended to " + e.key() + " an element no committed read shows, which comes after " + order
+                + ", ending in " + from + "'s " + e.value()
+            : to + " appended to " + e.key() + " the element right after " + from + "'s " + e.value() + " (the order every "
+                + "read of " + e.key() + " is a prefix of)";
         case WR -> to + " read a list of " + e.key() + " ending in " + e.value() + ", which " + from + " appended";
-        case RW -> from + " read " + (e.value() == null ? "the empty list of " + e.key() : "a list of " + e.key()
-            + " ending in " + e.value()) + ", and " + to + " appended the element after it";
+        case RW -> a.unshown()
+            ? from + " read " + read + ", " + order + ", and " + to + " appended an element no committed read shows, "
+                + "which comes after that order"
+            : from + " read " + read + ", and " + to + " appended the element after it";
         default -> e.kind().name();
       }).append(";\n");
     }
     text.append("However, that makes ").append(alias.get(cycle.get(0).from())).append(" precede itself: a cycle of ")
-        .append(antiDependency ? "dependencies with an anti-dependency (Adya's G2-item)"
+        .append(antiDependencies == 1 ? "dependencies with exactly one anti-dependency (Adya's G-single, an item cycle "
+            + "RR forbids as G2-item)"
+            : antiDependencies > 1 ? "dependencies with " + antiDependencies + " anti-dependencies (Adya's G2-item)"
             : onlyWw ? "write dependencies (Adya's G0)" : "write and read dependencies (Adya's G1c)")
-        .append(" without session order. This violates ").append(antiDependency ? "RR" : "PL2 and RR")
+        .append(" without session order. This violates ").append(antiDependencies > 0 ? "RR" : "PL2 and RR")
         .append(" (").append(type).append(").");
     return new Anomaly(type, null, violates, txns, cycle, text.toString());
   }

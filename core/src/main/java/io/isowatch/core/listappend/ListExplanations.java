@@ -47,6 +47,8 @@ final class ListExplanations {
 
   private final Map<String, Transaction> originals;
   private final ListOrders orders;
+  /** (key, element) to its first appender, built on first use ({@link #appender}). */
+  private Map<String, Transaction> appenders;
 
   private ListExplanations(final Map<String, Transaction> originals, final ListOrders orders) {
     this.originals = originals;
@@ -59,16 +61,121 @@ final class ListExplanations {
       return a;
     }
     final ListExplanations x = new ListExplanations(originals, orders);
+    final Anomaly told;
     if ("LostUpdate".equals(a.name()) && a.cycle().size() == 2) {
-      return x.lostUpdate(a);
+      told = x.lostUpdate(a);
+    } else if (!a.cycle().isEmpty()) {
+      told = x.cycle(a);
+    } else if (a.read() != null) {
+      told = x.read(a);
+    } else {
+      told = a;
     }
-    if (!a.cycle().isEmpty()) {
-      return x.cycle(a);
+    String lists = x.registerValues(told.explanation());
+    final java.util.regex.Matcher own = OWN_WRITE.matcher(lists == null ? "" : lists);
+    if (own.find() && originals.get(own.group(1)) != null) {
+      lists = ownAppendMissed(lists, originals.get(own.group(1)), own.group(2));
     }
-    if (a.read() != null) {
-      return x.read(a);
+    return lists.equals(told.explanation()) ? told : new Anomaly(told.type(), told.name(), told.violates(),
+        told.transactions(), told.cycle(), lists, told.read());
+  }
+
+  /** "T read k=v" of the engine's register texts, v a number or null; followed by what may name its writer. */
+  private static final java.util.regex.Pattern REGISTER_READ = java.util.regex.Pattern.compile(
+      "\\b([^\\s,;:()]+) read ([^\\s=\\[\\](),;:]+)=(-?\\d+|null)(?=[ ,;:.)]|$)(, written by | from |, which (\\S+) wrote)?");
+  /** The weak levels' IntermediateRead sentence, about a writer T that only appended. */
+  private static final java.util.regex.Pattern OVERWROTE_OWN = java.util.regex.Pattern.compile(
+      "\\b([^\\s,;:()]+) wrote it and later overwrote it in the same transaction");
+  /** The engine's NotMyOwnWrite sentence: "T wrote k=w and later read ...". */
+  private static final java.util.regex.Pattern OWN_WRITE = java.util.regex.Pattern.compile(
+      "\\b([^\\s,;:()]+) wrote ([^\\s=]+)=-?\\d+ and later read ");
+  /** "X, which also wrote k": the engine's words for a transaction that wrote the key. */
+  private static final java.util.regex.Pattern ALSO_WROTE = java.util.regex.Pattern.compile(
+      "\\b([^\\s,;:()]+), which also wrote ([^\\s,;:.()]+)");
+
+  /**
+   * The explanation with what the steps above leave of the engine's register wording told for
+   * lists (the weak levels' and the read anomalies' texts): "T read k=v", v the version the
+   * translation gave one of T's list reads of k, becomes that list ("k=[..,v]", with {@link
+   * #uncommittedTail}), "written by A" / "which A wrote" its last element's appender, and "A,
+   * which also wrote k" "also appended to k" when A only appended to k. A read T has no such list
+   * of is left as it is (a register read of the history).
+   */
+  String registerValues(final String explanation) {
+    if (explanation == null) {
+      return null;
     }
-    return a;
+    final StringBuilder sb = new StringBuilder(explanation.length() + 64);
+    final java.util.regex.Matcher m = REGISTER_READ.matcher(explanation);
+    int last = 0;
+    while (m.find()) {
+      final Transaction t = originals.get(m.group(1));
+      final String k = m.group(2);
+      final Long v = "null".equals(m.group(3)) ? null : Long.valueOf(m.group(3));
+      final Op nonEmpty = t == null ? null : listNaming(t, k, v);
+      // A read of the empty list itself is told by emptyLists ("the empty list, the initial value").
+      final Op list = nonEmpty != null && !nonEmpty.elements().isEmpty() ? nonEmpty : null;
+      final Long appended = t == null || list != null ? null : appendRightAfter(t, k, v);
+      if (list == null && appended == null) {
+        continue;
+      }
+      final String writer = m.group(4) == null ? null : m.group(5) != null ? m.group(5)
+          : explanation.substring(m.end()).split("[\\s,;:.()]", 2)[0];
+      sb.append(explanation, last, m.start()).append(m.group(1));
+      if (list != null) {
+        sb.append(" read ").append(k).append('=').append(shown(list)).append(uncommittedTail(list, v));
+      } else { // the translation's read before an append: the version the append builds on
+        sb.append(" appended ").append(appended).append(" to ").append(k)
+            .append(v == null ? " as its first element" : " right after " + v).append(", building on ").append(version(k, v));
+      }
+      if (writer != null) {
+        sb.append(", which ends in ").append(v).append(", appended by ").append(m.group(5) != null ? writer : "");
+      }
+      last = m.end();
+    }
+    String text = sb.append(explanation, last, explanation.length()).toString();
+    final java.util.regex.Matcher w = ALSO_WROTE.matcher(text);
+    final StringBuilder out = new StringBuilder(text.length());
+    last = 0;
+    while (w.find()) {
+      final Transaction a = originals.get(w.group(1));
+      final String k = w.group(2);
+      if (a != null && a.ops().stream().anyMatch(op -> op.isAppend() && op.key().equals(k))
+          && a.ops().stream().noneMatch(op -> op.isWrite() && op.key().equals(k))) {
+        out.append(text, last, w.start()).append(w.group(1)).append(", which also appended to ").append(k);
+        last = w.end();
+      }
+    }
+    text = out.append(text, last, text.length()).toString();
+    final java.util.regex.Matcher g1b = OVERWROTE_OWN.matcher(text);
+    if (g1b.find() && originals.get(g1b.group(1)) != null
+        && originals.get(g1b.group(1)).ops().stream().noneMatch(Op::isWrite)) {
+      text = text.substring(0, g1b.start()) + g1b.group(1) + " appended it and then another element to the same key in "
+          + "the same transaction" + text.substring(g1b.end());
+    }
+    return text;
+  }
+
+  /** An element t appended to k right after v in the order every read of k is a prefix of, or null. */
+  private Long appendRightAfter(final Transaction t, final String k, final Long v) {
+    final ListOrders.KeyOrder order = orders.of(k);
+    final int p = v == null ? -1 : order.position(v);
+    for (final Op op : t.ops()) {
+      if (op.isAppend() && op.key().equals(k) && (v == null || p >= 0) && order.position(op.value()) == p + 1) {
+        return op.value();
+      }
+    }
+    return null;
+  }
+
+  /** T's first list read of k whose version (its last element a live append put there) is v, or null. */
+  private Op listNaming(final Transaction t, final String k, final Long v) {
+    for (final Op op : t.ops()) {
+      if (op.isListRead() && op.key().equals(k) && uncommittedTail(op, v) != null) {
+        return op;
+      }
+    }
+    return null;
   }
 
   /**
@@ -242,9 +349,10 @@ final class ListExplanations {
     switch (e.kind()) {
       case WR: {
         final Op read = readBefore(to, k);
-        if (read != null && Objects.equals(last(read), v)) {
-          return new Step(e, e.to() + " read " + k + "=" + shown(read) + (v == null ? ", the empty list " + e.from()
-              + " holds initially" : ", which ends in " + v + ", appended by " + e.from()));
+        final String tail = read == null ? null : uncommittedTail(read, v);
+        if (tail != null) {
+          return new Step(e, e.to() + " read " + k + "=" + shown(read) + tail + (v == null ? ", the empty list "
+              + e.from() + " holds initially" : ", which ends in " + v + ", appended by " + e.from()));
         }
         final Long appended = appendFollowing(to, k, v);
         if (appended != null) {
@@ -271,13 +379,14 @@ final class ListExplanations {
           return new Step(e, null);
         }
         final Op read = readBefore(from, k);
-        if (read != null && Objects.equals(last(read), v)) {
+        final String tail = read == null ? null : uncommittedTail(read, v);
+        if (tail != null) {
           final ListOrders.KeyOrder order = orders.of(k);
           final boolean shownByARead = order.position(appended) >= 0;
           // The engine's RW reaches every append that built on the version read (the append's
           // transaction read it too): after a lost append, the lists may put other elements between.
           final boolean next = shownByARead && order.position(appended) == (v == null ? 0 : order.position(v) + 1);
-          return new Step(e, e.from() + " read " + k + "=" + shown(read) + ", and " + e.to() + " appended "
+          return new Step(e, e.from() + " read " + k + "=" + shown(read) + tail + ", and " + e.to() + " appended "
               + appended + (next ? ", the element after it in the order of " + k + " every read is a prefix of"
                   : shownByARead ? ", which comes after it in the order of " + k + " every read is a prefix of ("
                       + version(k, appended) + ")"
@@ -412,7 +521,8 @@ final class ListExplanations {
     } else {
       return a;
     }
-    String text = a.explanation().replace(claim, told);
+    String text = laterReads(a.explanation(), t, r.key());
+    text = text.replace(claim, told);
     final String key = java.util.regex.Pattern.quote(r.key());
     if (!op.isAppend()) { // "and later read x=4": the same list read
       text = text.replaceAll(" read " + key + "=" + java.util.regex.Pattern.quote(r.value() == null ? "null" : r.value().toString())
@@ -424,6 +534,118 @@ final class ListExplanations {
         .replaceAll(" writing " + key + "=(-?\\d+)", " appending $1 to " + java.util.regex.Matcher.quoteReplacement(r.key()))
         .replaceAll(" overwrote with " + key + "=(-?\\d+)", " appended $1 after it");
     return new Anomaly(a.type(), a.name(), a.violates(), a.transactions(), a.cycle(), text, a.read());
+  }
+
+  /**
+   * How a read of a list names the version {@code v} (null: the empty list), told before that
+   * version is shown: "" when the list ends in v; when it ends in elements no committed
+   * transaction appended after v, each of them with its reason and "without them, it shows k=[..v]" (the
+   * translation reads the version of the last element a transaction that did not abort appended,
+   * {@link RegisterTranslation}); null when the list does not name v.
+   */
+  private String uncommittedTail(final Op read, final Long v) {
+    final List<Long> l = read.isListRead() ? read.elements() : List.of();
+    final int end = shownUpTo(read, v).size();
+    if (end == l.size()) {
+      return Objects.equals(last(read), v) ? "" : null;
+    }
+    if (end == 0 && v != null) {
+      return null;
+    }
+    final List<String> why = new ArrayList<>();
+    for (final Long x : l.subList(end, l.size())) {
+      final Transaction a = appender(read.key(), x);
+      if (a != null && a.status() != io.isowatch.core.history.TxnStatus.ABORTED) {
+        return null; // a live element after v: the list names a later version
+      }
+      why.add(x + (a == null ? " was appended by no transaction (thin air)" : " was appended by " + a.id()
+          + ", which aborted (G1a)"));
+    }
+    return ", where " + String.join(" and ", why) + "; without " + (why.size() == 1 ? "it" : "them") + ", it shows "
+        + read.key() + "=" + format(l.subList(0, end));
+  }
+
+  /** The read's list up to and including its last occurrence of v (empty for v null), or the whole list. */
+  private static List<Long> shownUpTo(final Op read, final Long v) {
+    final List<Long> l = read.isListRead() ? read.elements() : List.of();
+    if (v == null) {
+      return List.of();
+    }
+    final int at = l.lastIndexOf(v);
+    return at < 0 ? l : l.subList(0, at + 1);
+  }
+
+  /** The first transaction that appended x to k, or null (an element from thin air). */
+  private Transaction appender(final String k, final Long x) {
+    if (appenders == null) {
+      appenders = new java.util.HashMap<>();
+      for (final Transaction t : originals.values()) {
+        for (final Op op : t.ops()) {
+          if (op.isAppend()) {
+            appenders.putIfAbsent(op.key() + "\u0000" + op.value(), t);
+          }
+        }
+      }
+    }
+    return appenders.get(k + "\u0000" + x);
+  }
+
+  /**
+   * The engine's "T read k=a and later k=b" (NonRepeatableReads), whose values are the versions
+   * the translation gave two list reads of t (a list's last element a transaction that did not abort
+   * appended, null for none), told with the two lists t read, each with what {@link #uncommittedTail}
+   * says of elements after its version; unchanged when t has no such pair of list reads.
+   */
+  private String laterReads(final String explanation, final Transaction t, final String k) {
+    final java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(t.id() + " read " + k
+        + "=") + "(-?\\d+|null) and later " + java.util.regex.Pattern.quote(k + "=") + "(-?\\d+|null)(?=[ ,.:;])")
+        .matcher(explanation);
+    if (!m.find()) {
+      return explanation;
+    }
+    final Long first = "null".equals(m.group(1)) ? null : Long.valueOf(m.group(1));
+    final Long later = "null".equals(m.group(2)) ? null : Long.valueOf(m.group(2));
+    final List<Op> ops = t.ops();
+    for (int i = 0; i < ops.size(); i++) {
+      final Op a = ops.get(i);
+      final String aTail = a.isListRead() && a.key().equals(k) ? uncommittedTail(a, first) : null;
+      if (aTail == null) {
+        continue;
+      }
+      for (int j = i + 1; j < ops.size(); j++) {
+        final Op b = ops.get(j);
+        final String bTail = b.isListRead() && b.key().equals(k) ? uncommittedTail(b, later) : null;
+        if (bTail != null) {
+          final String told = t.id() + " read " + k + "=" + shown(a) + aTail + " and later " + k + "=" + shown(b) + bTail;
+          return explanation.substring(0, m.start()) + told + explanation.substring(m.end());
+        }
+      }
+    }
+    return explanation;
+  }
+
+  /**
+   * The engine's "T wrote k=w and later read k=v" (NotMyOwnWrite) told with T's append of w and
+   * its later list read of k that does not hold w; unchanged when T has no such pair.
+   */
+  private static String ownAppendMissed(final String explanation, final Transaction t, final String k) {
+    final java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(t.id() + " wrote " + k
+        + "=") + "(-?\\d+) and later read " + java.util.regex.Pattern.quote(k + "=") + "(?:-?\\d+|null)(?=[ ,.:;])")
+        .matcher(explanation);
+    if (!m.find()) {
+      return explanation;
+    }
+    final Long w = Long.valueOf(m.group(1));
+    boolean appended = false;
+    for (final Op op : t.ops()) {
+      if (op.isAppend() && op.key().equals(k) && w.equals(op.value())) {
+        appended = true;
+      } else if (appended && op.isListRead() && op.key().equals(k) && !op.elements().contains(w)) {
+        return explanation.substring(0, m.start()) + t.id() + " appended " + w + " to " + k + " and later read " + k + "="
+            + shown(op) + ", which does not hold it" + explanation.substring(m.end());
+      }
+    }
+    return explanation;
   }
 
   /** The transaction's read of the key before it first appends to it, or null. */

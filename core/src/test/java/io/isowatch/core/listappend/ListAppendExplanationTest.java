@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 class ListAppendExplanationTest {
   private static final String CORPUS = "/corpus/list-append/";
   /** "read" as a noun ("any read shows", "every read of x"), not a claim that someone read. */
-  private static final Pattern NOUN = Pattern.compile("(any|no|every|each|a|longest|one|that) $");
+  private static final Pattern NOUN = Pattern.compile("(any|no|every|each|a|longest|one|that|committed) $");
   private static final Pattern LIST_CLAIM = Pattern.compile("^([^=\\s]+)=(\\[[-0-9,]*\\]|null)");
   private static final Pattern ENDING = Pattern.compile("^a list of (\\S+) ending in (-?\\d+)");
   private static final Pattern EMPTY = Pattern.compile("^the empty list of (\\S+?)[,;.]");

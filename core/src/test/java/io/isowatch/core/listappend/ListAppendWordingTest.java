@@ -68,6 +68,71 @@ class ListAppendWordingTest {
   }
 
   @Test
+  void shouldNameAnRrCycleWithOneAntiDependencyGSingleAsItsEdgesShow() {
+    // Given: Elle's G-single: T2 appended 2 to x right after T1's 1 (WW) but read y=[] before T1's
+    // append of 1 to y (RW)
+    final History history = HistoryDsl.history("""
+        T1 p1 a(x,1) a(y,1)
+        T2 p2 a(x,2) r(y,[])
+        T3 p3 r(x,[1,2])
+        """);
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+    // Then: one RW among its edges: G-single (Adya, Elle), not G2-item; RR violated
+    final Anomaly a = rrCycle(r);
+    assertEquals("G-single", a.type());
+    assertEquals(1, a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count(), a.cycle().toString());
+    assertEquals(EnumSet.of(Level.RR), a.violates());
+    assertTrue(a.explanation().contains("exactly one anti-dependency (Adya's G-single, an item cycle RR forbids as "
+        + "G2-item)"), a.explanation());
+    assertTrue(a.explanation().endsWith("This violates RR (G-single)."), a.explanation());
+  }
+
+  @Test
+  void shouldNameAnRrCycleWithTwoAntiDependenciesG2ItemAndTellAnAppendNoReadShowsAsComingAfterTheOrder() {
+    // Given: Elle's G2: each read the empty list of the key the other appends to, and no read shows
+    // either append
+    final History history = HistoryDsl.history("""
+        T1 p1 a(x,1) r(y,[])
+        T2 p2 a(y,1) r(x,[])
+        """);
+    // When
+    final CheckResult r = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+    // Then
+    final Anomaly a = rrCycle(r);
+    assertEquals("G2-item", a.type());
+    assertEquals(2, a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count(), a.cycle().toString());
+    assertTrue(a.explanation().contains(", the whole order every read of y is a prefix of, and T2 appended an element "
+        + "no committed read shows, which comes after that order;"), a.explanation());
+    assertFalse(a.explanation().contains("the element after it"), a.explanation());
+  }
+
+  @Test
+  void shouldNameEveryRrCycleByTheNumberOfAntiDependenciesItShowsOnRandomHistories() {
+    // Given: random list-append histories
+    final Random random = new Random(Long.getLong("seed", 23));
+    final java.util.Map<String, Integer> seen = new java.util.TreeMap<>();
+    for (int n = 0; n < Integer.getInteger("histories", 3000); n++) {
+      final History h = ListAppendHistories.random(random);
+      // When
+      final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(EnumSet.of(Level.RR)));
+      for (final Anomaly a : r.anomalies()) {
+        if (a.cycle().isEmpty() || !a.violates().equals(EnumSet.of(Level.RR))) {
+          continue; // not ListDependencyCycles' counterexample (the engine's: the test above)
+        }
+        // Then: G-single with one RW, G2-item with more, G0/G1c with none
+        final long rw = a.cycle().stream().filter(e -> e.kind() == EdgeKind.RW).count();
+        final boolean onlyWw = a.cycle().stream().allMatch(e -> e.kind() == EdgeKind.WW);
+        final String expected = rw == 1 ? "G-single" : rw > 1 ? "G2-item" : onlyWw ? "G0" : "G1c";
+        assertEquals(expected, a.type(), () -> HistoryDsl.format(h) + a.explanation());
+        seen.merge(a.type(), 1, Integer::sum);
+      }
+    }
+    // And: both classes with anti-dependencies occurred
+    assertTrue(seen.getOrDefault("G-single", 0) > 20 && seen.getOrDefault("G2-item", 0) > 20, seen.toString());
+  }
+
+  @Test
   void shouldSayTheEmptyListWhereAListReadReturnedIt() {
     // Given: T1 read x=[] and then x=[1]
     final History history = HistoryDsl.history("""
@@ -79,8 +144,60 @@ class ListAppendWordingTest {
         .anomalies().get(0);
     // Then
     assertEquals("NonRepeatableReads", a.name());
-    assertTrue(a.explanation().contains("  - T1 read x=[] and later x=1 without writing x in between"), a.explanation());
+    assertTrue(a.explanation().contains("  - T1 read x=[] and later x=[1] without writing x in between"), a.explanation());
     assertFalse(a.explanation().contains("x=null"), a.explanation());
+  }
+
+  @Test
+  void shouldShowBothListsOfANonRepeatableReadWithTheAbortedElementsItsVersionLeavesOut() {
+    // Given: T1 read y=[1] and then y=[1,4,5], where 5 was appended by T3, which aborted
+    final History history = HistoryDsl.history("""
+        T1 s1 r(y,[1]) r(y,[1,4,5])
+        T2 s2 a(y,1)
+        T4 s4 a(y,4)
+        T3 s3 a(y,5) aborted
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(CLASSIC)).anomalies().stream()
+        .filter(x -> "NonRepeatableReads".equals(x.name())).findFirst().orElseThrow();
+    // Then: lists, not the translation's register values 1 and 4
+    assertTrue(a.explanation().contains("  - T1 read y=[1] and later y=[1,4,5], where 5 was appended by T3, which aborted "
+        + "(G1a); without it, it shows y=[1,4] without writing y in between"), a.explanation());
+    assertFalse(a.explanation().contains("later y=4"), a.explanation());
+  }
+
+  @Test
+  void shouldTellAnAntiDependencyFromAListEndingInAnAbortedAppendAsAnAppendNotAsANullOverwritten() {
+    // Given: T3 read z=[1], whose 1 T1 appended and aborted; T2, earlier in T3's session, appended 3
+    final History history = HistoryDsl.history("""
+        T1 s1 a(z,1) aborted
+        T2 s0 a(z,3)
+        T3 s0 r(z,[1])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(CLASSIC)).anomalies().stream()
+        .filter(x -> !x.cycle().isEmpty()).findFirst().orElseThrow();
+    // Then: the list as read, the aborted append named (G1a), and T2's append, not an overwrite of z=null
+    assertTrue(a.explanation().contains("  - T3 < T2, because T3 read z=[1], where 1 was appended by T1, which aborted "
+        + "(G1a); without it, it shows z=[], and T2 appended 3, which no read shows"), a.explanation());
+    assertFalse(a.explanation().contains("z=null"), a.explanation());
+    assertFalse(a.explanation().contains("overwrote"), a.explanation());
+  }
+
+  @Test
+  void shouldTellAReadDependencyFromAListEndingInAnAbortedAppend() {
+    // Given: T3 read z=[1,2], whose 2 T2 appended and aborted; T1, later in T3's session, appended 1
+    final History history = HistoryDsl.history("""
+        T3 s1 r(z,[1,2])
+        T1 s1 a(z,1)
+        T2 s2 a(z,2) aborted
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(CLASSIC)).anomalies().stream()
+        .filter(x -> !x.cycle().isEmpty()).findFirst().orElseThrow();
+    // Then
+    assertTrue(a.explanation().contains("  - T1 < T3, because T3 read z=[1,2], where 2 was appended by T2, which aborted "
+        + "(G1a); without it, it shows z=[1], which ends in 1, appended by T1;"), a.explanation());
   }
 
   @Test
@@ -112,6 +229,40 @@ class ListAppendWordingTest {
     }
     // And: the comparison meant something
     assertTrue(cycles > 300 && renamed > 10, cycles + " cycles, " + renamed + " G0");
+  }
+
+  @Test
+  void shouldNeverTellAListAppendHistoryWithRegisterWordsOnRandomHistoriesAtEveryLevel() {
+    // Given: random list-append histories (appends and list reads only), checked at every level
+    final Random random = new Random(Long.getLong("seed", 29));
+    final Pattern register = Pattern.compile("overwrot|overwriting|\\bwrote [^\\s=]+=|and later [^\\s=]+=(-?\\d|null)");
+    int lines = 0;
+    for (int n = 0; n < Integer.getInteger("histories", 2000); n++) {
+      final History h = ListAppendHistories.random(random);
+      // When
+      final CheckResult r = WholeHistoryCheck.check(h, CheckOptions.defaults().withLevels(EnumSet.allOf(Level.class)));
+      for (final Anomaly a : r.anomalies()) {
+        if (a.explanation() == null) {
+          continue;
+        }
+        for (final String line : a.explanation().split("\n")) {
+          if (line.startsWith("  - ")) {
+            lines++;
+            // Then: no overwrite, no written register value, no later read of a register value
+            assertFalse(register.matcher(line).find(), () -> HistoryDsl.format(h) + a.explanation());
+          }
+        }
+      }
+    }
+    // And: the comparison meant something
+    assertTrue(lines > 1000, lines + " lines");
+  }
+
+  /** The counterexample of RR on the lists' own graph (ListDependencyCycles): the one anomaly claiming RR alone. */
+  private static Anomaly rrCycle(final CheckResult r) {
+    final List<Anomaly> rr = r.anomalies().stream().filter(a -> a.violates().equals(EnumSet.of(Level.RR))).toList();
+    assertEquals(1, rr.size(), r.anomalies().toString());
+    return rr.get(0);
   }
 
   private static final Pattern READ_NULL = Pattern.compile("(?m)^\\s*- (?:\\S+ < \\S+, because )?(\\S+) .*?\\b(\\S+)=null\\b");
