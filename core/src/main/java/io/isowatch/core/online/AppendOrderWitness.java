@@ -19,15 +19,17 @@ import java.util.Set;
  * transactions, each one's first read of a key before writing it, its last write of a key, session
  * order, and for SSER real time through one node per distinct end time, as {@code
  * core.solve.VersionOrderProblem} builds it) is kept acyclic edge by edge ({@link PearceKellyDag}),
- * so while it {@link #serHolds() holds} the fed history is SER (and SI), and while {@link
- * #sserHolds()} it is SSER: a checked witness, never a guess.
+ * so while it {@link #serHolds() holds} the fed history is SER (and SI), while {@link #sserHolds()}
+ * it is SSER, and while {@link #siHolds()} (a graph of its own, where only the cycles SI forbids
+ * close) it is SI: a checked witness, never a guess.
  *
  * <p>It stops (for good, until {@link OnlineChecker} starts a new one after a search) at whatever
  * it does not model exactly, leaving those levels to the search: a value written twice or the
  * initial value written, a read whose writer is not a fed committed transaction (an indeterminate,
- * aborted, intermediate or not yet seen one), a transaction of a session fed out of its rank, and
- * the first cycle of the appended order (another order may still be acyclic: the search decides).
- * SSER stops alone on a transaction without both times or fed out of end-time order.
+ * aborted, intermediate or not yet seen one), a transaction of a session fed out of its rank.
+ * A cycle of the appended order stops the levels it violates only (another order may still be
+ * acyclic: the search decides those). SSER stops alone on a transaction without both times or fed
+ * out of end-time order.
  */
 final class AppendOrderWitness {
   /** One version of a key: its writer's node (-1: the initial version), the next writer's, and readers until then. */
@@ -47,6 +49,13 @@ final class AppendOrderWitness {
   private final long skew;
   private final PearceKellyDag ser = new PearceKellyDag();
   private final PearceKellyDag sser = new PearceKellyDag();
+  /**
+   * SI: node 2n is transaction n, 2n+1 is "n entered by a dependency": a WR, WW or session step
+   * a → b is 2a → 2b+1, then 2b+1 → 2b, and an RW step b → c is 2b+1 → 2c. A path is a chain of
+   * dependencies each optionally followed by one RW, so a cycle here is a cycle with no two
+   * adjacent RW steps, the cycles SI forbids (as GraphCycles searches them for the search).
+   */
+  private final PearceKellyDag si = new PearceKellyDag();
   private final Map<String, Version> last = new HashMap<>();
   private final Map<String, Version> initialVersions = new HashMap<>();
   private final Map<KeyValue, Version> written = new HashMap<>();
@@ -58,6 +67,7 @@ final class AppendOrderWitness {
   private int nodes;
   private boolean serHolds = true;
   private boolean sserHolds = true;
+  private boolean siHolds = true;
   private String stoppedBy;
 
   AppendOrderWitness(final Long initial, final long skewMicros) {
@@ -75,14 +85,19 @@ final class AppendOrderWitness {
     return sserHolds && serHolds;
   }
 
-  /** Why the witness stopped, for tests and logs; null while SER holds. */
+  /** Whether the appended order of everything fed so far has no cycle SI forbids. */
+  boolean siHolds() {
+    return siHolds;
+  }
+
+  /** Why the witness stopped for every level at something it does not model; null when not (a cycle is not that). */
   String stoppedBy() {
     return stoppedBy;
   }
 
   /** Feeds the next processed transaction ({@code rank}: its rank in its session). */
   void feed(final Transaction t, final long rank) {
-    if (!serHolds) {
+    if (!serHolds && !siHolds) {
       return;
     }
     if (t.status() != TxnStatus.COMMITTED) {
@@ -94,13 +109,16 @@ final class AppendOrderWitness {
     final int node = nodes++;
     ser.ensureNode(node);
     sser.ensureNode(node);
+    si.ensureNode(2 * node);
+    si.ensureNode(2 * node + 1);
+    si.insert(2 * node + 1, 2 * node, 0, 0);
     final long[] prev = session.get(t.session());
     if (prev != null && prev[1] > rank) {
       stop("transaction " + t.id() + " came after a later one of its session");
       return;
     }
     if (prev != null) {
-      if (!edge((int) prev[0], node)) {
+      if (!edge((int) prev[0], node, false)) {
         return;
       }
     }
@@ -132,11 +150,11 @@ final class AppendOrderWitness {
       v = initialVersions.computeIfAbsent(key, k -> new Version(-1));
       last.putIfAbsent(key, v);
     }
-    if (v.writer >= 0 && !edge(v.writer, node)) {
+    if (v.writer >= 0 && !edge(v.writer, node, false)) {
       return false;
     }
     if (v.next >= 0) {
-      return edge(node, v.next);
+      return edge(node, v.next, true);
     }
     if (v.readers == null) {
       v.readers = new ArrayList<>(2);
@@ -151,12 +169,12 @@ final class AppendOrderWitness {
       return stop(t.id() + " wrote " + key + "=" + value + ", a value written before or the initial value");
     }
     final Version prev = last.computeIfAbsent(key, k -> initialVersions.computeIfAbsent(k, x -> new Version(-1)));
-    if (prev.writer >= 0 && !edge(prev.writer, node)) {
+    if (prev.writer >= 0 && !edge(prev.writer, node, false)) {
       return false;
     }
     if (prev.readers != null) {
       for (final int r : prev.readers) {
-        if (r != node && !edge(r, node)) {
+        if (r != node && !edge(r, node, true)) {
           return false;
         }
       }
@@ -171,7 +189,7 @@ final class AppendOrderWitness {
 
   /** Real time through time nodes, as VersionOrderProblem encodes it: a → E(a.end) → E(later end) → b. */
   private void realTime(final int node, final Transaction t) {
-    if (!sserHolds) {
+    if (!sserHolds || !serHolds) {
       return;
     }
     final long start = t.start();
@@ -216,20 +234,28 @@ final class AppendOrderWitness {
     return true;
   }
 
-  /** Adds a dependency edge to both graphs; false (and stopped) when it closes a SER cycle. */
-  private boolean edge(final int from, final int to) {
-    if (ser.insert(from, to, 0, 0) < 0) {
-      return stop("the appended version order has a cycle");
+  /**
+   * Adds a dependency edge ({@code rw}: an anti-dependency) to each graph that still holds; false
+   * when no graph holds any more (the appended order has a cycle at SER and one SI forbids).
+   */
+  private boolean edge(final int from, final int to, final boolean rw) {
+    if (serHolds && ser.insert(from, to, 0, 0) < 0) {
+      serHolds = false;
+      sserHolds = false;
     }
     if (sserHolds && sser.insert(from, to, 0, 0) < 0) {
       sserHolds = false;
     }
-    return true;
+    if (siHolds && si.insert(rw ? 2 * from + 1 : 2 * from, rw ? 2 * to : 2 * to + 1, 0, 0) < 0) {
+      siHolds = false;
+    }
+    return serHolds || siHolds;
   }
 
   private boolean stop(final String why) {
     serHolds = false;
     sserHolds = false;
+    siHolds = false;
     stoppedBy = why;
     return false;
   }

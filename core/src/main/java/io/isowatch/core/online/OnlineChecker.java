@@ -329,8 +329,10 @@ public final class OnlineChecker {
     lastFound = found(engine, searched);
     deferred = false;
     violations = MonotoneViolations.of(engine, searched, violations);
-    if (witness != null && !witness.serHolds()) {
-      witness = null; // started again from the processed history at the next result
+    if (witness != null && witness.stoppedBy() != null) {
+      // Stopped at what it does not model (e.g. a read whose writer came later): started again
+      // from the processed history at the next result. A cycle of the appended order would recur.
+      witness = null;
     }
     return decided == null ? engine : decided;
   }
@@ -347,7 +349,8 @@ public final class OnlineChecker {
     }
     final CheckResult kept = flushedSinceSearch || violations == null ? engine : violations.applyTo(engine, s.options);
     syncWitness(s);
-    final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER : null;
+    final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER
+        : witness.siHolds() ? Level.SI : null;
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
   }
 
