@@ -23,7 +23,8 @@ import java.util.Set;
  * it is SSER, and while {@link #siHolds()} (a graph of its own, where only the cycles SI forbids
  * close) it is SI: a checked witness, never a guess.
  *
- * <p>It stops (for good, until {@link OnlineChecker} starts a new one after a search) at whatever
+ * <p>It stops for good (fed the same transactions in the same order again, it would stop at the
+ * same place; {@link OnlineChecker} starts a new one only for a new segment state) at whatever
  * it does not model exactly, leaving those levels to the search: a value written twice or the
  * initial value written, a read whose writer is not a fed committed transaction (an indeterminate,
  * aborted, intermediate or not yet seen one), a transaction of a session fed out of its rank.

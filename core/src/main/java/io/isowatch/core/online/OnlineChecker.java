@@ -329,11 +329,6 @@ public final class OnlineChecker {
     lastFound = found(engine, searched);
     deferred = false;
     violations = MonotoneViolations.of(engine, searched, violations);
-    if (witness != null && witness.stoppedBy() != null) {
-      // Stopped at what it does not model (e.g. a read whose writer came later): started again
-      // from the processed history at the next result. A cycle of the appended order would recur.
-      witness = null;
-    }
     return decided == null ? engine : decided;
   }
 
