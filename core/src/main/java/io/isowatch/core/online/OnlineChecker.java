@@ -328,7 +328,7 @@ public final class OnlineChecker {
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);
     deferred = false;
-    violations = MonotoneViolations.of(engine, searched, violations);
+    violations = MonotoneViolations.of(engine, searched, violations, allTimed);
     return decided == null ? engine : decided;
   }
 
@@ -342,8 +342,9 @@ public final class OnlineChecker {
     if (!settleWithoutSearch) {
       return engine;
     }
-    final CheckResult kept = flushedSinceSearch || violations == null ? engine : violations.applyTo(engine, s.options);
     syncWitness(s);
+    final CheckResult kept = flushedSinceSearch || violations == null ? engine
+        : violations.applyTo(engine, s.options, allTimed);
     final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER
         : witness.siHolds() ? Level.SI : null;
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
@@ -356,10 +357,13 @@ public final class OnlineChecker {
       witness = new AppendOrderWitness(s.options.initialValue(), s.options.rtSkewMicros());
       witnessState = s;
       fedToWitness = 0;
+      allTimed = true;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
-      witness.feed(txns.txn(slot), txns.rank(slot));
+      final Transaction t = txns.txn(slot);
+      allTimed &= t.start() != Transaction.NO_TIME && t.end() != Transaction.NO_TIME && t.end() >= t.start();
+      witness.feed(t, txns.rank(slot));
     }
   }
 
@@ -408,6 +412,8 @@ public final class OnlineChecker {
   private AppendOrderWitness witness;
   private OnlineState witnessState;
   private int fedToWitness;
+  /** Every transaction processed has a start and an end (a kept SSER violation alone needs it). */
+  private boolean allTimed = true;
   private MonotoneViolations violations;
   private long settledResults;
 

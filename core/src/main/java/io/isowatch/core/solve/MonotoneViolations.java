@@ -31,8 +31,9 @@ import java.util.Set;
  *
  * <p>A value written twice or the initial value written later can give a read of the prefix
  * another writer, which may remove the cycle: the kept violation is dropped (the search decides
- * again). SSER alone is not kept: a later transaction without times makes the whole check's SSER
- * UNKNOWN, though the prefix's cycle remains (SER or SI violated settles SSER whatever the times).
+ * again). SSER violated alone (a real-time cycle) is kept only while every transaction processed
+ * has both times: a later transaction without them makes the whole check's SSER UNKNOWN, though the
+ * prefix's cycle remains (SER or SI violated settles SSER whatever the times).
  */
 public final class MonotoneViolations {
   private final Set<Level> levels;
@@ -45,11 +46,12 @@ public final class MonotoneViolations {
 
   /**
    * What to keep after a search turned {@code engine} into {@code searched}: the classic levels it
-   * proved VIOLATED when SER or SI is among them and no value was written twice, else {@code
-   * previous} (a later search of a larger prefix that decided less keeps the earlier proof).
+   * proved VIOLATED when SER or SI is among them, or SSER and {@code allTimed} (every transaction
+   * processed has a start and an end), and no value was written twice; else {@code previous} (a
+   * later search of a larger prefix that decided less keeps the earlier proof).
    */
   public static MonotoneViolations of(final CheckResult engine, final CheckResult searched,
-      final MonotoneViolations previous) {
+      final MonotoneViolations previous, final boolean allTimed) {
     if (!monotone(engine)) {
       return null;
     }
@@ -59,7 +61,7 @@ public final class MonotoneViolations {
         violated.add(level);
       }
     }
-    if (!violated.contains(Level.SER) && !violated.contains(Level.SI)) {
+    if (!violated.contains(Level.SER) && !violated.contains(Level.SI) && !(allTimed && violated.contains(Level.SSER))) {
       return previous;
     }
     final List<Anomaly> proofs = new ArrayList<>();
@@ -85,10 +87,14 @@ public final class MonotoneViolations {
   /**
    * {@code engine} (a later result of the same stream) with the kept levels, and every UNKNOWN
    * level stronger than one, VIOLATED and the search's proof listed; {@code engine} itself when a
-   * value was written twice since.
+   * value was written twice since, or SSER alone is kept and a transaction without times came.
    */
-  public CheckResult applyTo(final CheckResult engine, final CheckOptions options) {
+  public CheckResult applyTo(final CheckResult engine, final CheckOptions options, final boolean allTimed) {
     if (!monotone(engine)) {
+      return engine;
+    }
+    final boolean sserAlone = !levels.contains(Level.SER) && !levels.contains(Level.SI);
+    if (sserAlone && !allTimed) {
       return engine;
     }
     final Map<Level, Verdict> verdicts = new EnumMap<>(engine.verdicts());
