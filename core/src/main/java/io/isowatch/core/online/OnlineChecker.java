@@ -8,6 +8,7 @@ import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.solve.BlindWriteDecision;
+import io.isowatch.core.solve.MonotoneViolations;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -246,6 +247,11 @@ public final class OnlineChecker {
     return summary() == null ? 0 : summary().staleReads;
   }
 
+  /** The current segment's state, for tests that judge the processed history. */
+  OnlineState stateForTests() {
+    return segments.state();
+  }
+
   HorizonSummary summary() {
     return segments.state().summary;
   }
@@ -285,6 +291,14 @@ public final class OnlineChecker {
       deferred = false;
       return engine;
     }
+    // Levels settled without a search: by the appended version order (a checked witness) or by a
+    // violation an earlier search proved that no later transaction can remove.
+    final CheckResult known = settledWithoutSearch(s, engine);
+    if (known != engine && BlindWriteDecision.classicSettled(known)) {
+      deferred = false;
+      settledResults++;
+      return known;
+    }
     // The processed count too: a flush releases buffered transactions without admitting any.
     final List<Object> key = List.of(s.txns.size(), s.txns.released(), s.counters.input(), engine.verdicts(),
         engine.reasons(), engine.anomalies().size(), engine.findings().size());
@@ -302,19 +316,55 @@ public final class OnlineChecker {
     if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
         && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
       deferred = true;
-      return deferredResult(engine, n);
+      return deferredResult(known, n);
     }
     decidedKey = key;
     searchedAt = n;
     flushedSinceSearch = false;
     searches++;
     final long started = System.nanoTime();
-    final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, engine);
+    final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, known);
     searchNanos = System.nanoTime() - started;
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);
     deferred = false;
+    violations = MonotoneViolations.of(engine, searched, violations, allTimed);
     return decided == null ? engine : decided;
+  }
+
+  /**
+   * {@code engine} with the levels the appended version order's witness proves SATISFIED and
+   * those a kept violation proves VIOLATED filled in; {@code engine} itself when neither applies.
+   * After a flush the kept violation is not used, so that the flushed result is the whole check's
+   * (the search runs: its counterexample is over every transaction, not a prefix).
+   */
+  private CheckResult settledWithoutSearch(final OnlineState s, final CheckResult engine) {
+    if (!settleWithoutSearch) {
+      return engine;
+    }
+    syncWitness(s);
+    final CheckResult kept = flushedSinceSearch || violations == null ? engine
+        : violations.applyTo(engine, s.options, allTimed);
+    final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER
+        : witness.siHolds() ? Level.SI : null;
+    return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
+  }
+
+  /** Feeds the witness every transaction processed since; a new one when the state was rebuilt (a cut, a restore). */
+  private void syncWitness(final OnlineState s) {
+    final TxnIndex txns = s.txns;
+    if (witness == null || witnessState != s || fedToWitness > txns.released()) {
+      witness = new AppendOrderWitness(s.options.initialValue(), s.options.rtSkewMicros());
+      witnessState = s;
+      fedToWitness = 0;
+      allTimed = true;
+    }
+    for (; fedToWitness < txns.released(); fedToWitness++) {
+      final int slot = txns.releasedAt(fedToWitness);
+      final Transaction t = txns.txn(slot);
+      allTimed &= t.start() != Transaction.NO_TIME && t.end() != Transaction.NO_TIME && t.end() >= t.start();
+      witness.feed(t, txns.rank(slot));
+    }
   }
 
   /**
@@ -359,6 +409,30 @@ public final class OnlineChecker {
   private boolean deferred;
   private long searches;
   private String lastFound;
+  private AppendOrderWitness witness;
+  private OnlineState witnessState;
+  private int fedToWitness;
+  /** Every transaction processed has a start and an end (a kept SSER violation alone needs it). */
+  private boolean allTimed = true;
+  private MonotoneViolations violations;
+  private long settledResults;
+
+  private boolean settleWithoutSearch = true;
+
+  /** Tests of the rationing alone: every level left to the search, as before the witness and kept violations. */
+  void settleWithoutSearch(final boolean on) {
+    this.settleWithoutSearch = on;
+  }
+
+  /** Results whose blind-write levels were all settled without a search (witness or kept violation). */
+  long settledWithoutSearch() {
+    return settledResults;
+  }
+
+  /** The appended version order's witness, for tests (null before the first result). */
+  AppendOrderWitness witness() {
+    return witness;
+  }
 
   /** Tests: another budget (tiny ones show the search is not re-run per record). */
   void searchBudget(final SearchBudget budget) {

@@ -225,6 +225,46 @@ public final class BlindWriteDecision {
   }
 
   /**
+   * Whether {@link #decideWhole} would leave {@code result} as it is: none of SSER, SER and SI is
+   * UNKNOWN and no value was written twice (which would have reads no writer explains looked for
+   * and the weak levels split by cases).
+   */
+  public static boolean classicSettled(final CheckResult result) {
+    return Level.CLASSIC.stream().noneMatch(l -> result.verdicts().get(l) == Verdict.UNKNOWN)
+        && result.findings().stream().noneMatch(f -> f.kind() == FindingKind.NON_UNIQUE_WRITE);
+  }
+
+  /**
+   * {@code result} with {@code holds} (SSER or SER) proved SATISFIED by a checked version order,
+   * settled as {@link #decideClassic} settles a SATISFIED search: every UNKNOWN level among it and
+   * the weaker classic levels, then every other UNKNOWN level one of them implies (SI: PC, SER:
+   * RR), their reasons removed.
+   */
+  public static CheckResult withSatisfied(final CheckResult result, final Level holds) {
+    final Map<Level, Verdict> verdicts = new EnumMap<>(result.verdicts());
+    final Map<Level, String> reasons = new EnumMap<>(Level.class);
+    reasons.putAll(result.reasons());
+    final List<Level> settled = new ArrayList<>();
+    for (final Level level : weakerOrEqual(holds)) {
+      if (verdicts.get(level) == Verdict.UNKNOWN) {
+        verdicts.put(level, Verdict.SATISFIED);
+        reasons.remove(level);
+        settled.add(level);
+      }
+    }
+    if (settled.isEmpty()) {
+      return result;
+    }
+    for (final Level level : List.copyOf(verdicts.keySet())) {
+      if (verdicts.get(level) == Verdict.UNKNOWN && settled.stream().anyMatch(d -> d.implies(level))) {
+        verdicts.put(level, Verdict.SATISFIED);
+        reasons.remove(level);
+      }
+    }
+    return new CheckResult(verdicts, reasons, result.anomalies(), result.findings(), result.stats());
+  }
+
+  /**
    * Whether {@link #decide} would search: the search is on, the input valid, a write was blind or
    * a value was written twice (either leaves version orders or reads' writers open), nothing was
    * pruned, and SSER, SER or SI is UNKNOWN. Cheap: callers test it before assembling the history
@@ -294,7 +334,7 @@ public final class BlindWriteDecision {
     return withAnomalies(result, options, verdicts, reasons, found);
   }
 
-  private static CheckResult withAnomalies(final CheckResult result, final CheckOptions options,
+  static CheckResult withAnomalies(final CheckResult result, final CheckOptions options,
       final Map<Level, Verdict> verdicts, final Map<Level, String> reasons, final List<Anomaly> found) {
     final List<Anomaly> anomalies = new ArrayList<>(result.anomalies());
     final Map<String, Long> counts = new LinkedHashMap<>(result.stats().anomaliesByName());
@@ -317,7 +357,7 @@ public final class BlindWriteDecision {
     };
   }
 
-  private static List<Level> strongerOrEqual(final Level level) {
+  static List<Level> strongerOrEqual(final Level level) {
     return switch (level) {
       case SI -> List.of(Level.SI, Level.SER, Level.SSER);
       case SER -> List.of(Level.SER, Level.SSER);

@@ -30,6 +30,8 @@ class BlindSearchBudgetTest {
   private static OnlineChecker checker(final OnlineOptions online) {
     final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), online);
     c.searchBudget(DOUBLING);
+    // The rationing itself: the appended order's witness would settle these streams without a search.
+    c.settleWithoutSearch(false);
     return c;
   }
 
@@ -85,6 +87,7 @@ class BlindSearchBudgetTest {
     // stream or a flush can run one
     final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(200));
     c.searchBudget(new OnlineChecker.SearchBudget(1, 0, 0));
+    c.settleWithoutSearch(false);
     final History h = OnlineBlindWritesBenchmark.rwRegister(800);
 
     // When
