@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.MixedLevelCheck;
 import io.isowatch.core.check.ReadAnomaly;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.check.WeakLevelCheck;
@@ -20,7 +21,9 @@ import java.util.function.Predicate;
  *       non-cycle anomalies of the engine that violate them (all but NonRepeatableReads for PL2 and
  *       RC; a lost update for RR) and what earlier cuts proved;
  *   <li>PC: VIOLATED when CC is, or when SI is by a cycle while no update was lost and every version
- *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
+ *       order is known (then PC and SI coincide); SATISFIED when SI is; otherwise (SI violated with a
+ *       lost update or an open version order) by its definition, {@link MixedLevelCheck} with every
+ *       reader at PC ({@link #prefixCheck}), which only these histories pay for.
  * </ul>
  *
  * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once, as
@@ -38,6 +41,9 @@ final class WeakVerdicts {
   private final ResultBuilder results;
   private long stamp = -1;
   private WeakLevelCheck.Result cached;
+  /** PC by its definition ({@link #prefixCheck}), when SI's graph cannot decide it, and when it was computed. */
+  private MixedLevelCheck.Result prefix;
+  private long prefixStamp = -1;
   /** Whether the stream was flushed since the last transaction processed: every writer has come. */
   private boolean complete;
   /** Whether a lagging answer will do (the publication of verdict changes after each transaction). */
@@ -177,9 +183,12 @@ final class WeakVerdicts {
           yield reason(Level.CC);
         }
         if (results.classicVerdict(Level.SI, results.everyLevelViolated()) == Verdict.VIOLATED) {
-          yield "SI is violated, but PC allows lost updates, and with a lost update or a key whose version order is "
-              + "open IsoWatch cannot tell yet whether the SI cycle also breaks the prefix axiom; no violation of PC is "
-              + "certain";
+          final String why = prefixCheck().unknownReason();
+          yield why != null ? "SI is violated, but PC allows lost updates, and the check of PC by its definition "
+              + "(a commit order where each transaction reads a prefix) cannot decide: " + why
+              : "SI is violated, but PC allows lost updates, and the check of PC by its definition found none over "
+              + "the retained transactions; the reads of pruned versions (the horizon) are not judged, so no "
+              + "violation of PC is certain";
         }
         yield results.classicReason(Level.SI);
       }
@@ -230,9 +239,35 @@ final class WeakVerdicts {
       final HorizonSummary h = s.summary;
       final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
           && (h == null || (h.pruned == 0 && h.counts.getOrDefault("LostUpdate", 0L) == 0));
-      return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
+      if (exact && results.cyclic(Level.SI)) {
+        return Verdict.VIOLATED;
+      }
+      // A lost update (or an open version order) parts PC from SI: decide PC by its definition,
+      // the mixed check with every reader at PC. Only these histories pay for it.
+      final Verdict byDefinition = prefixCheck().verdict();
+      // Over retained transactions after a cut only a violation is proof (PC holds on every
+      // sub-history of a history that satisfies it); a satisfied remainder says nothing of the rest.
+      return byDefinition == Verdict.VIOLATED || (byDefinition == Verdict.SATISFIED && !horizon())
+          ? byDefinition : Verdict.UNKNOWN;
     }
     return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;
+  }
+
+  /**
+   * PC by its definition over the retained transactions: {@link MixedLevelCheck} with every reader
+   * at PC (paper 002's prefix axiom, read by read, is paper 003's with one level). Exact on MT
+   * histories with lost updates (its branch search of forks, within the solver budget), where SI's
+   * graph says nothing of PC. Cached as {@link #check()} is.
+   */
+  private MixedLevelCheck.Result prefixCheck() {
+    final long now = s.txns.released();
+    final boolean fresh = prefix != null && (now == prefixStamp || (lag && now < prefixStamp + Math.max(64, prefixStamp / 8)));
+    if (!fresh) {
+      prefix = new MixedLevelCheck(entries(), s.options.initialValue(), horizon(), complete, t -> Level.PC,
+          s.options.solverBudget()).decide(s.options.levels());
+      prefixStamp = now;
+    }
+    return prefix;
   }
 
   private Verdict weak(final Level level) {
@@ -316,6 +351,7 @@ final class WeakVerdicts {
     if (complete != flushed) {
       complete = flushed;
       cached = null;
+      prefix = null;
     }
   }
 

@@ -45,11 +45,10 @@ class WeakCorpusEngineTest {
 
     // Then
     final boolean blind = r.findings().stream().anyMatch(f -> f.kind() == FindingKind.BLIND_WRITE);
-    final boolean lostUpdate = r.stats().anomaliesByName().containsKey("LostUpdate");
     LEVELS.forEach((level, weak) -> {
       final Verdict v = r.verdicts().get(level);
       if (v == Verdict.UNKNOWN) {
-        assertTrue((blind && Level.NEED_VERSION_ORDER.contains(level)) || (lostUpdate && level == Level.PC),
+        assertTrue(blind && Level.NEED_VERSION_ORDER.contains(level),
             () -> name + ": " + level + " UNKNOWN ("
             + r.reasons().get(level) + ")");
       } else {
