@@ -257,11 +257,13 @@ final class WeakVerdicts {
    * PC by its definition over the retained transactions: {@link MixedLevelCheck} with every reader
    * at PC (paper 002's prefix axiom, read by read, is paper 003's with one level). Exact on MT
    * histories with lost updates (its branch search of forks, within the solver budget), where SI's
-   * graph says nothing of PC. Cached as {@link #check()} is.
+   * graph says nothing of PC. Cached as {@link #check()} is, with a longer lag.
    */
   private MixedLevelCheck.Result prefixCheck() {
     final long now = s.txns.released();
-    final boolean fresh = prefix != null && (now == prefixStamp || (lag && now < prefixStamp + Math.max(64, prefixStamp / 8)));
+    // Heavier than the weak check: between two transactions it may lag until the retained history
+    // doubled, as MixedVerdicts' check does (about two whole checks over a history's growth).
+    final boolean fresh = prefix != null && (now == prefixStamp || (lag && now < prefixStamp + Math.max(64, prefixStamp)));
     if (!fresh) {
       prefix = new MixedLevelCheck(entries(), s.options.initialValue(), horizon(), complete, t -> Level.PC,
           s.options.solverBudget()).decide(s.options.levels());
