@@ -23,6 +23,8 @@ final class MixedExplanation {
   private final WeakGraph g;
   private final Level[] level;
   private final Set<Level> requested;
+  /** The level every reader is judged at when no level is declared ({@link #uniform}), else null. */
+  private Level uniform;
   /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
   private final MixedSaturation known;
   /** When the graph is a core of a larger history: that history's counted transactions (else 0) and levels. */
@@ -36,6 +38,16 @@ final class MixedExplanation {
     this.level = level;
     this.requested = requested;
     this.known = known;
+  }
+
+  /**
+   * Marks the explanation as one of a uniform level (every reader judged at {@code level}, none
+   * declared): it names that level's axiom instead of declared promises, and lists that level and
+   * the stronger ones, not MIXED.
+   */
+  MixedExplanation uniform(final Level level) {
+    this.uniform = level;
+    return this;
   }
 
   /**
@@ -60,6 +72,9 @@ final class MixedExplanation {
       if (declared[t] != null && declared[t].ordinal() > strongest.ordinal()) {
         strongest = declared[t];
       }
+    }
+    if (uniform != null) {
+      return uniform.andStronger();
     }
     final Set<Level> out = EnumSet.of(Level.MIXED);
     out.addAll(strongest.andStronger());
@@ -100,9 +115,11 @@ final class MixedExplanation {
     }
     final Set<Level> shown = Level.shown(violates(), requested);
     final List<String> broken = new ArrayList<>();
-    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    promises.forEach((t, l) -> broken.add(g.id(t) + (uniform != null ? "" : " (declared " + l + ")")));
     final String promise = broken.isEmpty()
         ? "SO ∪ WR is cyclic, so no commit order exists at any level"
+        : uniform != null ? "the axiom of " + uniform + " breaks at a read of " + String.join(", ", broken)
+        + " (every read judged at " + uniform + ")"
         : "the promise broken is that of " + String.join(", ", broken) + " (each read is judged at its reader's declared level)";
     return new Anomaly(type, name, shown, involved, edges, let(mentioned) + then
         + "No commit order has all these precedences, so " + promise + ". This violates "
@@ -156,10 +173,12 @@ final class MixedExplanation {
     mentioned.remove(INIT);
     final Set<Level> shown = Level.shown(violates(), requested);
     final List<String> broken = new ArrayList<>();
-    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    promises.forEach((t, l) -> broken.add(g.id(t) + (uniform != null ? "" : " (declared " + l + ")")));
+    final String judged = uniform != null ? uniform.name() : "its reader's declared level";
+    final String breaks = uniform != null ? "the axiom of " + uniform + " at a read of one of " : "the promise of one of ";
     return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
-        + "So no commit order satisfies every read at its reader's declared level: whichever case holds, the promise "
-        + "of one of " + String.join(", ", broken) + " breaks. This violates "
+        + "So no commit order satisfies every read at " + judged + ": whichever case holds, " + breaks
+        + String.join(", ", broken) + " breaks. This violates "
         + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)",
         first.read());
   }

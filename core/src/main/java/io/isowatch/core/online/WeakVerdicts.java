@@ -205,14 +205,19 @@ final class WeakVerdicts {
 
   /** The counterexamples of violated weak levels that no anomaly in {@code listed} already proves. */
   List<Anomaly> witnesses(final List<Anomaly> listed) {
-    if (requested.isEmpty()) {
-      return List.of();
-    }
     final Set<Level> proven = EnumSet.noneOf(Level.class);
     for (final Anomaly a : listed) {
       proven.addAll(a.violates());
     }
     final List<Anomaly> out = new ArrayList<>();
+    final Anomaly prefixWitness = prefixWitness(proven);
+    if (prefixWitness != null) {
+      out.add(prefixWitness);
+      proven.addAll(prefixWitness.violates());
+    }
+    if (requested.isEmpty()) {
+      return out;
+    }
     final IncrementalWeakCheck inc = incremental();
     if (inc != null && requested.stream().noneMatch(l -> inc.verdict(l, horizon(), complete) == Verdict.VIOLATED)) {
       return out; // nothing to explain: the whole check would find no counterexample either
@@ -225,6 +230,19 @@ final class WeakVerdicts {
       }
     }
     return out;
+  }
+
+  /**
+   * A counterexample of a violated PC that no anomaly lists (as one the check by definition proved
+   * beside a lost update), from that check: without it a promise of PC alone would be broken by no
+   * anomaly. Null when an anomaly lists PC, PC is not violated, or the check finds none.
+   */
+  private Anomaly prefixWitness(final Set<Level> proven) {
+    if (!s.options.levels().contains(Level.PC) || proven.contains(Level.PC) || verdict(Level.PC) != Verdict.VIOLATED) {
+      return null;
+    }
+    final MixedLevelCheck.Result r = prefixCheck();
+    return r.verdict() == Verdict.VIOLATED ? r.witness() : null;
   }
 
   private Verdict pc() {
@@ -265,7 +283,7 @@ final class WeakVerdicts {
     // doubled, as MixedVerdicts' check does (about two whole checks over a history's growth).
     final boolean fresh = prefix != null && (now == prefixStamp || (lag && now < prefixStamp + Math.max(64, prefixStamp)));
     if (!fresh) {
-      prefix = new MixedLevelCheck(entries(), s.options.initialValue(), horizon(), complete, t -> Level.PC,
+      prefix = MixedLevelCheck.uniform(entries(), s.options.initialValue(), horizon(), complete, Level.PC,
           s.options.solverBudget()).decide(s.options.levels());
       prefixStamp = now;
     }

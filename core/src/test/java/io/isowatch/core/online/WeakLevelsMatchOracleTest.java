@@ -99,6 +99,11 @@ class WeakLevelsMatchOracleTest {
           }
         }
       }
+      // A violated PC is shown by an anomaly that lists it (a promise of PC alone is broken by one).
+      if (r.verdicts().get(Level.PC) == Verdict.VIOLATED
+          && r.anomalies().stream().noneMatch(a -> a.violates().contains(Level.PC))) {
+        failures.add("PC VIOLATED but no anomaly lists PC: " + r.anomalies() + "\n" + described);
+      }
       // Every level an anomaly claims is one the oracle says is violated.
       for (final io.isowatch.core.check.Anomaly a : r.anomalies()) {
         for (final Level level : a.violates()) {
