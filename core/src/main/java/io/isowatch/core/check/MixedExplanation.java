@@ -55,6 +55,11 @@ final class MixedExplanation {
    * counted transactions whose levels are {@code levels}: the explanation says that it uses only
    * these transactions, and names the levels the whole history violates.
    */
+  /** How a reader's level is named: declared by the transaction, or the uniform level it is judged at. */
+  private String declared(final Level l) {
+    return (uniform != null ? "judged at " : "declared ") + l;
+  }
+
   MixedExplanation asCoreOf(final int total, final Level[] levels) {
     this.total = total;
     this.totalLevel = levels;
@@ -203,8 +208,8 @@ final class MixedExplanation {
     text.append(indent).append("Every commit order").append(number.isEmpty() ? "" : " in case " + number)
         .append(" takes one of these ").append(split.cases().size()).append(" cases: in any other, ")
         .append(g.id(b.t2())).append(", which also wrote ").append(b.read().key()).append(", commits after ")
-        .append(g.id(t1)).append(" and ").append(through).append(", so ").append(g.id(b.t3())).append(" (declared ")
-        .append(level[b.t3()]).append("), which read ").append(b.read().key()).append("=").append(b.read().value())
+        .append(g.id(t1)).append(" and ").append(through).append(", so ").append(g.id(b.t3())).append(" (").append(declared(level[b.t3()]))
+        .append("), which read ").append(b.read().key()).append("=").append(b.read().value())
         .append(t1 == INIT ? ", the initial value," : " from " + g.id(t1)).append(" would have ").append(level[b.t3()])
         .append(" order ").append(g.id(b.t2())).append(" before ").append(g.id(t1)).append(":\n");
     for (int i = 0; i < split.cases().size(); i++) {
@@ -330,7 +335,7 @@ final class MixedExplanation {
   }
 
   private String because(final MixedStep s) {
-    final String read = s.reader() < 0 ? null : g.id(s.reader()) + " (declared " + level[s.reader()] + ") read "
+    final String read = s.reader() < 0 ? null : g.id(s.reader()) + " (" + declared(level[s.reader()]) + ") read "
         + s.key() + "=" + s.value() + (s.writer() == INIT ? ", the initial value," : " from " + g.id(s.writer()));
     return switch (s.rule()) {
       case INIT -> "the initial transaction precedes every other";
@@ -435,7 +440,7 @@ final class MixedExplanation {
       let.append("  ").append(t.id()).append(" = [")
           .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
           .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
-          .append(", declared ").append(level[v]).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+          .append(", ").append(declared(level[v])).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
     }
     return let.toString();
   }
