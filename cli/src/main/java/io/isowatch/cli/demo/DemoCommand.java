@@ -3,6 +3,7 @@ package io.isowatch.cli.demo;
 import io.isowatch.agent.cli.Durations;
 import io.isowatch.agent.run.RunSummary;
 import io.isowatch.cli.Main;
+import io.isowatch.core.check.Level;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,10 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -149,20 +152,27 @@ public final class DemoCommand implements Callable<Integer> {
   /**
    * The tenants' promises as the checker's configuration ({@code tenant.promises} for database
    * profiles, {@code tenant.promised.levels} for levels listed one by one), so that its metrics and
-   * web UI separate "promise broken" from "weaker than X but allowed" as the terminal does.
+   * web UI separate "promise broken" from "weaker than X but allowed" as the terminal does; and
+   * {@code check.levels} covering every level a tenant is promised (with SSER, SER and SI, the
+   * default), so that every promise is decided: with the default alone, read committed's RC and the
+   * weak part of the other promises would be "not checked".
    */
   static Map<String, String> promiseSettings(final List<DemoTenant> tenants) {
     final List<String> profiles = new java.util.ArrayList<>();
     final List<String> levels = new java.util.ArrayList<>();
+    final Set<Level> checked = EnumSet.of(Level.SSER, Level.SER, Level.SI);
     for (final DemoTenant t : tenants) {
       if (t.profile()) {
         profiles.add(t.tenant() + "=" + t.promise().spec());
       } else {
         t.promise().guarantees().forEach(l -> levels.add(t.tenant() + ":" + l.name()));
       }
+      checked.addAll(t.promise().levelsToCheck());
     }
     return Map.of(IsoWatchStreamsConfig.TENANT_PROMISES_CONFIG, String.join(",", profiles),
-        IsoWatchStreamsConfig.TENANT_PROMISED_LEVELS_CONFIG, String.join(",", levels));
+        IsoWatchStreamsConfig.TENANT_PROMISED_LEVELS_CONFIG, String.join(",", levels),
+        IsoWatchStreamsConfig.CHECK_LEVELS_CONFIG,
+        String.join(",", Level.weakestFirst(checked).stream().map(Level::name).toList()));
   }
 
   private int runWith(final DemoStack stack, final List<DemoTenant> tenants, final Path workDir, final Duration runFor,

@@ -78,6 +78,18 @@ class AnomalyLinesTest {
     // Then
     assertEquals("h2-snapshot=h2:snapshot,pg-rc-sim=postgres:read-committed", settings.get("tenant.promises"));
     assertEquals("faulty:SI,faulty:SER,faulty:SSER", settings.get("tenant.promised.levels"));
+    // Every promised level is decided (the faulty store's SSER promises every level but MIXED).
+    assertEquals("PL2,RC,RA,CC,PC,SI,RR,SER,SSER", settings.get("check.levels"));
+  }
+
+  @Test
+  void shouldCheckEachProfileTenantsPromisedLevelsWhenTheDemoStarts() {
+    // When: read committed alone
+    final Map<String, String> settings = DemoCommand.promiseSettings(
+        List.of(DemoTenant.lostUpdates("pg-rc-sim", "postgres:read-committed", "0.01")));
+    // Then: its RC (and PL2) is decided, not only the default SSER, SER, SI
+    assertTrue(settings.get("check.levels").startsWith("PL2,RC,"), settings.get("check.levels"));
+    assertTrue(settings.get("check.levels").endsWith("SI,SER,SSER"), settings.get("check.levels"));
   }
 
   @Test

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * {@code isowatch demo} end to end, in this JVM: it starts a real broker, the real registry (a child
  * process), the checker and its agents, prints the faulty store's anomalies as broken promises
  * (and the same lost update as broken under postgres:repeatable-read, allowed under read committed)
- * with their UI page, serves that page while it runs, and stops everything after {@code --duration}.
+ * with their UI page, decides every level a tenant is promised (read committed's RC too), serves that
+ * page while it runs, and stops everything after {@code --duration}.
  */
 @Tag("integration")
 class DemoCommandIT {
@@ -79,6 +80,13 @@ class DemoCommandIT {
         && l.endsWith("BREAKS ITS PROMISE (postgres:repeatable-read = SI)")), all);
     assertTrue(all.lines().anyMatch(l -> l.contains(" pg-rc-sim ") && l.contains("LostUpdate")
         && l.endsWith("weaker than SI but allowed by its promise (postgres:read-committed = RC)")), all);
+    // Every promise is decided (check.levels covers them), the weak ones too: read committed's RC
+    // holds while its lost updates violate SI; the SI canary's weaker levels hold.
+    final String rc = lastStatus(all, "pg-rc-sim");
+    assertTrue(rc.contains("RC SATISFIED") && rc.contains("SI VIOLATED"), rc);
+    final String h2 = lastStatus(all, "h2-snapshot");
+    assertTrue(h2.contains("RC SATISFIED") && h2.contains("RA SATISFIED") && h2.contains("CC SATISFIED")
+        && h2.contains("PC SATISFIED") && h2.contains("SI SATISFIED"), h2);
     final List<ProcessHandle> left = ProcessHandle.current().descendants()
         .filter(p -> !before.contains(p)).filter(ProcessHandle::isAlive).toList();
     assertEquals(List.of(), left.stream().map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList());
@@ -111,6 +119,12 @@ class DemoCommandIT {
       demo.descendants().forEach(ProcessHandle::destroyForcibly);
       demo.destroyForcibly();
     }
+  }
+
+  /** The last status line printed for {@code tenant} (its final verdicts). */
+  private static String lastStatus(final String printed, final String tenant) {
+    return printed.lines().filter(l -> l.startsWith("-- " + tenant + " ")).reduce((a, b) -> b)
+        .orElse("no status line for " + tenant + " in:\n" + printed);
   }
 
   private static String text(final Writer buffer) {

@@ -80,7 +80,8 @@ final class CycleClassifier {
    * The levels a cycle of certain edges violates (docs/levels.md): SSER always; SER unless a step
    * needs real time, and RR too (PL-2.99 forbids every item cycle) unless a step needs session order; SI unless two RW-only steps are
    * adjacent; CC and PC when at most one step is RW-only (with read-modify-write, the writer after
-   * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); RA when
+   * the RW step precedes the reader in (SO ∪ WR)+ and wrote the key after the version read); PC also
+   * when two or more RW-only steps, none adjacent, are joined by SO or WR steps (a long fork); RA when
    * that writer is the reader's direct WR or SO predecessor (a two-step cycle) or a session
    * predecessor (every other step SO); RC when, moreover,
    * the reader read from it before the stale read (NonMonotonicRead); PL2 only for G0/G1c without
@@ -111,6 +112,14 @@ final class CycleClassifier {
         all.remove(Level.RR);
       }
       return all;
+    }
+    if (rwOnly >= 2 && !adjacentRw && steps.stream().allMatch(s -> s.rwOnly() || s.has(CycleStep.WR | CycleStep.SO))) {
+      // A long fork breaks paper 002's Prefix axiom: each RW-only step R -> W puts R before W in any
+      // commit order (W read-modify-wrote a version at or after the one R read), so, with the SO/WR
+      // paths between the steps, the writer of one RW step precedes the writer of the previous one,
+      // which causally precedes the reader of the version that first writer overwrote: that reader
+      // sees no prefix. PC allows lost updates, not long forks.
+      levels.add(Level.PC);
     }
     if (rwOnly == 1) {
       levels.add(Level.PC);

@@ -23,6 +23,8 @@ final class MixedExplanation {
   private final WeakGraph g;
   private final Level[] level;
   private final Set<Level> requested;
+  /** The level every reader is judged at when no level is declared ({@link #uniform}), else null. */
+  private Level uniform;
   /** The saturation the steps come from, to explain the precedences a step relied on; null for SO ∪ WR cycles. */
   private final MixedSaturation known;
   /** When the graph is a core of a larger history: that history's counted transactions (else 0) and levels. */
@@ -39,10 +41,25 @@ final class MixedExplanation {
   }
 
   /**
+   * Marks the explanation as one of a uniform level (every reader judged at {@code level}, none
+   * declared): it names that level's axiom instead of declared promises, and lists that level and
+   * the stronger ones, not MIXED.
+   */
+  MixedExplanation uniform(final Level level) {
+    this.uniform = level;
+    return this;
+  }
+
+  /**
    * Marks the graph as the sub-history ({@link WeakGraph#sub}) of a history of {@code total}
    * counted transactions whose levels are {@code levels}: the explanation says that it uses only
    * these transactions, and names the levels the whole history violates.
    */
+  /** How a reader's level is named: declared by the transaction, or the uniform level it is judged at. */
+  private String declared(final Level l) {
+    return (uniform != null ? "judged at " : "declared ") + l;
+  }
+
   MixedExplanation asCoreOf(final int total, final Level[] levels) {
     this.total = total;
     this.totalLevel = levels;
@@ -60,6 +77,9 @@ final class MixedExplanation {
       if (declared[t] != null && declared[t].ordinal() > strongest.ordinal()) {
         strongest = declared[t];
       }
+    }
+    if (uniform != null) {
+      return uniform.andStronger();
     }
     final Set<Level> out = EnumSet.of(Level.MIXED);
     out.addAll(strongest.andStronger());
@@ -100,9 +120,11 @@ final class MixedExplanation {
     }
     final Set<Level> shown = Level.shown(violates(), requested);
     final List<String> broken = new ArrayList<>();
-    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    promises.forEach((t, l) -> broken.add(g.id(t) + (uniform != null ? "" : " (declared " + l + ")")));
     final String promise = broken.isEmpty()
         ? "SO ∪ WR is cyclic, so no commit order exists at any level"
+        : uniform != null ? "the axiom of " + uniform + " breaks at a read of " + String.join(", ", broken)
+        + " (every read judged at " + uniform + ")"
         : "the promise broken is that of " + String.join(", ", broken) + " (each read is judged at its reader's declared level)";
     return new Anomaly(type, name, shown, involved, edges, let(mentioned) + then
         + "No commit order has all these precedences, so " + promise + ". This violates "
@@ -156,10 +178,12 @@ final class MixedExplanation {
     mentioned.remove(INIT);
     final Set<Level> shown = Level.shown(violates(), requested);
     final List<String> broken = new ArrayList<>();
-    promises.forEach((t, l) -> broken.add(g.id(t) + " (declared " + l + ")"));
+    promises.forEach((t, l) -> broken.add(g.id(t) + (uniform != null ? "" : " (declared " + l + ")")));
+    final String judged = uniform != null ? uniform.name() : "its reader's declared level";
+    final String breaks = uniform != null ? "the axiom of " + uniform + " at a read of one of " : "the promise of one of ";
     return new Anomaly("G2-item", null, shown, first.transactions(), first.cycle(), let(mentioned) + "Then:\n" + text
-        + "So no commit order satisfies every read at its reader's declared level: whichever case holds, the promise "
-        + "of one of " + String.join(", ", broken) + " breaks. This violates "
+        + "So no commit order satisfies every read at " + judged + ": whichever case holds, " + breaks
+        + String.join(", ", broken) + " breaks. This violates "
         + String.join(", ", Level.strongestFirst(shown).stream().map(Level::name).toList()) + " (G2-item)",
         first.read());
   }
@@ -184,8 +208,8 @@ final class MixedExplanation {
     text.append(indent).append("Every commit order").append(number.isEmpty() ? "" : " in case " + number)
         .append(" takes one of these ").append(split.cases().size()).append(" cases: in any other, ")
         .append(g.id(b.t2())).append(", which also wrote ").append(b.read().key()).append(", commits after ")
-        .append(g.id(t1)).append(" and ").append(through).append(", so ").append(g.id(b.t3())).append(" (declared ")
-        .append(level[b.t3()]).append("), which read ").append(b.read().key()).append("=").append(b.read().value())
+        .append(g.id(t1)).append(" and ").append(through).append(", so ").append(g.id(b.t3())).append(" (").append(declared(level[b.t3()]))
+        .append("), which read ").append(b.read().key()).append("=").append(b.read().value())
         .append(t1 == INIT ? ", the initial value," : " from " + g.id(t1)).append(" would have ").append(level[b.t3()])
         .append(" order ").append(g.id(b.t2())).append(" before ").append(g.id(t1)).append(":\n");
     for (int i = 0; i < split.cases().size(); i++) {
@@ -311,7 +335,7 @@ final class MixedExplanation {
   }
 
   private String because(final MixedStep s) {
-    final String read = s.reader() < 0 ? null : g.id(s.reader()) + " (declared " + level[s.reader()] + ") read "
+    final String read = s.reader() < 0 ? null : g.id(s.reader()) + " (" + declared(level[s.reader()]) + ") read "
         + s.key() + "=" + s.value() + (s.writer() == INIT ? ", the initial value," : " from " + g.id(s.writer()));
     return switch (s.rule()) {
       case INIT -> "the initial transaction precedes every other";
@@ -416,7 +440,7 @@ final class MixedExplanation {
       let.append("  ").append(t.id()).append(" = [")
           .append(String.join(" ", t.ops().stream().map(Op::toString).toList())).append("] (session ")
           .append(t.session()).append(", ").append(t.status() == TxnStatus.COMMITTED ? "committed" : t.status().wire())
-          .append(", declared ").append(level[v]).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
+          .append(", ").append(declared(level[v])).append(t.line() > 0 ? ", line " + t.line() : "").append(")\n");
     }
     return let.toString();
   }

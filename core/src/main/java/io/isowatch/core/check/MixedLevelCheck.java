@@ -69,6 +69,27 @@ public final class MixedLevelCheck {
     this.forkBudget = forkBudget;
   }
 
+  /**
+   * The check with every reader judged at {@code level} (one of {@link Level#MIXABLE}), for a
+   * history that declares none: the uniform level by paper 003's semantics, which is the level's own
+   * axiom read by read. Its counterexample names that level's axiom and lists it and the stronger
+   * ones, not MIXED.
+   */
+  public static MixedLevelCheck uniform(final List<WeakLevelCheck.Entry> all, final Long initialValue,
+      final boolean horizon, final boolean complete, final Level level, final Duration forkBudget) {
+    final MixedLevelCheck check = new MixedLevelCheck(all, initialValue, horizon, complete, t -> level, forkBudget);
+    check.uniform = level;
+    return check;
+  }
+
+  /** The level of {@link #uniform}, else null. */
+  private Level uniform;
+
+  private MixedExplanation explanation(final WeakGraph g, final Level[] level, final Set<Level> requested,
+      final MixedSaturation known) {
+    return new MixedExplanation(g, level, requested, known).uniform(uniform);
+  }
+
   /** The same check without {@link MixedChains}: saturation and search only (tests compare the two). */
   MixedLevelCheck bySearchOnly() {
     chainsFirst = false;
@@ -96,10 +117,10 @@ public final class MixedLevelCheck {
       final MixedSaturation saturation = new MixedSaturation(sub, subLevel);
       final List<MixedStep> cycle = saturation.run();
       if (cycle != null) {
-        return new Result(Verdict.VIOLATED, new MixedExplanation(sub, subLevel, requested, saturation)
+        return new Result(Verdict.VIOLATED, explanation(sub, subLevel, requested, saturation)
             .asCoreOf(graph.n, level).anomaly(cycle), null);
       }
-      final MixedExplanation explanation = new MixedExplanation(sub, subLevel, requested, null).asCoreOf(graph.n, level);
+      final MixedExplanation explanation = explanation(sub, subLevel, requested, null).asCoreOf(graph.n, level);
       final MixedSearch.Outcome found = new MixedSearch(sub, subLevel, explanation).search(saturation);
       if (found.refuted() != null) {
         return new Result(Verdict.VIOLATED, explanation.bySplit(found.refuted()), null);
@@ -151,7 +172,7 @@ public final class MixedLevelCheck {
     final MixedChains.Outcome chained = chains != null ? chains.decide() : null;
     if (chained != null) {
       if (chained.cycle() != null) {
-        return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, null).anomaly(chained.cycle()),
+        return new Result(Verdict.VIOLATED, explanation(graph, level, requested, null).anomaly(chained.cycle()),
             null);
       }
       return graph.unknownReason() != null ? new Result(Verdict.UNKNOWN, null, graph.unknownReason())
@@ -180,12 +201,12 @@ public final class MixedLevelCheck {
     final MixedSaturation saturation = new MixedSaturation(graph, level);
     final List<MixedStep> cycle = saturation.run();
     if (cycle != null) {
-      return new Result(Verdict.VIOLATED, new MixedExplanation(graph, level, requested, saturation).anomaly(cycle), null);
+      return new Result(Verdict.VIOLATED, explanation(graph, level, requested, saturation).anomaly(cycle), null);
     }
     if (graph.unknownReason() != null) {
       return new Result(Verdict.UNKNOWN, null, graph.unknownReason());
     }
-    final MixedExplanation explanation = new MixedExplanation(graph, level, requested, null);
+    final MixedExplanation explanation = explanation(graph, level, requested, null);
     final MixedSearch.Outcome found = new MixedSearch(graph, level, explanation).search(saturation);
     // A split's cycles come from its cases' saturations, which hold the steps they need.
     if (found.order() != null) {

@@ -107,6 +107,21 @@ final class WeakExplanations {
   }
 
   /** The counterexample of {@code level}: the cycle, named and explained. */
+  /**
+   * {@code violates} and RR when neither the reader's view of t2 ({@code seen}) nor why t1 precedes
+   * t2 ({@code rest}) uses session order: then, whatever the version order of the key, Adya's DSG
+   * has a cycle (t2's version after t1's: the reader's anti-dependency closes it, a G-single; before
+   * it: t2's write dependency on t1's path does, a G1c), which PL-2.99 forbids.
+   */
+  private static Set<Level> withRrWhenSessionFree(final Set<Level> violates, final List<Arc> seen, final List<Arc> rest) {
+    if (seen.stream().anyMatch(a -> a.kind() != EdgeKind.WR) || rest.stream().anyMatch(a -> a.kind() != EdgeKind.WR)) {
+      return violates;
+    }
+    final Set<Level> out = java.util.EnumSet.copyOf(violates);
+    out.add(Level.RR);
+    return out;
+  }
+
   Anomaly anomaly(final List<Arc> cycle, final Level level) {
     int derived = 0;
     int at = -1;
@@ -157,7 +172,7 @@ final class WeakExplanations {
       then.append(".\n");
       type = "G-single" + (d.why().seen().stream().allMatch(p -> p.kind() == EdgeKind.SO) ? "-process" : "");
       name = nameOf(d, level);
-      violates = level.andStronger();
+      violates = withRrWhenSessionFree(level.andStronger(), d.why().seen(), rest);
     } else {
       for (final Arc a : cycle) {
         inCycle.add(a.from());

@@ -24,7 +24,7 @@ public enum InjectedKind {
   /** MTC 5(k): T2 saw T1's x and wrote y; T3 sees T2's y but misses T1's x. */
   CAUSALITY_VIOLATION("CausalityViolation", 3, EnumSet.range(Level.CC, Level.SSER)),
   /** MTC 5(l): T1 writes x, T2 writes y; T3 sees only x, T4 sees only y. */
-  LONG_FORK("LongFork", 4, EnumSet.of(Level.SI, Level.RR, Level.SER, Level.SSER)),
+  LONG_FORK("LongFork", 4, EnumSet.of(Level.PC, Level.SI, Level.RR, Level.SER, Level.SSER)),
   /** MTC 5(h): T3 misses the write of T2, which precedes it in its session. */
   SESSION_GUARANTEE_VIOLATION("SessionGuaranteeViolation", 3, EnumSet.of(Level.CC, Level.PC, Level.SI, Level.SER,
       Level.SSER)),

@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.MixedLevelCheck;
 import io.isowatch.core.check.ReadAnomaly;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.check.WeakLevelCheck;
@@ -20,7 +21,9 @@ import java.util.function.Predicate;
  *       non-cycle anomalies of the engine that violate them (all but NonRepeatableReads for PL2 and
  *       RC; a lost update for RR) and what earlier cuts proved;
  *   <li>PC: VIOLATED when CC is, or when SI is by a cycle while no update was lost and every version
- *       order is known (then PC and SI coincide); SATISFIED when SI is; UNKNOWN otherwise.
+ *       order is known (then PC and SI coincide); SATISFIED when SI is; otherwise (SI violated with a
+ *       lost update or an open version order) by its definition, {@link MixedLevelCheck} with every
+ *       reader at PC ({@link #prefixCheck}), which only these histories pay for.
  * </ul>
  *
  * <p>The verdicts are kept by {@link IncrementalWeakCheck}, fed each released transaction once, as
@@ -38,6 +41,9 @@ final class WeakVerdicts {
   private final ResultBuilder results;
   private long stamp = -1;
   private WeakLevelCheck.Result cached;
+  /** PC by its definition ({@link #prefixCheck}), when SI's graph cannot decide it, and when it was computed. */
+  private MixedLevelCheck.Result prefix;
+  private long prefixStamp = -1;
   /** Whether the stream was flushed since the last transaction processed: every writer has come. */
   private boolean complete;
   /** Whether a lagging answer will do (the publication of verdict changes after each transaction). */
@@ -177,9 +183,12 @@ final class WeakVerdicts {
           yield reason(Level.CC);
         }
         if (results.classicVerdict(Level.SI, results.everyLevelViolated()) == Verdict.VIOLATED) {
-          yield "SI is violated, but PC allows lost updates, and with a lost update or a key whose version order is "
-              + "open IsoWatch cannot tell yet whether the SI cycle also breaks the prefix axiom; no violation of PC is "
-              + "certain";
+          final String why = prefixCheck().unknownReason();
+          yield why != null ? "SI is violated, but PC allows lost updates, and the check of PC by its definition "
+              + "(a commit order where each transaction reads a prefix) cannot decide: " + why
+              : "SI is violated, but PC allows lost updates, and the check of PC by its definition found none over "
+              + "the retained transactions; the reads of pruned versions (the horizon) are not judged, so no "
+              + "violation of PC is certain";
         }
         yield results.classicReason(Level.SI);
       }
@@ -196,14 +205,19 @@ final class WeakVerdicts {
 
   /** The counterexamples of violated weak levels that no anomaly in {@code listed} already proves. */
   List<Anomaly> witnesses(final List<Anomaly> listed) {
-    if (requested.isEmpty()) {
-      return List.of();
-    }
     final Set<Level> proven = EnumSet.noneOf(Level.class);
     for (final Anomaly a : listed) {
       proven.addAll(a.violates());
     }
     final List<Anomaly> out = new ArrayList<>();
+    final Anomaly prefixWitness = prefixWitness(proven);
+    if (prefixWitness != null) {
+      out.add(prefixWitness);
+      proven.addAll(prefixWitness.violates());
+    }
+    if (requested.isEmpty()) {
+      return out;
+    }
     final IncrementalWeakCheck inc = incremental();
     if (inc != null && requested.stream().noneMatch(l -> inc.verdict(l, horizon(), complete) == Verdict.VIOLATED)) {
       return out; // nothing to explain: the whole check would find no counterexample either
@@ -218,6 +232,19 @@ final class WeakVerdicts {
     return out;
   }
 
+  /**
+   * A counterexample of a violated PC that no anomaly lists (as one the check by definition proved
+   * beside a lost update), from that check: without it a promise of PC alone would be broken by no
+   * anomaly. Null when an anomaly lists PC, PC is not violated, or the check finds none.
+   */
+  private Anomaly prefixWitness(final Set<Level> proven) {
+    if (!s.options.levels().contains(Level.PC) || proven.contains(Level.PC) || verdict(Level.PC) != Verdict.VIOLATED) {
+      return null;
+    }
+    final MixedLevelCheck.Result r = prefixCheck();
+    return r.verdict() == Verdict.VIOLATED ? r.witness() : null;
+  }
+
   private Verdict pc() {
     final Verdict cc = weak(Level.CC);
     if (cc == Verdict.VIOLATED) {
@@ -230,9 +257,37 @@ final class WeakVerdicts {
       final HorizonSummary h = s.summary;
       final boolean exact = s.anomalies.lostUpdateCount() == 0 && s.chains.undeterminedKeys() == 0
           && (h == null || (h.pruned == 0 && h.counts.getOrDefault("LostUpdate", 0L) == 0));
-      return exact && results.cyclic(Level.SI) ? Verdict.VIOLATED : Verdict.UNKNOWN;
+      if (exact && results.cyclic(Level.SI)) {
+        return Verdict.VIOLATED;
+      }
+      // A lost update (or an open version order) parts PC from SI: decide PC by its definition,
+      // the mixed check with every reader at PC. Only these histories pay for it.
+      final Verdict byDefinition = prefixCheck().verdict();
+      // Over retained transactions after a cut only a violation is proof (PC holds on every
+      // sub-history of a history that satisfies it); a satisfied remainder says nothing of the rest.
+      return byDefinition == Verdict.VIOLATED || (byDefinition == Verdict.SATISFIED && !horizon())
+          ? byDefinition : Verdict.UNKNOWN;
     }
     return cc == Verdict.UNKNOWN && si == Verdict.SATISFIED ? Verdict.UNKNOWN : si;
+  }
+
+  /**
+   * PC by its definition over the retained transactions: {@link MixedLevelCheck} with every reader
+   * at PC (paper 002's prefix axiom, read by read, is paper 003's with one level). Exact on MT
+   * histories with lost updates (its branch search of forks, within the solver budget), where SI's
+   * graph says nothing of PC. Cached as {@link #check()} is, with a longer lag.
+   */
+  private MixedLevelCheck.Result prefixCheck() {
+    final long now = s.txns.released();
+    // Heavier than the weak check: between two transactions it may lag until the retained history
+    // doubled, as MixedVerdicts' check does (about two whole checks over a history's growth).
+    final boolean fresh = prefix != null && (now == prefixStamp || (lag && now < prefixStamp + Math.max(64, prefixStamp)));
+    if (!fresh) {
+      prefix = MixedLevelCheck.uniform(entries(), s.options.initialValue(), horizon(), complete, Level.PC,
+          s.options.solverBudget()).decide(s.options.levels());
+      prefixStamp = now;
+    }
+    return prefix;
   }
 
   private Verdict weak(final Level level) {
@@ -316,6 +371,7 @@ final class WeakVerdicts {
     if (complete != flushed) {
       complete = flushed;
       cached = null;
+      prefix = null;
     }
   }
 

@@ -106,9 +106,24 @@ class WeakLevelsTest {
         T1 s1 r(x,0) w(x,1)
         T2 s2 r(x,0) w(x,2)
         """);
-    // Then: PC allows lost updates, but with one the engine cannot decide PC yet
-    assertEquals("PL2 S, RC S, RA S, CC S, PC U, SI V, RR V, SER V, SSER V", chain(r));
+    // Then: PC allows lost updates: decided by its definition, it holds
+    assertEquals("PL2 S, RC S, RA S, CC S, PC S, SI V, RR V, SER V, SSER V", chain(r));
     assertEquals(EnumSet.of(Level.SI, Level.RR, Level.SER, Level.SSER), anomalyViolating(r, Level.SI).violates());
+  }
+
+  @Test
+  void shouldViolatePcOnALongForkNextToALostUpdate() {
+    // Given: a lost update on x (which PC allows) and a long fork on y and z (which it forbids)
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(x,0) w(x,2)
+        T3 s3 r(y,0) w(y,1)
+        T4 s4 r(z,0) w(z,1)
+        T5 s5 r(y,1) r(z,0)
+        T6 s6 r(y,0) r(z,1)
+        """);
+    // Then: PC is VIOLATED, not UNKNOWN, and CC holds
+    assertEquals("PL2 S, RC S, RA S, CC S, PC V, SI V, RR V, SER V, SSER V", chain(r));
   }
 
   @Test

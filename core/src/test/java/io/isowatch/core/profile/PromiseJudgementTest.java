@@ -43,6 +43,25 @@ class PromiseJudgementTest {
   }
 
   @Test
+  void shouldCallALongForkBrokenByAnAnomalyWhenPcAloneIsPromised() {
+    // Given: the corpus long fork, and a bare promise of PC (without SI)
+    final Promise p = Promise.ofLevels(EnumSet.of(Level.PC));
+    // When
+    final CheckResult r = check("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(y,0) w(y,1)
+        T3 s3 r(x,1) r(y,0)
+        T4 s4 r(y,1) r(x,0)
+        """, p);
+    final PromiseJudgement j = PromiseJudgement.of(p, r.verdicts());
+    // Then: BROKEN, and the LongFork is what breaks it
+    assertEquals(PromiseJudgement.Outcome.BROKEN, j.outcome());
+    assertEquals(EnumSet.of(Level.PC), j.broken());
+    final Anomaly fork = r.anomalies().stream().filter(a -> "LongFork".equals(a.name())).findFirst().orElseThrow();
+    assertTrue(j.breaks(fork), fork.violates().toString());
+  }
+
+  @Test
   void shouldCallTheSameLostUpdateAllowedWhenPostgresReadCommittedIsPromised() {
     // Given
     final Promise p = DatabaseProfiles.parse("postgres:read-committed");
