@@ -47,10 +47,7 @@ final class EdnFastPath {
   private int tokFrom;
   private int tokTo;
   private int start;
-  private byte[] kinds = new byte[16];
-  private String[] keys = new String[16];
-  private long[] values = new long[16];
-  private boolean[] nils = new boolean[16];
+  private final ElleMopsBuffer buffer = new ElleMopsBuffer();
 
   EdnFastPath(final InputLimits limits, final StringInterner strings) {
     this.strings = strings;
@@ -115,7 +112,7 @@ final class EdnFastPath {
       skipSpace();
       switch (field) {
         case F_TYPE -> {
-          if (!take(':') || !token() || (type = type()) == null) {
+          if (!take(':') || !token() || (type = ElleMopsBuffer.type(c, tokFrom, tokTo)) == null) {
             return null;
           }
         }
@@ -182,23 +179,6 @@ final class EdnFastPath {
     return new JepsenOp(type, f, process, value, time, index, line, ordinal);
   }
 
-  private String type() {
-    final int n = tokTo - tokFrom;
-    if (n == 2 && c[tokFrom] == 'o' && c[tokFrom + 1] == 'k') {
-      return "ok";
-    }
-    if (n == 6 && match(tokFrom, "invoke")) {
-      return "invoke";
-    }
-    if (n == 4 && match(tokFrom, "fail")) {
-      return "fail";
-    }
-    if (n == 4 && match(tokFrom, "info")) {
-      return "info";
-    }
-    return null;
-  }
-
   /** The micro-ops of a {@code :value} vector, or null. */
   private ElleHistoryAssembler.Mops mops() {
     if (!take('[')) {
@@ -217,15 +197,8 @@ final class EdnFastPath {
       if (!take(':') || !token()) {
         return null;
       }
-      final byte kind;
-      final int len = tokTo - tokFrom;
-      if (len == 1 && c[tokFrom] == 'r') {
-        kind = ElleHistoryAssembler.Mops.READ;
-      } else if (len == 1 && c[tokFrom] == 'w') {
-        kind = ElleHistoryAssembler.Mops.WRITE;
-      } else if (len == 6 && match(tokFrom, "append")) {
-        kind = ElleHistoryAssembler.Mops.APPEND;
-      } else {
+      final byte kind = ElleMopsBuffer.kind(c, tokFrom, tokTo);
+      if (kind == ElleMopsBuffer.NOT_A_KIND) {
         return null;
       }
       if (!separator()) {
@@ -269,28 +242,13 @@ final class EdnFastPath {
       if (!take(']')) {
         return null;
       }
-      if (n == kinds.length) {
-        grow();
-      }
-      kinds[n] = kind;
-      keys[n] = key;
-      values[n] = number;
-      nils[n] = nil;
+      buffer.set(n, kind, key, number, nil);
       n++;
       if (!delimitedHere()) {
         return null;
       }
     }
-    return new ElleHistoryAssembler.Mops(java.util.Arrays.copyOf(kinds, n), java.util.Arrays.copyOf(keys, n),
-        java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(nils, n));
-  }
-
-  private void grow() {
-    final int n = 2 * kinds.length;
-    kinds = java.util.Arrays.copyOf(kinds, n);
-    keys = java.util.Arrays.copyOf(keys, n);
-    values = java.util.Arrays.copyOf(values, n);
-    nils = java.util.Arrays.copyOf(nils, n);
+    return buffer.mops(n);
   }
 
   /** The known field whose keyword name follows, {@link #F_OTHER} for another name, -1 if none. */
@@ -328,13 +286,9 @@ final class EdnFastPath {
   }
 
   private boolean match(final int at, final String word) {
-    for (int i = 0; i < word.length(); i++) {
-      if (c[at + i] != word.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
+    return ElleMopsBuffer.matches(c, at, word);
   }
+
 
   /**
    * A keyword's or symbol's name up to the next delimiter, as {@link EdnReader}'s token: ASCII only

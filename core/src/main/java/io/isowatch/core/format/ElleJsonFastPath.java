@@ -1,7 +1,5 @@
 package io.isowatch.core.format;
 
-import java.util.Arrays;
-
 /**
  * A scanner for one line of an Elle history in JSON lines (one op object per line, as elle-cli takes
  * them: {@code {"index":0,"type":"invoke","process":0,"f":"txn","value":[["r","x",null]]}}), straight
@@ -48,10 +46,7 @@ final class ElleJsonFastPath {
   private boolean isNull;
   private int strFrom;
   private int strTo;
-  private byte[] kinds = new byte[16];
-  private String[] keys = new String[16];
-  private long[] values = new long[16];
-  private boolean[] nulls = new boolean[16];
+  private final ElleMopsBuffer buffer = new ElleMopsBuffer();
 
   ElleJsonFastPath(final InputLimits limits, final StringInterner strings) {
     this.strings = strings;
@@ -122,7 +117,7 @@ final class ElleJsonFastPath {
       skipSpace();
       switch (field) {
         case F_TYPE -> {
-          if (!take('"') || !string() || (type = type()) == null) {
+          if (!take('"') || !string() || (type = ElleMopsBuffer.type(c, strFrom, strTo)) == null) {
             return null;
           }
         }
@@ -193,23 +188,6 @@ final class ElleJsonFastPath {
     return new JepsenOp(type, f, process, value, time, index, line, ordinal);
   }
 
-  private String type() {
-    final int n = strTo - strFrom;
-    if (n == 2 && c[strFrom] == 'o' && c[strFrom + 1] == 'k') {
-      return "ok";
-    }
-    if (n == 6 && match(strFrom, "invoke")) {
-      return "invoke";
-    }
-    if (n == 4 && match(strFrom, "fail")) {
-      return "fail";
-    }
-    if (n == 4 && match(strFrom, "info")) {
-      return "info";
-    }
-    return null;
-  }
-
   /** The micro-ops of a {@code value} array, or null. */
   private ElleHistoryAssembler.Mops mops() {
     if (!take('[')) {
@@ -233,8 +211,7 @@ final class ElleJsonFastPath {
         }
       }
     }
-    return new ElleHistoryAssembler.Mops(Arrays.copyOf(kinds, n), Arrays.copyOf(keys, n),
-        Arrays.copyOf(values, n), Arrays.copyOf(nulls, n));
+    return buffer.mops(n);
   }
 
   /** One micro-op {@code [f, k, v]} into slot {@code n}; false if it is not one this scanner takes. */
@@ -246,15 +223,8 @@ final class ElleJsonFastPath {
     if (!take('"') || !string()) {
       return false;
     }
-    final byte kind;
-    final int len = strTo - strFrom;
-    if (len == 1 && c[strFrom] == 'r') {
-      kind = ElleHistoryAssembler.Mops.READ;
-    } else if (len == 1 && c[strFrom] == 'w') {
-      kind = ElleHistoryAssembler.Mops.WRITE;
-    } else if (len == 6 && match(strFrom, "append")) {
-      kind = ElleHistoryAssembler.Mops.APPEND;
-    } else {
+    final byte kind = ElleMopsBuffer.kind(c, strFrom, strTo);
+    if (kind == ElleMopsBuffer.NOT_A_KIND) {
       return false;
     }
     skipSpace();
@@ -294,22 +264,8 @@ final class ElleJsonFastPath {
     if (!take(']')) {
       return false;
     }
-    if (n == kinds.length) {
-      grow();
-    }
-    kinds[n] = kind;
-    keys[n] = key;
-    values[n] = number;
-    nulls[n] = isNull;
+    buffer.set(n, kind, key, number, isNull);
     return true;
-  }
-
-  private void grow() {
-    final int n = 2 * kinds.length;
-    kinds = Arrays.copyOf(kinds, n);
-    keys = Arrays.copyOf(keys, n);
-    values = Arrays.copyOf(values, n);
-    nulls = Arrays.copyOf(nulls, n);
   }
 
   /** The known field the name just read is, {@link #F_OTHER} for another name, -1 for a name ElleNames would change. */
@@ -338,13 +294,9 @@ final class ElleJsonFastPath {
   }
 
   private boolean match(final int at, final String word) {
-    for (int i = 0; i < word.length(); i++) {
-      if (c[at + i] != word.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
+    return ElleMopsBuffer.matches(c, at, word);
   }
+
 
   /**
    * A string's content after its opening quote ({@link #strFrom}..{@link #strTo}): printable ASCII
