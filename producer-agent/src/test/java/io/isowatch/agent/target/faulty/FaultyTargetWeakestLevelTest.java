@@ -40,8 +40,8 @@ class FaultyTargetWeakestLevelTest {
   /**
    * A workload per fault (those of FaultyAgentIT, fewer transactions), the weakest level of {@link
    * #LEVELS} the fault's anomalies list, and whether the injection breaks nothing weaker. A LongFork
-   * lists SI: PC, which it also breaks, is decided by the PC verdict only (docs/levels.md,
-   * "Anomalies of the weak levels").
+   * lists PC, the weakest level it breaks (the Prefix axiom forbids a long fork; docs/levels.md,
+   * "PC promised without SI").
    */
   private record Expectation(String shapes, int keys, long txns, double rate, Level weakest, boolean clean) {}
 
@@ -51,7 +51,7 @@ class FaultyTargetWeakestLevelTest {
       FaultKind.ABORTED_READ, new Expectation("full", 10, 2000, 0.05, Level.PL2, true),
       FaultKind.INTERMEDIATE_READ, new Expectation("R1,R1W1W1", 4, 2000, 0.5, Level.PL2, true),
       FaultKind.FRACTURED_READ, new Expectation("R1R2,R1R2W1W2", 4, 2000, 0.5, Level.RA, true),
-      FaultKind.LONG_FORK, new Expectation("R1R2,R1W1", 4, 2000, 0.5, Level.SI, false),
+      FaultKind.LONG_FORK, new Expectation("R1R2,R1W1", 4, 2000, 0.5, Level.PC, false),
       FaultKind.CAUSALITY_VIOLATION, new Expectation("R1R2,R1R2W2,R1W1", 4, 2000, 1.0, Level.CC, false),
       FaultKind.SESSION_VIOLATION, new Expectation("R1,R1W1", 4, 2000, 0.2, Level.RA, true)));
 
