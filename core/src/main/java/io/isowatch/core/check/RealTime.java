@@ -21,12 +21,22 @@ public final class RealTime {
    * pending operation in linearizability; one ending before it starts has no usable times.
    */
   public static boolean endUsable(final Transaction t) {
-    return t.end() != Transaction.NO_TIME && (t.start() == Transaction.NO_TIME || t.end() >= t.start());
+    return endUsable(t.start(), t.end());
+  }
+
+  /** As {@link #endUsable(Transaction)}, for a transaction with these times. */
+  public static boolean endUsable(final long start, final long end) {
+    return end != Transaction.NO_TIME && (start == Transaction.NO_TIME || end >= start);
   }
 
   /** The start time can order others before this transaction. */
   public static boolean startUsable(final Transaction t) {
-    return t.start() != Transaction.NO_TIME && (t.end() == Transaction.NO_TIME || t.end() >= t.start());
+    return startUsable(t.start(), t.end());
+  }
+
+  /** As {@link #startUsable(Transaction)}, for a transaction with these times. */
+  public static boolean startUsable(final long start, final long end) {
+    return start != Transaction.NO_TIME && (end == Transaction.NO_TIME || end >= start);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.isowatch.core.online;
 
 import io.isowatch.core.check.EdgeKind;
 import io.isowatch.core.check.Level;
+import io.isowatch.core.check.RealTime;
 import io.isowatch.core.graph.IntList;
 import io.isowatch.core.history.Transaction;
 
@@ -52,8 +53,7 @@ final class SserGraph extends LevelGraph {
    * thread keeps adding.
    */
   void addTimes(final int slot, final long start, final long end, final StepEdges step) {
-    final boolean ordered = start == Transaction.NO_TIME || end == Transaction.NO_TIME || end >= start;
-    if (end != Transaction.NO_TIME && ordered) {
+    if (RealTime.endUsable(start, end)) {
       final int i = points.insert(end);
       final int p = points.pointAt(i);
       dag.ensureNode(pointNode(p));
@@ -66,7 +66,7 @@ final class SserGraph extends LevelGraph {
       }
       step.add(slot, StepEdges.point(p), EdgeKind.RT, -1);
     }
-    if (start != Transaction.NO_TIME && ordered) {
+    if (RealTime.startUsable(start, end)) {
       final int p = points.latestBefore(start - skew);
       step.add(StepEdges.point(p), slot, EdgeKind.RT, -1);
       points.attach(p, slot);
