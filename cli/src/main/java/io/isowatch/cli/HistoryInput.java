@@ -62,9 +62,12 @@ final class HistoryInput {
     }
   }
 
-  /** About how many transactions a file holds, from its size (a JSONL line of a few ops is ~200 bytes). */
+  /**
+   * About how many transactions a file holds, from its size (a generated JSONL line of a few ops is
+   * ~205 bytes; an estimate a little high costs less than the engine's tables grown by copying).
+   */
   private static int expectedTransactions(final Path file) throws IOException {
-    return (int) Math.min(1 << 24, Files.size(file) / 256);
+    return (int) Math.min(1 << 24, Files.size(file) / 192);
   }
 
   /** Reads a whole history from {@code in}, already open; {@code name} is the input's name in messages. */

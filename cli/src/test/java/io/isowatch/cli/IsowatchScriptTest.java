@@ -114,6 +114,41 @@ class IsowatchScriptTest {
   }
 
   @Test
+  void shouldGiveCheckC1OnlyOnASmallFileUnlessTheUserChoosesAJitSetting() throws Exception {
+    // Given: a small history, one just above the launcher's 96 MiB (sparse: no disk used), none on stdin
+    fake("mvn", FAKE_MVN);
+    fake("java", FAKE_JAVA);
+    builtAt(Instant.now());
+    final Map<String, String> noCds = Map.of("ISOWATCH_CDS", "off");
+    Files.writeString(tmp.resolve("small.jsonl"), "{}\n");
+    try (var large = new java.io.RandomAccessFile(tmp.resolve("large.jsonl").toFile(), "rw")) {
+      large.setLength(96L * 1024 * 1024 + 1);
+    }
+    Files.writeString(tmp.resolve("-dash.jsonl"), "{}\n");
+    final String gc = "-XX:+UseParallelGC\n-XX:InitialRAMPercentage=25\n-XX:NewRatio=1\n";
+
+    // When
+    final Result small = run(noCds, "check", "--levels", "SER", "small.jsonl");
+    final Result absolute = run(noCds, "check", tmp.resolve("small.jsonl").toString());
+    final Result dash = run(noCds, "check", "--", "-dash.jsonl");
+    final Result large = run(noCds, "check", "large.jsonl");
+    final Result stdin = run(noCds, "check", "-");
+    final Result c2 = run(Map.of("ISOWATCH_CDS", "off", "ISOWATCH_JAVA_OPTS", "-XX:TieredStopAtLevel=4"),
+        "check", "small.jsonl");
+    final Result convert = run(noCds, "convert", "small.jsonl");
+
+    // Then: C1 only after the collector's options on a small file; the default beyond it, on stdin,
+    // for a JIT choice of the user's and for other commands
+    assertTrue(small.out().startsWith(gc + "-XX:TieredStopAtLevel=1\n-cp\n"), small.out());
+    assertTrue(absolute.out().startsWith(gc + "-XX:TieredStopAtLevel=1\n-cp\n"), absolute.out());
+    assertTrue(dash.out().startsWith(gc + "-XX:TieredStopAtLevel=1\n-cp\n"), dash.out());
+    assertTrue(large.out().startsWith(gc + "-cp\n"), large.out());
+    assertTrue(stdin.out().startsWith(gc + "-cp\n"), stdin.out());
+    assertTrue(c2.out().startsWith(gc + "-XX:TieredStopAtLevel=4\n-cp\n"), c2.out());
+    assertTrue(convert.out().startsWith("-cp\n"), convert.out());
+  }
+
+  @Test
   void shouldNotBuildWhenTheJarIsNewerThanEverySource() throws Exception {
     // Given
     fake("mvn", FAKE_MVN);

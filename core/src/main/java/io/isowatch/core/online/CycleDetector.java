@@ -320,7 +320,9 @@ final class CycleDetector {
   /** The group holds only RW edges between two transactions that both overwrote the version. */
   private boolean siblingAntiDependencies(final int g) {
     final int n = s.graph.edges.count(g);
-    if (n == 0 || !s.graph.edges.betweenTransactions(g)) {
+    // No lost update yet (every valid history): no version has two successors, so no group is
+    // one of siblings; this spares a look-up of each edge's version, a cache miss, per group.
+    if (n == 0 || !s.chains.anySiblingSuccessors() || !s.graph.edges.betweenTransactions(g)) {
       return false;
     }
     for (int e = s.graph.edges.first(g); e < s.graph.edges.first(g) + n; e++) {

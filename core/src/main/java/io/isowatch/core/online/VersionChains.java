@@ -79,7 +79,8 @@ final class VersionChains {
 
   /** Whether a read of {@code v} of the key reads its initial version. */
   boolean readsInitial(final int k, final Long v) {
-    return Objects.equals(v, initialValueOf(k));
+    // Once per resolved read: compared in place, without boxing the initial value.
+    return versions.hasValue(keys.initVersion(k), v);
   }
 
   /**
@@ -219,6 +220,14 @@ final class VersionChains {
    */
   boolean hasSiblingSuccessors(final int version) {
     return versions.hasSiblings(version);
+  }
+
+  /**
+   * Whether some version has two successors (some lost update was found): false means {@link
+   * #hasSiblingSuccessors} is false for every version, so a caller need not ask it per edge.
+   */
+  boolean anySiblingSuccessors() {
+    return versions.anySiblings();
   }
 
   /** The first successor entry of the version, or -1; walk with {@link #nextSuccessor}. */

@@ -61,6 +61,8 @@ final class Versions {
    */
   private long[] records;
   private int size;
+  /** Whether some version was marked {@link #SIBLINGS} (a lost update); until then none has two successors. */
+  private boolean anySiblings;
   /** Per key id: its newest written version, or -1. */
   private int[] latest = filled(1 << 10);
   /** Per key id: the greatest value written (meaningful once the key has a written version). */
@@ -197,6 +199,12 @@ final class Versions {
 
   void markSiblings(final int version) {
     flag(version, SIBLINGS);
+    anySiblings = true;
+  }
+
+  /** Whether some version has two successors or more: false means {@link #hasSiblings} is false for all. */
+  boolean anySiblings() {
+    return anySiblings;
   }
 
   boolean hasSiblings(final int version) {
@@ -221,6 +229,12 @@ final class Versions {
 
   Long value(final int version) {
     return has(version, ABSENT) ? null : Long.valueOf(records[STRIDE * version]);
+  }
+
+  /** {@code Objects.equals(v, value(version))} without boxing ({@code v} null: the version is absent). */
+  boolean hasValue(final int version, final Long v) {
+    final boolean absent = has(version, ABSENT);
+    return v == null ? absent : !absent && records[STRIDE * version] == v;
   }
 
   long rawValue(final int version) {

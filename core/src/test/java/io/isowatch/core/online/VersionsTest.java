@@ -161,11 +161,34 @@ class VersionsTest {
     chains.addRead(2, version, false, step, none);
     chains.addRead(3, version, true, step, none);
     assertFalse(chains.hasSiblingSuccessors(version), "one reader wrote the key");
+    assertFalse(chains.anySiblingSuccessors(), "no version has two successors yet");
     chains.addRead(4, version, false, step, none);
     assertFalse(chains.hasSiblingSuccessors(version));
     chains.addRead(5, version, true, step, none);
     assertTrue(chains.hasSiblingSuccessors(version), "a second reader wrote the key: a lost update");
+    assertTrue(chains.anySiblingSuccessors(), "some version has two successors now");
     assertTrue(chains.isSuccessor(version, 3) && chains.isSuccessor(version, 5));
     assertFalse(chains.hasSiblingSuccessors(chains.initialVersion(k)));
+  }
+
+  @Test
+  void shouldTellWhetherAReadReadsItsKeysInitialVersionWithAndWithoutAnInitialValue() {
+    // Given: keys starting at 0 (x) and absent (y: a history without an initial value)
+    final VersionChains zero = new VersionChains(0L, 16);
+    final VersionChains absent = new VersionChains(null, 16);
+    final int x = zero.key("x");
+    final int y = absent.key("y");
+    zero.addWritten(x, 5, 1, true);
+    absent.addWritten(y, 0, 1, true);
+    // When / Then: the same answers as Objects.equals(read value, initial value)
+    assertTrue(zero.readsInitial(x, 0L));
+    assertFalse(zero.readsInitial(x, 5L), "a written value");
+    assertFalse(zero.readsInitial(x, null), "null is not 0");
+    final VersionChains large = new VersionChains(5_000L, 16);
+    final int z = large.key("z");
+    assertTrue(large.readsInitial(z, Long.valueOf(5_000L)), "an initial value beyond Long's cache, equal by value");
+    assertFalse(large.readsInitial(z, 0L));
+    assertTrue(absent.readsInitial(y, null));
+    assertFalse(absent.readsInitial(y, 0L), "0 is a written value here, not the absent initial version");
   }
 }
