@@ -39,10 +39,11 @@ public final class FileReplay {
   private static final Logger LOG = LoggerFactory.getLogger(FileReplay.class);
   private static final Duration STALL = Duration.ofMinutes(5);
   /**
-   * System property: {@code true} starts the checker while the file is being published; by default
-   * the whole file is published first. Checking while publishing showed no gain in
-   * docs/benchmarks.md Part 3, run O (a shared two-core machine): kept to compare the two in one
-   * build.
+   * System property: {@code true} (the default) starts the checker while the file is being
+   * published; {@code false} publishes the whole file first, then starts the checker. The default
+   * since branch replay50k: the checker's start and its checking overlap the publishing now that the
+   * replay releases transactions as they arrive (run S: 0.89-0.93x of the wall publishing first;
+   * docs/benchmarks.md, "replay50k").
    */
   public static final String ALONGSIDE_PROPERTY = "isowatch.replay.check.while.publishing";
 
@@ -78,7 +79,7 @@ public final class FileReplay {
     final String topic = topics.txnEvents().name();
     final EndOffsets ends;
     final CompletableFuture<Void> publishing;
-    if (Boolean.parseBoolean(System.getProperty(ALONGSIDE_PROPERTY, "false"))) {
+    if (Boolean.parseBoolean(System.getProperty(ALONGSIDE_PROPERTY, "true"))) {
       // The checker starts while the history is published: on a new topic of one partition, event i
       // is stored at offset i (HistoryPublisher.publishToNewPartition checks each acknowledgement and
       // fails otherwise), so the end is known before the first send. After the last acknowledgement

@@ -153,7 +153,13 @@ public final class CheckTransactionsProcessor implements Processor<String, Trans
   @Override
   public void process(final Record<String, TransactionEvent> record) {
     quarantine.run(record.key(), () -> check(record));
-    context.recordMetadata().ifPresent(m -> replayEnd.after(m, record.timestamp()));
+    context.recordMetadata().ifPresent(m -> {
+      if (replayEnd.after(m, record.timestamp())) {
+        // The replay waits for this record's offset to be committed: ask for the commit now rather
+        // than at the next commit interval (a user's kafka.commit.interval.ms may be long).
+        context.commit();
+      }
+    });
   }
 
   /** Adapts the record to the core: a transaction for the tenant's engine, or a malformed event. */

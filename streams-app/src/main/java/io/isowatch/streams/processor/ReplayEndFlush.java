@@ -31,10 +31,15 @@ final class ReplayEndFlush {
     this.guard = guard;
   }
 
-  /** Flushes everything when {@code m} is the last record of its replayed partition. */
-  void after(final RecordMetadata m, final long streamTimeMs) {
+  /**
+   * Flushes everything when {@code m} is the last record of its replayed partition.
+   *
+   * @return whether it was that last record (the caller then asks for a commit at once, so that the
+   *     replay's end does not wait for the next commit interval)
+   */
+  boolean after(final RecordMetadata m, final long streamTimeMs) {
     if (end.isEmpty() || !end.isLast(m.partition(), m.offset())) {
-      return;
+      return false;
     }
     final List<String> tenants = new ArrayList<>();
     slots.forEachStored((tenant, p) -> tenants.add(tenant));
@@ -48,5 +53,6 @@ final class ReplayEndFlush {
     }
     LOG.info("End of replayed partition, tenants flushed {} tenants=[{}]", RecordCoordinates.of(m), tenants.size());
     verdicts.publishChangedNow(guard);
+    return true;
   }
 }

@@ -84,10 +84,15 @@ class ReplayEndTest {
     // When
     process("acme", "T1 s1 r(x,0) w(x,1) @10..20\nT2 s2 r(x,0) w(x,2) @15..30", 0);
     final List<SpecificRecord> before = new ArrayList<>(forwarded("anomalies"));
+    final boolean commitBefore = context.committed();
     process("beta", "B1 s1 r(x,0) w(x,1) @10..20", 2);
     // Then: nothing was certain before the end; at the end the buffers are flushed, the lost update
     // published, and a verdict per tenant counts every transaction.
     assertEquals(List.of(), before);
+    // The replay waits for the last record's offset to be committed: a commit is asked for at once,
+    // not left to the commit interval.
+    assertFalse(commitBefore);
+    assertTrue(context.committed());
     assertEquals(List.of("acme"), forwarded("anomalies").stream().map(r -> ((Anomaly) r).getTenant()).toList());
     final List<TenantVerdict> verdicts = forwarded("verdicts").stream().map(r -> (TenantVerdict) r).toList();
     assertEquals(List.of("acme", "beta"), verdicts.stream().map(TenantVerdict::getTenant).sorted().toList());
@@ -105,6 +110,7 @@ class ReplayEndTest {
     // Then
     assertEquals(List.of(), forwarded("anomalies"));
     assertEquals(List.of(), forwarded("verdicts"));
+    assertFalse(context.committed());
   }
 
   private void start(final String end) {
