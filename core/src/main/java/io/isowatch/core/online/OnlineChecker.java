@@ -434,6 +434,11 @@ public final class OnlineChecker {
     return witness;
   }
 
+  /** How many processed transactions (the first ones in processing order) the witness was fed, for tests. */
+  int fedToWitness() {
+    return fedToWitness;
+  }
+
   /** Tests: another budget (tiny ones show the search is not re-run per record). */
   void searchBudget(final SearchBudget budget) {
     this.searchBudget = budget;
