@@ -313,12 +313,22 @@ public final class OnlineChecker {
     // expected to cost the last one's time scaled by the sizes (it is at least linear).
     final long earned = saturatedTimes(n - searchedAt, searchBudget.nanosPerTxn());
     final long expected = searchedAt == 0 ? 0 : (long) (searchNanos * ((double) n / searchedAt));
-    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
+    // The witness stopped holding a level since the last search (a cycle of the appended order, or
+    // something it does not model): one search now, whatever the budget, so that a violation it
+    // proves is kept (MonotoneViolations) instead of the level staying deferred. At most three per
+    // witness, as the levels it holds only shrink.
+    final int holding = witnessHolding();
+    final boolean witnessLost = settleWithoutSearch && witness != null && holding < holdingAtSearch;
+    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet && !witnessLost
         && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
       deferred = true;
       return deferredResult(known, n);
     }
     decidedKey = key;
+    holdingAtSearch = holding;
+    if (witnessLost) {
+      witnessSearches++;
+    }
     searchedAt = n;
     flushedSinceSearch = false;
     searches++;
@@ -350,6 +360,14 @@ public final class OnlineChecker {
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
   }
 
+  /** The levels the witness still holds: 3 SSER (and all), 2 SER and SI, 1 SI, 0 none (or no witness). */
+  private int witnessHolding() {
+    if (!settleWithoutSearch || witness == null) {
+      return 0;
+    }
+    return witness.sserHolds() ? 3 : witness.serHolds() ? 2 : witness.siHolds() ? 1 : 0;
+  }
+
   /** Feeds the witness every transaction processed since; a new one when the state was rebuilt (a cut, a restore). */
   private void syncWitness(final OnlineState s) {
     final TxnIndex txns = s.txns;
@@ -358,6 +376,7 @@ public final class OnlineChecker {
       witnessState = s;
       fedToWitness = 0;
       allTimed = true;
+      holdingAtSearch = 3;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
@@ -416,6 +435,9 @@ public final class OnlineChecker {
   private boolean allTimed = true;
   private MonotoneViolations violations;
   private long settledResults;
+  /** {@link #witnessHolding()} at the last search: a drop below it searches at once (see {@link #result()}). */
+  private int holdingAtSearch = 3;
+  private long witnessSearches;
 
   private boolean settleWithoutSearch = true;
 
@@ -442,6 +464,11 @@ public final class OnlineChecker {
   /** Tests: another budget (tiny ones show the search is not re-run per record). */
   void searchBudget(final SearchBudget budget) {
     this.searchBudget = budget;
+  }
+
+  /** Searches run at once, outside the budget, because the witness stopped holding a level. */
+  long witnessSearches() {
+    return witnessSearches;
   }
 
   /** Searches of version orders run by {@link #result()} so far. */
