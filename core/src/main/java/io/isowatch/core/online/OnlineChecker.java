@@ -9,6 +9,7 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.core.solve.MonotoneViolations;
+import io.isowatch.core.solve.VersionOrderSearch;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -339,6 +340,7 @@ public final class OnlineChecker {
     lastFound = found(engine, searched);
     deferred = false;
     violations = MonotoneViolations.of(engine, searched, violations, allTimed);
+    adoptSearchedOrder(s, engine, searched);
     return decided == null ? engine : decided;
   }
 
@@ -358,6 +360,59 @@ public final class OnlineChecker {
     final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER
         : witness.siHolds() ? Level.SI : null;
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
+  }
+
+  /**
+   * When the search found SER or SI SATISFIED where the witness no longer holds it (its appended
+   * order has a cycle the search avoided), a witness rebuilt on the search's order: the processed
+   * transactions fed in a topological order of that order's graph ({@link
+   * VersionOrderSearch#satisfyingFeed}, a second search of the same history), so that later
+   * transactions are appended to it and later results are settled without a search until it has a
+   * cycle too. The new witness checks its order edge by edge like any other (a feed order it cannot
+   * use only leaves it holding less); it replaces the old one only when it holds more.
+   */
+  private void adoptSearchedOrder(final OnlineState s, final CheckResult engine, final CheckResult searched) {
+    if (!settleWithoutSearch || witness == null || witness.stoppedBy() != null || !MonotoneViolations.monotone(engine)) {
+      return;
+    }
+    final int holding = witnessHolding();
+    final Level level = holding < 2 && searched.verdicts().get(Level.SER) == Verdict.SATISFIED ? Level.SER
+        : holding < 1 && searched.verdicts().get(Level.SI) == Verdict.SATISFIED ? Level.SI : null;
+    if (level == null) {
+      return;
+    }
+    final List<Transaction> feed = VersionOrderSearch.satisfyingFeed(ProcessedHistory.of(s), level,
+        s.options.initialValue(), s.options.rtSkewMicros(), s.options.solverBudget());
+    if (feed == null) {
+      return;
+    }
+    final TxnIndex txns = s.txns;
+    final AppendOrderWitness rebuilt = new AppendOrderWitness(s.options.initialValue(), s.options.rtSkewMicros());
+    final Map<String, Long> ranks = new java.util.HashMap<>();
+    feed.forEach(t -> ranks.put(t.id(), -1L));
+    for (int i = 0; i < txns.released(); i++) {
+      final int slot = txns.releasedAt(i);
+      final Transaction t = txns.txn(slot);
+      if (ranks.containsKey(t.id())) {
+        ranks.put(t.id(), txns.rank(slot));
+      } else if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
+        return; // a committed transaction the search did not count: not a feed of this prefix
+      } else {
+        rebuilt.feed(t, txns.rank(slot)); // not committed: only remembers its values
+      }
+    }
+    for (final Transaction t : feed) {
+      rebuilt.feed(t, ranks.get(t.id()));
+    }
+    final int was = holding;
+    final AppendOrderWitness old = witness;
+    witness = rebuilt;
+    if (witnessHolding() <= was) {
+      witness = old;
+      return;
+    }
+    adoptedOrders++;
+    holdingAtSearch = witnessHolding();
   }
 
   /** The levels the witness still holds: 3 SSER (and all), 2 SER and SI, 1 SI, 0 none (or no witness). */
@@ -438,6 +493,7 @@ public final class OnlineChecker {
   /** {@link #witnessHolding()} at the last search: a drop below it searches at once (see {@link #result()}). */
   private int holdingAtSearch = 3;
   private long witnessSearches;
+  private long adoptedOrders;
 
   private boolean settleWithoutSearch = true;
 
@@ -469,6 +525,11 @@ public final class OnlineChecker {
   /** Searches run at once, outside the budget, because the witness stopped holding a level. */
   long witnessSearches() {
     return witnessSearches;
+  }
+
+  /** Times the witness took over a search's satisfying version order ({@link #result()}). */
+  long adoptedOrders() {
+    return adoptedOrders;
   }
 
   /** Searches of version orders run by {@link #result()} so far. */

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * {@link AppendOrderWitness} is exact for the one version order it keeps (issue 14, item 3): on
  * every prefix of random streams with blind writes where it has not stopped, each level it holds is
  * acyclic in the brute-force oracle's graph of the appended order (each key's writers in processing
- * order, {@link BruteForceOracle#judgeInOrder}), and each level acyclic there it holds (SER and SI
+ * order, {@link BruteForceOracle#judgeInOrder}; after it took over a search's satisfying order, its
+ * feed order), and each level acyclic there it holds (SER and SI
  * always; SSER when every committed transaction processed has both times and came in end-time order). The first direction is what makes
  * its SATISFIED sound; the second that it settles what it can. SettledWithoutSearchPropertyTest only
  * judges verdicts the settling changed, so a witness stricter than its order (SI taking an RW like
@@ -33,6 +34,7 @@ class AppendOrderWitnessExactnessTest {
     final List<String> failures = new ArrayList<>();
     final int[] compared = new int[3]; // SER, SI, SSER comparisons
     final int[] holdsNot = new int[3]; // of which the order's graph had a cycle (the witness must not hold)
+    long adopted = 0;
     for (int i = 0; i < COUNT; i++) {
       final long seed = BASE_SEED + i;
       final RandomHistories.Generated g = RandomHistories.generateWithBlindWrites(seed);
@@ -53,8 +55,8 @@ class AppendOrderWitnessExactnessTest {
         // SSER is kept only while every committed transaction has both times and comes in end-time order.
         boolean timedInOrder = true;
         long lastEnd = Long.MIN_VALUE;
-        for (int p = 0; p < c.fedToWitness(); p++) { // a result the engine settles alone feeds it nothing
-          final Transaction fed = s.txns.txn(s.txns.releasedAt(p));
+        // The witness's feed order: processing order, or a search's order it took over (then the rest appended).
+        for (final Transaction fed : w.fedOrder()) {
           order.add(fed);
           if (fed.status() == TxnStatus.COMMITTED) {
             timedInOrder &= fed.start() != Transaction.NO_TIME && fed.end() != Transaction.NO_TIME
@@ -69,6 +71,9 @@ class AppendOrderWitnessExactnessTest {
         }
         final String at = "seed " + seed + " after " + order.size() + " processed " + order.stream().map(Transaction::id)
             .toList() + ": ";
+        if (c.adoptedOrders() > 0) {
+          adopted++;
+        }
         compare(failures, at + "SER", w.serHolds(), o.ser(), compared, holdsNot, 0);
         compare(failures, at + "SI", w.siHolds(), o.si(), compared, holdsNot, 1);
         if (w.sserHolds() && !Boolean.TRUE.equals(o.sser())) {
@@ -80,8 +85,10 @@ class AppendOrderWitnessExactnessTest {
     }
     System.out.println("AppendOrderWitnessExactnessTest: " + COUNT + " streams, SER/SI/SSER compared " + compared[0] + "/"
         + compared[1] + "/" + compared[2] + " times, the appended order cyclic in " + holdsNot[0] + "/" + holdsNot[1]
-        + "/" + holdsNot[2] + ", " + failures.size() + " disagreements");
+        + "/" + holdsNot[2] + ", " + adopted + " prefixes on a search's order taken over, " + failures.size()
+        + " disagreements");
     assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures.subList(0, Math.min(5, failures.size()))));
+    assertTrue(adopted > 20, "too few prefixes on a search's order: " + adopted);
     // Each direction is exercised: orders the witness must refuse and orders it must keep, per level.
     for (int l = 0; l < 3; l++) {
       assertTrue(holdsNot[l] > 20 && compared[l] - holdsNot[l] > 1_000,
