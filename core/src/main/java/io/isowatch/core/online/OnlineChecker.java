@@ -316,10 +316,12 @@ public final class OnlineChecker {
     final long expected = searchedAt == 0 ? 0 : (long) (searchNanos * ((double) n / searchedAt));
     // The witness stopped holding a level since the last search (a cycle of the appended order, or
     // something it does not model): one search now, whatever the budget, so that a violation it
-    // proves is kept (MonotoneViolations) instead of the level staying deferred. At most three per
-    // witness, as the levels it holds only shrink.
+    // proves is kept (MonotoneViolations) instead of the level staying deferred. At most
+    // WITNESS_SEARCHES per segment state (a witness that took over a search's order may lose a level
+    // again): past them the budget alone decides, so the search's cost stays linear in the stream.
     final int holding = witnessHolding();
-    final boolean witnessLost = settleWithoutSearch && witness != null && holding < holdingAtSearch;
+    final boolean witnessLost = settleWithoutSearch && witness != null && holding < holdingAtSearch
+        && witnessSearchesHere < WITNESS_SEARCHES;
     if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet && !witnessLost
         && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
       deferred = true;
@@ -329,18 +331,19 @@ public final class OnlineChecker {
     holdingAtSearch = holding;
     if (witnessLost) {
       witnessSearches++;
+      witnessSearchesHere++;
     }
     searchedAt = n;
     flushedSinceSearch = false;
     searches++;
     final long started = System.nanoTime();
     final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, known);
-    searchNanos = System.nanoTime() - started;
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);
     deferred = false;
     violations = MonotoneViolations.of(engine, searched, violations, allTimed);
     adoptSearchedOrder(s, engine, searched);
+    searchNanos = System.nanoTime() - started; // the budget counts the second search of a taken-over order too
     return decided == null ? engine : decided;
   }
 
@@ -432,6 +435,7 @@ public final class OnlineChecker {
       fedToWitness = 0;
       allTimed = true;
       holdingAtSearch = 3;
+      witnessSearchesHere = 0;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
@@ -493,6 +497,10 @@ public final class OnlineChecker {
   /** {@link #witnessHolding()} at the last search: a drop below it searches at once (see {@link #result()}). */
   private int holdingAtSearch = 3;
   private long witnessSearches;
+  /** Searches run at once for the current segment state (a cut or restore starts a new one). */
+  private int witnessSearchesHere;
+  /** Searches run at once, outside the budget, because the witness lost a level: at most this many per segment state. */
+  static final int WITNESS_SEARCHES = 3;
   private long adoptedOrders;
 
   private boolean settleWithoutSearch = true;

@@ -79,7 +79,21 @@ class BlindStreamDecidedTest {
     assertTrue(!c.searchDeferred());
     assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SER));
     assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI));
-    assertTrue(c.witnessSearches() <= 3, "searches outside the budget: " + c.witnessSearches());
+    assertTrue(c.witnessSearches() <= OnlineChecker.WITNESS_SEARCHES, "searches outside the budget: " + c.witnessSearches());
+  }
+
+  @Test
+  void shouldBoundTheSearchesRunAtOnceWhenATakenOverOrderLosesALevelAgain() {
+    // Given: an SI database's stream on which the witness takes over a search's order and loses it again
+    final History h = OnlineBlindWritesBenchmark.rwRegister(3_000, SimulatedLevel.SI, 3);
+    final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(1_000));
+
+    // When
+    deferredAndResults(h, c);
+
+    // Then
+    assertTrue(c.adoptedOrders() >= 1, "took over " + c.adoptedOrders());
+    assertEquals(OnlineChecker.WITNESS_SEARCHES, c.witnessSearches(), "searches outside the budget");
   }
 
   @Test
