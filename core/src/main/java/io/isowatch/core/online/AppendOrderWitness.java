@@ -65,7 +65,11 @@ final class AppendOrderWitness {
   private final Map<String, long[]> session = new HashMap<>(); // {last node, its rank}
   private final List<Long> ends = new ArrayList<>();
   private final List<Integer> endNodes = new ArrayList<>();
-  /** The committed transactions fed, in feed order (the appended order is theirs): for tests. */
+  /**
+   * The committed transactions fed, in feed order (the appended order is theirs), for tests: one
+   * reference each, to transactions the segment holds anyway (OnlineChecker drops the witness at a
+   * cut that prunes).
+   */
   private final List<Transaction> fed = new ArrayList<>();
   private int nodes;
   private boolean serHolds = true;

@@ -286,6 +286,9 @@ public final class OnlineChecker {
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
     if (s.summary != null && s.summary.pruned > 0) {
       deferred = false;
+      // The witness is not used past a cut that pruned: drop it, and the pruned transactions it references.
+      witness = null;
+      witnessState = null;
       return afterCut(engine, s.summary.pruned);
     }
     if (!BlindWriteDecision.appliesWhole(s.options, engine)) {
