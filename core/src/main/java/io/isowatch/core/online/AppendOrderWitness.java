@@ -65,6 +65,12 @@ final class AppendOrderWitness {
   private final Map<String, long[]> session = new HashMap<>(); // {last node, its rank}
   private final List<Long> ends = new ArrayList<>();
   private final List<Integer> endNodes = new ArrayList<>();
+  /**
+   * The committed transactions fed, in feed order (the appended order is theirs), for tests: one
+   * reference each, to transactions the segment holds anyway (OnlineChecker drops the witness at a
+   * cut that prunes).
+   */
+  private final List<Transaction> fed = new ArrayList<>();
   private int nodes;
   private boolean serHolds = true;
   private boolean sserHolds = true;
@@ -96,6 +102,11 @@ final class AppendOrderWitness {
     return stoppedBy;
   }
 
+  /** The committed transactions fed so far, in the order fed: each key's versions are in this order. */
+  List<Transaction> fedOrder() {
+    return List.copyOf(fed);
+  }
+
   /** Feeds the next processed transaction ({@code rank}: its rank in its session). */
   void feed(final Transaction t, final long rank) {
     if (!serHolds && !siHolds) {
@@ -107,6 +118,7 @@ final class AppendOrderWitness {
       }
       return;
     }
+    fed.add(t);
     final int node = nodes++;
     ser.ensureNode(node);
     sser.ensureNode(node);

@@ -9,6 +9,7 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.core.solve.MonotoneViolations;
+import io.isowatch.core.solve.VersionOrderSearch;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -285,6 +286,9 @@ public final class OnlineChecker {
     // A cut that pruned nothing (e.g. for a checkpoint) keeps every transaction: the search still applies.
     if (s.summary != null && s.summary.pruned > 0) {
       deferred = false;
+      // The witness is not used past a cut that pruned: drop it, and the pruned transactions it references.
+      witness = null;
+      witnessState = null;
       return afterCut(engine, s.summary.pruned);
     }
     if (!BlindWriteDecision.appliesWhole(s.options, engine)) {
@@ -313,22 +317,36 @@ public final class OnlineChecker {
     // expected to cost the last one's time scaled by the sizes (it is at least linear).
     final long earned = saturatedTimes(n - searchedAt, searchBudget.nanosPerTxn());
     final long expected = searchedAt == 0 ? 0 : (long) (searchNanos * ((double) n / searchedAt));
-    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet
+    // The witness stopped holding a level since the last search (a cycle of the appended order, or
+    // something it does not model): one search now, whatever the budget, so that a violation it
+    // proves is kept (MonotoneViolations) instead of the level staying deferred. At most
+    // WITNESS_SEARCHES per segment state (a witness that took over a search's order may lose a level
+    // again): past them the budget alone decides, so the search's cost stays linear in the stream.
+    final int holding = witnessHolding();
+    final boolean witnessLost = settleWithoutSearch && witness != null && holding < holdingAtSearch
+        && witnessSearchesHere < WITNESS_SEARCHES;
+    if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet && !witnessLost
         && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
       deferred = true;
       return deferredResult(known, n);
     }
     decidedKey = key;
+    holdingAtSearch = holding;
+    if (witnessLost) {
+      witnessSearches++;
+      witnessSearchesHere++;
+    }
     searchedAt = n;
     flushedSinceSearch = false;
     searches++;
     final long started = System.nanoTime();
     final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, known);
-    searchNanos = System.nanoTime() - started;
     decided = searched == engine ? null : searched;
     lastFound = found(engine, searched);
     deferred = false;
     violations = MonotoneViolations.of(engine, searched, violations, allTimed);
+    adoptSearchedOrder(s, engine, searched);
+    searchNanos = System.nanoTime() - started; // the budget counts the second search of a taken-over order too
     return decided == null ? engine : decided;
   }
 
@@ -350,6 +368,67 @@ public final class OnlineChecker {
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
   }
 
+  /**
+   * When the search found SER or SI SATISFIED where the witness no longer holds it (its appended
+   * order has a cycle the search avoided), a witness rebuilt on the search's order: the processed
+   * transactions fed in a topological order of that order's graph ({@link
+   * VersionOrderSearch#satisfyingFeed}, a second search of the same history), so that later
+   * transactions are appended to it and later results are settled without a search until it has a
+   * cycle too. The new witness checks its order edge by edge like any other (a feed order it cannot
+   * use only leaves it holding less); it replaces the old one only when it holds more.
+   */
+  private void adoptSearchedOrder(final OnlineState s, final CheckResult engine, final CheckResult searched) {
+    if (!settleWithoutSearch || witness == null || witness.stoppedBy() != null || !MonotoneViolations.monotone(engine)) {
+      return;
+    }
+    final int holding = witnessHolding();
+    final Level level = holding < 2 && searched.verdicts().get(Level.SER) == Verdict.SATISFIED ? Level.SER
+        : holding < 1 && searched.verdicts().get(Level.SI) == Verdict.SATISFIED ? Level.SI : null;
+    if (level == null) {
+      return;
+    }
+    final List<Transaction> feed = VersionOrderSearch.satisfyingFeed(ProcessedHistory.of(s), level,
+        s.options.initialValue(), s.options.rtSkewMicros(), s.options.solverBudget());
+    if (feed == null) {
+      return;
+    }
+    final TxnIndex txns = s.txns;
+    final AppendOrderWitness rebuilt = new AppendOrderWitness(s.options.initialValue(), s.options.rtSkewMicros());
+    final Map<String, Long> ranks = new java.util.HashMap<>();
+    feed.forEach(t -> ranks.put(t.id(), -1L));
+    for (int i = 0; i < txns.released(); i++) {
+      final int slot = txns.releasedAt(i);
+      final Transaction t = txns.txn(slot);
+      if (ranks.containsKey(t.id())) {
+        ranks.put(t.id(), txns.rank(slot));
+      } else if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
+        return; // a committed transaction the search did not count: not a feed of this prefix
+      } else {
+        rebuilt.feed(t, txns.rank(slot)); // not committed: only remembers its values
+      }
+    }
+    for (final Transaction t : feed) {
+      rebuilt.feed(t, ranks.get(t.id()));
+    }
+    final int was = holding;
+    final AppendOrderWitness old = witness;
+    witness = rebuilt;
+    if (witnessHolding() <= was) {
+      witness = old;
+      return;
+    }
+    adoptedOrders++;
+    holdingAtSearch = witnessHolding();
+  }
+
+  /** The levels the witness still holds: 3 SSER (and all), 2 SER and SI, 1 SI, 0 none (or no witness). */
+  private int witnessHolding() {
+    if (!settleWithoutSearch || witness == null) {
+      return 0;
+    }
+    return witness.sserHolds() ? 3 : witness.serHolds() ? 2 : witness.siHolds() ? 1 : 0;
+  }
+
   /** Feeds the witness every transaction processed since; a new one when the state was rebuilt (a cut, a restore). */
   private void syncWitness(final OnlineState s) {
     final TxnIndex txns = s.txns;
@@ -358,6 +437,8 @@ public final class OnlineChecker {
       witnessState = s;
       fedToWitness = 0;
       allTimed = true;
+      holdingAtSearch = 3;
+      witnessSearchesHere = 0;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
@@ -416,6 +497,14 @@ public final class OnlineChecker {
   private boolean allTimed = true;
   private MonotoneViolations violations;
   private long settledResults;
+  /** {@link #witnessHolding()} at the last search: a drop below it searches at once (see {@link #result()}). */
+  private int holdingAtSearch = 3;
+  private long witnessSearches;
+  /** Searches run at once for the current segment state (a cut or restore starts a new one). */
+  private int witnessSearchesHere;
+  /** Searches run at once, outside the budget, because the witness lost a level: at most this many per segment state. */
+  static final int WITNESS_SEARCHES = 3;
+  private long adoptedOrders;
 
   private boolean settleWithoutSearch = true;
 
@@ -434,9 +523,24 @@ public final class OnlineChecker {
     return witness;
   }
 
+  /** How many processed transactions (the first ones in processing order) the witness was fed, for tests. */
+  int fedToWitness() {
+    return fedToWitness;
+  }
+
   /** Tests: another budget (tiny ones show the search is not re-run per record). */
   void searchBudget(final SearchBudget budget) {
     this.searchBudget = budget;
+  }
+
+  /** Searches run at once, outside the budget, because the witness stopped holding a level. */
+  long witnessSearches() {
+    return witnessSearches;
+  }
+
+  /** Times the witness took over a search's satisfying version order ({@link #result()}). */
+  long adoptedOrders() {
+    return adoptedOrders;
   }
 
   /** Searches of version orders run by {@link #result()} so far. */

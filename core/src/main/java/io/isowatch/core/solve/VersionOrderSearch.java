@@ -107,6 +107,10 @@ public final class VersionOrderSearch {
   private final boolean prune;
   private Pruning pruning;
   private KeyOrders keys;
+  /** Whether a SATISFIED answer records {@link #feed}. */
+  private boolean wantFeed;
+  /** For SATISFIED (when asked): the counted transactions in a topological order of the order found's graph. */
+  private List<io.isowatch.core.history.Transaction> feed;
 
   private VersionOrderSearch(final VersionOrderProblem p, final Level level, final long deadline,
       final boolean prune) {
@@ -120,6 +124,80 @@ public final class VersionOrderSearch {
   public static Outcome search(final History history, final Level level, final Long initialValue,
       final long rtSkewMicros, final Duration budget) {
     return traced(history, level, initialValue, rtSkewMicros, budget, true).outcome();
+  }
+
+  /**
+   * The counted transactions of {@code history} in a topological order of the dependency graph of
+   * a version order that satisfies {@code level} (SER: all its edges; SI: those that are not RW,
+   * which have no cycle when SI holds), so that appending each write after its key's last version
+   * while taking them in this order rebuilds that version order (each key's writers are totally
+   * ordered by WW and WR steps in it); null when the search does not find the level SATISFIED
+   * within {@code budget}, or a value read is written more than once (then the order is a case's,
+   * not the history's). The online witness of the appended order takes it over (issue 14, item 3).
+   */
+  public static List<io.isowatch.core.history.Transaction> satisfyingFeed(final History history, final Level level,
+      final Long initialValue, final long rtSkewMicros, final Duration budget) {
+    if (level != Level.SER && level != Level.SI) {
+      throw new IllegalArgumentException("a feed order is given for SER and SI, not " + level);
+    }
+    final long deadline = System.nanoTime() + budget.toNanos();
+    final List<io.isowatch.core.history.Transaction> counted = VersionOrderProblem.counted(history, initialValue);
+    final java.util.Map<VersionOrderProblem.KeyValue, IntList> writers = VersionOrderProblem.writersOf(counted);
+    if (!VersionOrderProblem.choiceReads(counted, writers, initialValue).isEmpty()) {
+      return null;
+    }
+    final VersionOrderProblem.Built built =
+        VersionOrderProblem.build(counted, writers, initialValue, rtSkewMicros, false, java.util.Map.of());
+    if (built.problem() == null || built.problem().lostUpdate != null) {
+      return null;
+    }
+    final VersionOrderSearch search = new VersionOrderSearch(built.problem(), level, deadline, true);
+    search.wantFeed = true;
+    return search.run().verdict() == Verdict.SATISFIED ? search.feed : null;
+  }
+
+  /** Kahn's order of the real nodes over {@code p.known} (without RW edges for SI); null on a cycle. */
+  private List<io.isowatch.core.history.Transaction> topologicalFeed() {
+    final EdgeList g = p.known;
+    final int[] in = new int[p.nodes];
+    final int[] outCount = new int[p.nodes + 1];
+    for (int e = 0; e < g.size; e++) {
+      if (!(si && g.isRw(e))) {
+        in[g.to[e]]++;
+        outCount[g.from[e] + 1]++;
+      }
+    }
+    for (int v = 0; v < p.nodes; v++) {
+      outCount[v + 1] += outCount[v];
+    }
+    final int[] adj = new int[outCount[p.nodes]];
+    final int[] fill = java.util.Arrays.copyOf(outCount, p.nodes);
+    for (int e = 0; e < g.size; e++) {
+      if (!(si && g.isRw(e))) {
+        adj[fill[g.from[e]]++] = g.to[e];
+      }
+    }
+    final IntList ready = new IntList(p.nodes);
+    for (int v = 0; v < p.nodes; v++) {
+      if (in[v] == 0) {
+        ready.add(v);
+      }
+    }
+    final List<io.isowatch.core.history.Transaction> out = new ArrayList<>(p.txns.size());
+    int done = 0;
+    for (int i = 0; i < ready.size(); i++) {
+      final int v = ready.get(i);
+      done++;
+      if (v < p.txns.size()) {
+        out.add(p.txns.get(v));
+      }
+      for (int j = outCount[v]; j < outCount[v + 1]; j++) {
+        if (--in[adj[j]] == 0) {
+          ready.add(adj[j]);
+        }
+      }
+    }
+    return done == p.nodes ? out : null;
   }
 
   /**
@@ -302,6 +380,9 @@ public final class VersionOrderSearch {
       }
     }
     final boolean greedyAcyclic = GraphCycles.find(p.known, p.nodes, si, 1, true).isEmpty();
+    if (greedyAcyclic && wantFeed) {
+      feed = topologicalFeed();
+    }
     p.known.truncate(base);
     if (greedyAcyclic) {
       return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, 0, rounds, p.txns);
@@ -365,6 +446,9 @@ public final class VersionOrderSearch {
         }
         keys.addCandidate(p.known, model);
         final boolean acyclic = block(clauses, clauseCycles, seen) & blockTriangles(clauses, clauseCycles, seen);
+        if (acyclic && wantFeed) {
+          feed = topologicalFeed();
+        }
         p.known.truncate(fixedBase);
         if (acyclic) {
           return new Outcome(Verdict.SATISFIED, null, List.of(), true, p.variables, clauses.size(), rounds, p.txns);

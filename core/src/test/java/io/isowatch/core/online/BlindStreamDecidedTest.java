@@ -29,7 +29,10 @@ class BlindStreamDecidedTest {
   private static final int EVERY = 10;
 
   private static int[] deferredAndResults(final History h) {
-    final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(1_000));
+    return deferredAndResults(h, new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(1_000)));
+  }
+
+  private static int[] deferredAndResults(final History h, final OnlineChecker c) {
     int deferred = 0;
     int results = 0;
     int i = 0;
@@ -58,6 +61,39 @@ class BlindStreamDecidedTest {
 
     // Then: main defers most results past 2,000 transactions (about 70 % of them here)
     assertTrue(dr[0] * 20 <= dr[1], "deferred " + dr[0] + " of " + dr[1] + " results");
+  }
+
+  @Test
+  void shouldDecideSerOnALongSnapshotIsolationStreamOnceTheAppendedOrderHasACycle() {
+    // Given: 8,000 rw-register transactions of an SI database: its write skews close a cycle of the
+    // appended order at SER (after about 3,500), which the budget deferred the search of until the end
+    final History h = OnlineBlindWritesBenchmark.rwRegister(8_000, SimulatedLevel.SI, 3);
+
+    // When
+    final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(1_000));
+    final int[] dr = deferredAndResults(h, c);
+
+    // Then: the witness's lost level is searched at once, the violation found is kept (main: 590 of 800 deferred)
+    assertTrue(dr[0] * 20 <= dr[1], "deferred " + dr[0] + " of " + dr[1] + " results");
+    final CheckResult r = c.result();
+    assertTrue(!c.searchDeferred());
+    assertEquals(Verdict.VIOLATED, r.verdicts().get(Level.SER));
+    assertEquals(Verdict.SATISFIED, r.verdicts().get(Level.SI));
+    assertTrue(c.witnessSearches() <= OnlineChecker.WITNESS_SEARCHES, "searches outside the budget: " + c.witnessSearches());
+  }
+
+  @Test
+  void shouldBoundTheSearchesRunAtOnceWhenATakenOverOrderLosesALevelAgain() {
+    // Given: an SI database's stream on which the witness takes over a search's order and loses it again
+    final History h = OnlineBlindWritesBenchmark.rwRegister(3_000, SimulatedLevel.SI, 3);
+    final OnlineChecker c = new OnlineChecker(CheckOptions.defaults(), OnlineOptions.streaming(1_000));
+
+    // When
+    deferredAndResults(h, c);
+
+    // Then
+    assertTrue(c.adoptedOrders() >= 1, "took over " + c.adoptedOrders());
+    assertEquals(OnlineChecker.WITNESS_SEARCHES, c.witnessSearches(), "searches outside the budget");
   }
 
   @Test

@@ -94,6 +94,50 @@ public final class BruteForceOracle {
   }
 
   /**
+   * The verdicts of one version order, as {@link #judge} gives them for all: each key's writers in
+   * the order they appear in {@code order} (T0 first; a counted writer missing from it is an
+   * error), every choice of writer of a read still enumerated. Null when a counted transaction is
+   * internally inconsistent (no version order is involved then). Tests of a checker that keeps one
+   * version order (the online witness of the appended order) compare its acyclicity with this.
+   */
+  public static OracleVerdict judgeInOrder(final History history, final CheckOptions options,
+      final List<Transaction> order) {
+    final List<Transaction> counted = countedTransactions(history);
+    if (counted.size() + 1 > Long.SIZE) {
+      throw new IllegalArgumentException("too many transactions for the oracle: " + counted.size());
+    }
+    if (!counted.stream().allMatch(BruteForceOracle::internallyConsistent)) {
+      return null;
+    }
+    final List<ExternalRead> reads = externalReads(counted, options.initialValue());
+    if (reads.stream().anyMatch(r -> r.candidates().length == 0)) {
+      return OracleVerdict.allFalse(counted.size());
+    }
+    final Map<String, Integer> position = new LinkedHashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      position.putIfAbsent(order.get(i).id(), i);
+    }
+    final Map<String, List<int[]>> versionOrders = new LinkedHashMap<>();
+    writersByKey(counted).forEach((key, ws) -> {
+      final List<Integer> sorted = new ArrayList<>(ws);
+      sorted.sort(java.util.Comparator.comparing(w -> {
+        final Integer at = position.get(counted.get(w - 1).id());
+        if (at == null) {
+          throw new IllegalArgumentException("writer " + counted.get(w - 1).id() + " is not in the order");
+        }
+        return at;
+      }));
+      final int[] chosen = new int[sorted.size() + 1];
+      chosen[0] = T0;
+      for (int i = 0; i < sorted.size(); i++) {
+        chosen[i + 1] = sorted.get(i);
+      }
+      versionOrders.put(key, List.<int[]>of(chosen));
+    });
+    return enumerate(counted, reads, versionOrders, options.rtSkewMicros());
+  }
+
+  /**
    * The levels whose graph is cyclic already when built only from the edges common to every
    * candidate (every version order, every choice of writer): SO, RT, the WR of reads with a
    * single possible writer and the RW of reads of T0 to every writer of the key. A checker that
