@@ -78,12 +78,13 @@ final class AionFastPath {
   }
 
   /**
-   * Takes transactions into {@code acc} while they are plain. Null when it took the whole input,
+   * Gives transactions to {@code out} while they are plain. Null when it took the whole input (or
+   * {@code out} wanted no more),
    * array end included; else what the general reader must read: the input from the first thing not
    * taken on, preceded by {@code [{}} where the array opened if a transaction was taken (so that the
    * reader skips one empty object first), or the whole input if none was.
    */
-  Rest scan(final HistoryAccumulator acc) throws IOException, InvalidHistoryException {
+  Rest scan(final JsonlReadAhead.Emit out) throws IOException, InvalidHistoryException {
     fill();
     restAt = 0;
     if (!enabled) {
@@ -122,8 +123,10 @@ final class AionFastPath {
       if (t == null) {
         return rest(!first);
       }
-      acc.add(t);
       taken++;
+      if (!out.accept(t)) {
+        return null;
+      }
       first = false;
       restAt = pos;
       restLine = line;

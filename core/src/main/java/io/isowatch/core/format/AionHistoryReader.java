@@ -77,17 +77,33 @@ public final class AionHistoryReader {
    */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
     final HistoryAccumulator acc = new HistoryAccumulator();
+    read(in, t -> {
+      acc.add(t);
+      return true;
+    });
+    return acc.build();
+  }
+
+  /**
+   * Reads a whole history, giving each transaction to {@code out} as it is read, in file order (what
+   * {@code out} throws ends the reading there, as a repeated id ends {@link #read(Reader)}; false: it
+   * wants no more). The reader is consumed but not closed.
+   */
+  public void read(final Reader in, final JsonlReadAhead.Emit out) throws IOException, InvalidHistoryException {
     if (!fast) {
-      return readJson(in, acc, false, 1);
+      readJson(in, out, false, 1);
+      return;
     }
     final AionFastPath scanner = new AionFastPath(in, limits, strings, physicalUnit);
-    final AionFastPath.Rest rest = scanner.scan(acc);
+    final AionFastPath.Rest rest = scanner.scan(out);
     scanned = scanner.taken();
-    return rest == null ? acc.build() : readJson(rest.reader(), acc, rest.skipOne(), rest.line());
+    if (rest != null) {
+      readJson(rest.reader(), out, rest.skipOne(), rest.line());
+    }
   }
 
   /** Jackson reading the array; with {@code skipOne}, its first element is an empty object to skip. */
-  private History readJson(final Reader in, final HistoryAccumulator acc, final boolean skipOne, final int firstLine)
+  private void readJson(final Reader in, final JsonlReadAhead.Emit out, final boolean skipOne, final int firstLine)
       throws IOException, InvalidHistoryException {
     int line = firstLine;
     try (JsonParser p = limits.jsonFactory().createParser(in)) {
@@ -105,7 +121,9 @@ public final class AionHistoryReader {
               ? "the JSON array is not closed"
               : "expected a transaction object like {\"tid\":1,\"sid\":1,\"sts\":...,\"cts\":...,\"ops\":[...]}");
         }
-        acc.add(new TxnParser(p, line).transaction());
+        if (!out.accept(new TxnParser(p, line).transaction())) {
+          return;
+        }
       }
       if (p.nextToken() != null) {
         throw new InvalidHistoryException(p.currentLocation().getLineNr(), "unexpected content after the JSON array");
@@ -113,7 +131,6 @@ public final class AionHistoryReader {
     } catch (final JsonProcessingException e) {
       throw limits.jsonFailure(InputLimits.lineOf(e, line), e);
     }
-    return acc.build();
   }
 
   /** Parses one transaction object; the parser stands on its START_OBJECT. */

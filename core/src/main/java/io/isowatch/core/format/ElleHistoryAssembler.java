@@ -5,6 +5,7 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,18 +39,39 @@ import org.slf4j.LoggerFactory;
  *   <li>Ops whose {@code :f} is not {@code :txn} (nemesis, other workloads) and ops of the {@code
  *       :nemesis} process are skipped and logged.
  * </ul>
+ *
+ * <p>Transactions are given in the order of their first op (the invoke, or the completion without
+ * one). Given as they are read ({@code streaming}), each goes out once it and every earlier one are
+ * complete, so that a reader thread can hand them over while the rest is read; otherwise all go out
+ * at {@link #finish}. Either way the transactions, their order and the error are the same: an error of
+ * an op's form is thrown when the op is read, one of a transaction as a whole (no {@code :value}, a
+ * repeated id its receiver rejects) at {@link #finish}, the first in transaction order, as when every
+ * transaction was made at the end.
  */
 final class ElleHistoryAssembler {
   private static final Logger LOG = LoggerFactory.getLogger(ElleHistoryAssembler.class);
 
   private final StringInterner strings = new StringInterner();
   private final InputLimits limits;
-  private final List<Slot> slots = new ArrayList<>();
+  /** Transactions not yet given, in the order of their first op. */
+  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
   private final Map<String, Slot> outstanding = new HashMap<>();
+  private final JsonlReadAhead.Emit out;
+  private final boolean streaming;
+  /** The first error of a transaction as a whole, thrown at {@link #finish}; nothing is given after it. */
+  private InvalidHistoryException deferred;
+  /** The receiver wants nothing more. */
+  private boolean stopped;
   private int skipped;
 
-  ElleHistoryAssembler(final InputLimits limits) {
+  /**
+   * Gives each transaction to {@code out}: as soon as it and the ones before it are complete when
+   * {@code streaming}, else all at {@link #finish}.
+   */
+  ElleHistoryAssembler(final InputLimits limits, final JsonlReadAhead.Emit out, final boolean streaming) {
     this.limits = limits;
+    this.out = out;
+    this.streaming = streaming;
   }
 
   /** Takes the next op of the history. */
@@ -79,21 +101,37 @@ final class ElleHistoryAssembler {
           slots.add(slot);
         }
         slot.completion = op;
+        if (streaming && slot == slots.peekFirst()) {
+          give(false);
+        }
       }
       default -> throw new InvalidHistoryException(op.line(), "unknown :type :" + op.type()
           + " (expected :invoke, :ok, :fail or :info)");
     }
   }
 
-  History build() throws InvalidHistoryException {
+  /** Gives every transaction left (those never completed too), then throws the deferred error if any. */
+  void finish() throws InvalidHistoryException {
     if (skipped > 0) {
       LOG.info("Skipped ops that are not transactions count=[{}]", skipped);
     }
-    final HistoryAccumulator acc = new HistoryAccumulator();
-    for (final Slot slot : slots) {
-      acc.add(transaction(slot));
+    give(true);
+    slots.clear();
+    if (deferred != null) {
+      throw deferred;
     }
-    return acc.build();
+  }
+
+  /** Gives the transactions at the head, while complete ({@code all}: every one). */
+  private void give(final boolean all) {
+    while (deferred == null && !stopped && !slots.isEmpty() && (all || slots.peekFirst().completion != null)) {
+      final Slot slot = slots.pollFirst();
+      try {
+        stopped = !out.accept(transaction(slot));
+      } catch (final InvalidHistoryException e) {
+        deferred = e;
+      }
+    }
   }
 
   private Transaction transaction(final Slot slot) throws InvalidHistoryException {

@@ -43,10 +43,39 @@ public final class ElleHistoryReader {
     this.fast = fast;
   }
 
-  /** Reads a whole history. The reader is consumed but not closed. */
+  /**
+   * Reads a whole history, every transaction made once the input is read. The reader is consumed but
+   * not closed.
+   */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
+    final HistoryAccumulator acc = new HistoryAccumulator();
+    read(in, t -> {
+      acc.add(t);
+      return true;
+    }, false);
+    return acc.build();
+  }
+
+  /**
+   * Reads a whole history, giving each transaction to {@code out} as soon as it and the ones before
+   * it are complete (see {@link ElleHistoryAssembler}): the same transactions, in the same order, with
+   * the same error at the same point of the transactions given, as {@link #read(Reader)}, whose
+   * receiver also rejects a repeated id. The reader is consumed but not closed.
+   */
+  public void read(final Reader in, final JsonlReadAhead.Emit out) throws IOException, InvalidHistoryException {
+    read(in, out, true);
+  }
+
+  private void read(final Reader in, final JsonlReadAhead.Emit out, final boolean streaming)
+      throws IOException, InvalidHistoryException {
     final BufferedReader buffered = in instanceof BufferedReader b ? b : new BufferedReader(in, 1 << 16);
-    return isJson(buffered) ? readJson(buffered) : readEdn(buffered);
+    final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits, out, streaming);
+    if (isJson(buffered)) {
+      readJson(buffered, assembler);
+    } else {
+      readEdn(buffered, assembler);
+    }
+    assembler.finish();
   }
 
   /**
@@ -80,8 +109,8 @@ public final class ElleHistoryReader {
     }
   }
 
-  private History readEdn(final Reader in) throws IOException, InvalidHistoryException {
-    final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
+  private void readEdn(final Reader in, final ElleHistoryAssembler assembler)
+      throws IOException, InvalidHistoryException {
     final EdnReader edn = new EdnReader(in, limits);
     final EdnFastPath fast = this.fast ? new EdnFastPath(limits, assembler.strings()) : null;
     long ordinal = 0;
@@ -110,7 +139,6 @@ public final class ElleHistoryReader {
         assembler.accept(next(edn, fast, ordinal++));
       }
     }
-    return assembler.build();
   }
 
   /** The next op: by the fast path when it takes the form, else read as EDN and decoded. */
@@ -131,11 +159,11 @@ public final class ElleHistoryReader {
    * line it does not take (an array, an object over several lines, anything unusual), Jackson reads
    * the rest as it would have read the whole input (see {@link ElleJsonLines}).
    */
-  private History readJson(final Reader in) throws IOException, InvalidHistoryException {
-    final ElleHistoryAssembler assembler = new ElleHistoryAssembler(limits);
+  private void readJson(final Reader in, final ElleHistoryAssembler assembler)
+      throws IOException, InvalidHistoryException {
     if (!fast) {
       readJson(in, assembler, 0, false, 1);
-      return assembler.build();
+      return;
     }
     final ElleJsonLines lines = new ElleJsonLines(in, new ElleJsonFastPath(limits, assembler.strings()));
     long ordinal = 0;
@@ -144,7 +172,6 @@ public final class ElleHistoryReader {
       ordinal++;
     }
     readJson(lines.rest(), assembler, ordinal, ordinal > 0, lines.lastOpLine());
-    return assembler.build();
   }
 
   /**

@@ -49,10 +49,10 @@ public final class HistoryIO {
   }
 
   /**
-   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL input, also gives each
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle or Aion input, also gives each
    * transaction to {@code each}, in file order, on the caller's thread, as soon as it is parsed and
    * its id found new, while the reader thread parses the next ones: a caller can work on the
-   * history while it is being read (the whole-history check does). The other formats give nothing
+   * history while it is being read (the whole-history check does). Text gives nothing
    * to {@code each}; the returned history is the whole input in every case. An exception thrown by
    * {@code each} stops the reading and is thrown as it is.
    */
@@ -62,10 +62,10 @@ public final class HistoryIO {
   }
 
   /**
-   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL input, runs {@code split} while
-   * reading: {@link ReadingSplit#read} and {@link ReadingSplit#end} on the reader thread (which also
-   * collects the history and rejects a repeated id), {@link ReadingSplit#take} on this one. The
-   * other formats call nothing in {@code split}; the returned history is the whole input in every
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle (EDN or JSON) or Aion input, runs
+   * {@code split} while reading: {@link ReadingSplit#read} and {@link ReadingSplit#end} on the reader
+   * thread (which also collects the history and rejects a repeated id), {@link ReadingSplit#take} on
+   * this one. Text calls nothing in {@code split}; the returned history is the whole input in every
    * case. An exception thrown by {@code split} stops the reading and is thrown as it is.
    */
   public static History read(final InputStream in, final HistoryFormat format, final ReadingSplit split)
@@ -87,21 +87,29 @@ public final class HistoryIO {
     return switch (actual) {
       case JSONL -> readJsonl(text, split);
       case TEXT -> new TextHistoryReader().read(text);
-      case ELLE -> new ElleHistoryReader().read(text);
-      case AION -> new AionHistoryReader().read(text);
+      case ELLE -> readAhead(out -> new ElleHistoryReader().read(text, out), "isowatch-elle-reader", split);
+      case AION -> readAhead(out -> new AionHistoryReader().read(text, out), "isowatch-aion-reader", split);
       case AUTO -> throw new IllegalStateException("AUTO is resolved above");
     };
   }
 
-  /**
-   * JSONL parsed on a thread of its own ({@link JsonlReadAhead}), which also collects the history
-   * (rejecting a repeated id) and runs the reader's side of {@code split}, while this one takes what
-   * it hands over. The queue between them is not bounded: the history keeps every transaction
-   * anyway, and the reader never waits for this thread.
-   */
+  /** JSONL parsed on a thread of its own ({@link #readAhead}). */
   private static History readJsonl(final Reader text, final ReadingSplit split)
       throws IOException, InvalidHistoryException {
     DebugTimings.mark("readJsonl: start");
+    final History read = readAhead(JsonlReadAhead.jsonl(text, InputLimits.defaults()), "isowatch-jsonl-reader", split);
+    DebugTimings.mark("readJsonl: last batch taken");
+    return read;
+  }
+
+  /**
+   * A history parsed by {@code source} on a thread of its own ({@link JsonlReadAhead}), which also
+   * collects the history (rejecting a repeated id) and runs the reader's side of {@code split},
+   * while this one takes what it hands over. The queue between them is not bounded: the history
+   * keeps every transaction anyway, and the reader never waits for this thread.
+   */
+  private static History readAhead(final JsonlReadAhead.Source source, final String threadName,
+      final ReadingSplit split) throws IOException, InvalidHistoryException {
     final HistoryAccumulator acc = new HistoryAccumulator();
     final History[] read = new History[1];
     final JsonlReadAhead.Stage stage = new JsonlReadAhead.Stage() {
@@ -117,14 +125,13 @@ public final class HistoryIO {
         split.end(read[0], out);
       }
     };
-    try (JsonlReadAhead ahead = new JsonlReadAhead(text, InputLimits.defaults(), stage, Integer.MAX_VALUE)) {
+    try (JsonlReadAhead ahead = new JsonlReadAhead(source, stage, Integer.MAX_VALUE, threadName)) {
       for (List<Transaction> batch = ahead.next(); !batch.isEmpty(); batch = ahead.next()) {
         for (int i = 0; i < batch.size(); i++) {
           split.take(batch.get(i), ahead.tag(i));
         }
       }
     }
-    DebugTimings.mark("readJsonl: last batch taken");
     // Set by the reader thread before it handed over the end of the input, which next() has taken.
     return read[0];
   }

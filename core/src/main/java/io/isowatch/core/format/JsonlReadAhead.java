@@ -70,6 +70,22 @@ public final class JsonlReadAhead implements AutoCloseable {
     void end(ReadingSplit.Sink out) throws InvalidHistoryException;
   }
 
+  /**
+   * A format's reader run on the reader thread: it reads the whole input and gives each transaction
+   * to {@code out}, in the order the history lists them, stopping early when {@code out} says so.
+   */
+  @FunctionalInterface
+  public interface Source {
+    void readAll(Emit out) throws IOException, InvalidHistoryException;
+  }
+
+  /** Where a {@link Source} gives its transactions. */
+  @FunctionalInterface
+  public interface Emit {
+    /** Takes the next transaction; false when nothing more is wanted (the caller closed the reading). */
+    boolean accept(Transaction t) throws InvalidHistoryException;
+  }
+
   /** Hands every transaction over as it is parsed, with tag 0. */
   private static final Stage EACH = new Stage() {
     @Override
@@ -109,10 +125,25 @@ public final class JsonlReadAhead implements AutoCloseable {
 
   private JsonlReadAhead(final Reader in, final InputLimits limits, final Handover handover, final Stage stage,
       final int queueBatches) {
+    this(jsonl(in, limits), handover, stage, queueBatches, "isowatch-jsonl-reader");
+  }
+
+  /**
+   * Starts reading with {@code source}, another format's reader, on the reader thread, which runs
+   * {@code stage} on each transaction the source gives, in the order given; otherwise as {@link
+   * #JsonlReadAhead(Reader, InputLimits, Stage, int)} (what the source throws ends the input there).
+   */
+  public JsonlReadAhead(final Source source, final Stage stage, final int queueBatches, final String threadName) {
+    this(source, (queue, b, timeoutMs) -> queue.offer(b, timeoutMs, TimeUnit.MILLISECONDS), stage, queueBatches,
+        threadName);
+  }
+
+  private JsonlReadAhead(final Source source, final Handover handover, final Stage stage, final int queueBatches,
+      final String threadName) {
     this.handover = handover;
     this.stage = stage;
     this.queue = new LinkedBlockingQueue<>(queueBatches);
-    this.thread = new Thread(() -> readAll(in, limits), "isowatch-jsonl-reader");
+    this.thread = new Thread(() -> readAll(source), threadName);
     // Never keeps the JVM alive: a caller that stopped listening has already failed or finished.
     thread.setDaemon(true);
     // A failure outside readAll's own catch (the hand-over of a failure failing again) still has a name.
@@ -190,22 +221,32 @@ public final class JsonlReadAhead implements AutoCloseable {
     return !thread.isAlive();
   }
 
-  private void readAll(final Reader in, final InputLimits limits) {
+  /** A JSONL input as a {@link Source}: blank lines skipped, each transaction's line its own. */
+  static Source jsonl(final Reader in, final InputLimits limits) {
+    return out -> {
+      final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
+      final LineSource lines = new LineSource(in, limits);
+      while (lines.advance()) {
+        final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
+        if (t != null && !out.accept(t)) {
+          return;
+        }
+      }
+    };
+  }
+
+  private void readAll(final Source source) {
     final Outgoing out = new Outgoing();
     Throwable failure = null;
     try {
       out.start();
-      final JsonlHistoryReader reader = new JsonlHistoryReader(limits);
-      final LineSource lines = new LineSource(in, limits);
       DebugTimings.mark("reader: first line");
-      while (!closed && lines.advance()) {
-        final Transaction t = reader.parseLine(lines.chars(), lines.from(), lines.to(), lines.lineNo());
-        if (t != null) {
-          stage.read(t, out);
-          if (out.stopped) {
-            return;
-          }
-        }
+      source.readAll(t -> {
+        stage.read(t, out);
+        return !out.stopped && !closed;
+      });
+      if (out.stopped) {
+        return;
       }
       if (!closed) {
         stage.end(out);

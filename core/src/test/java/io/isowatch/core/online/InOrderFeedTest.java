@@ -96,6 +96,60 @@ class InOrderFeedTest {
   }
 
   @Test
+  void shouldGiveTheWholeHistoryResultWhenElleHistoriesAreSplitOverTheReaderThreadAndThisOne() throws Exception {
+    // Given: generated histories written as Elle EDN and Elle JSON lines (invokes and completions by time)
+    int fed = 0;
+    int compared = 0;
+    for (final History h : generated()) {
+      for (final String text : List.of(io.isowatch.core.format.FormatTexts.edn(h),
+          io.isowatch.core.format.FormatTexts.json(h))) {
+        for (final Set<Level> levels : List.of(Level.CLASSIC, EnumSet.of(Level.SER, Level.SI))) {
+          final CheckOptions options = CheckOptions.defaults().withLevels(levels);
+          // When: the reader thread reads, pairs and orders, this one runs the engine
+          final InOrderFeed feed = new InOrderFeed(options, 16);
+          final History read = HistoryIO.read(new java.io.ByteArrayInputStream(
+              text.getBytes(java.nio.charset.StandardCharsets.UTF_8)), HistoryFormat.ELLE, (ReadingSplit) feed);
+          final boolean held = feed.inOrderSoFar();
+          final CheckResult split = Results.withoutTime(feed.finish(read));
+
+          // Then: the whole-history check's result on the history read once the input is read
+          final History atEnd = new io.isowatch.core.format.ElleHistoryReader().read(new java.io.StringReader(text));
+          assertEquals(atEnd.transactions(), read.transactions());
+          assertEquals(Results.withoutTime(WholeHistoryCheck.check(atEnd, options)), split, levels.toString());
+          fed += held ? 1 : 0;
+          compared++;
+        }
+      }
+    }
+    // Written by time, the generated histories keep the bet: the feed, not the fallback, was compared.
+    assertEquals(generated().size() * 4, compared);
+    assertEquals(compared, fed);
+  }
+
+  @Test
+  void shouldGiveTheWholeHistoryResultWhenAionHistoriesAreSplitOverTheReaderThreadAndThisOne() throws Exception {
+    // Given: generated histories written as Aion, a transaction a line, in file order
+    int fed = 0;
+    for (final History h : generated()) {
+      final String text = io.isowatch.core.format.FormatTexts.aion(h);
+      final CheckOptions options = CheckOptions.defaults().withLevels(Level.CLASSIC);
+      // When
+      final InOrderFeed feed = new InOrderFeed(options, 16);
+      final History read = HistoryIO.read(new java.io.ByteArrayInputStream(
+          text.getBytes(java.nio.charset.StandardCharsets.UTF_8)), HistoryFormat.AION, (ReadingSplit) feed);
+      final boolean held = feed.inOrderSoFar();
+      final CheckResult split = Results.withoutTime(feed.finish(read));
+
+      // Then
+      final History atEnd = new io.isowatch.core.format.AionHistoryReader().read(new java.io.StringReader(text));
+      assertEquals(atEnd.transactions(), read.transactions());
+      assertEquals(Results.withoutTime(WholeHistoryCheck.check(atEnd, options)), split);
+      fed += held ? 1 : 0;
+    }
+    assertEquals(generated().size(), fed);
+  }
+
+  @Test
   void shouldGiveTheWholeHistoryResultWhenTheBetIsLost() {
     // Given: the same histories shuffled, reversed, and with seqs listed out of order in a session
     final Random random = new Random(11);
