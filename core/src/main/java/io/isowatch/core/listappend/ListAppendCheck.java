@@ -337,21 +337,28 @@ public final class ListAppendCheck {
       return false;
     }
     final List<Transaction> txns = history.transactions();
-    final java.util.Set<String> ids = new java.util.HashSet<>(txns.size() * 2);
+    // ids in an open-addressing table (a HashSet of a million ids cost a node each: lafast6)
+    final io.isowatch.core.online.StringIntMap ids = new io.isowatch.core.online.StringIntMap(txns.size());
     final Map<String, long[]> sessions = new HashMap<>(); // next seq (-1: some without), last committed end
-    for (final Transaction t : txns) {
-      if (!ids.add(t.id()) || t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME
+    String lastSession = null;
+    long[] s = null;
+    for (int i = 0; i < txns.size(); i++) {
+      final Transaction t = txns.get(i);
+      if (!ids.putIfAbsent(t.id(), i) || t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME
           || t.end() < t.start()) {
         return false;
       }
-      final long[] s = sessions.computeIfAbsent(t.session(), k -> new long[] {0, Long.MIN_VALUE});
+      if (!t.session().equals(lastSession)) {
+        lastSession = t.session();
+        s = sessions.computeIfAbsent(lastSession, k -> new long[] {0, Long.MIN_VALUE});
+      }
       if (t.hasSeq() && s[0] >= 0) {
         if (t.seq() != s[0]) {
           return false; // out of input order, a gap, a duplicate or a first seq other than 0
         }
         s[0]++;
-      } else if (s[0] > 0) {
-        return false; // seqs in part of the session
+      } else if (s[0] > 0 || t.hasSeq()) {
+        return false; // seqs in part of the session (a seq after a transaction without one, or none after one)
       } else {
         s[0] = -1;
       }
@@ -360,11 +367,6 @@ public final class ListAppendCheck {
           return false;
         }
         s[1] = t.end();
-      }
-    }
-    for (final Transaction t : txns) {
-      if (t.hasSeq() && sessions.get(t.session())[0] < 0) {
-        return false; // a seq after a transaction without one
       }
     }
     return !WholeHistoryCheck.hasUntrustedClocks(txns);
