@@ -41,10 +41,36 @@ class ListAppendDiffVsBase {
       Class<?> rc = r.getClass();
       Object stats = rc.getMethod("stats").invoke(r);
       stats = stats.getClass().getMethod("withSeconds", double.class).invoke(stats, 0.0);
-      return "verdicts=" + rc.getMethod("verdicts").invoke(r) + "\nreasons=" + rc.getMethod("reasons").invoke(r)
-          + "\nanomalies=" + rc.getMethod("anomalies").invoke(r) + "\nfindings=" + rc.getMethod("findings").invoke(r)
-          + "\nstats=" + stats;
+      return "verdicts=" + norm(rc.getMethod("verdicts").invoke(r)) + "\nreasons=" + norm(rc.getMethod("reasons").invoke(r))
+          + "\nanomalies=" + norm(rc.getMethod("anomalies").invoke(r)) + "\nfindings=" + norm(rc.getMethod("findings").invoke(r))
+          + "\nstats=" + norm(stats);
     }
+  }
+
+  /**
+   * A value's text with every map sorted by key (the results hold Map.copyOf maps, whose order
+   * differs between class loaders); records component by component, lists element by element.
+   */
+  static String norm(Object v) throws Exception {
+    if (v instanceof Map<?, ?> m) {
+      TreeMap<String, String> sorted = new TreeMap<>();
+      for (Map.Entry<?, ?> e : m.entrySet()) sorted.put(String.valueOf(e.getKey()), norm(e.getValue()));
+      return sorted.toString();
+    }
+    if (v instanceof List<?> l) {
+      List<String> out = new ArrayList<>();
+      for (Object o : l) out.add(norm(o));
+      return out.toString();
+    }
+    if (v != null && v.getClass().isRecord()) {
+      StringBuilder sb = new StringBuilder(v.getClass().getSimpleName()).append('[');
+      for (var c : v.getClass().getRecordComponents()) {
+        c.getAccessor().setAccessible(true);
+        sb.append(c.getName()).append('=').append(norm(c.getAccessor().invoke(v))).append(", ");
+      }
+      return sb.append(']').toString();
+    }
+    return String.valueOf(v);
   }
 
   static Side side(File lib, String core, String tests) throws Exception {

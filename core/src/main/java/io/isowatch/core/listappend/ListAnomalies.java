@@ -77,7 +77,7 @@ final class ListAnomalies {
    */
   private void appendsOutOfOrder(final History history) {
     for (final Transaction t : history.transactions()) {
-      if (!orders.counted(t) || appends(t) < 2) {
+      if (t.ops().size() < 2 || !orders.counted(t) || appends(t) < 2) {
         continue;
       }
       final List<Op> ops = t.ops();
@@ -147,9 +147,10 @@ final class ListAnomalies {
   }
 
   private static int appends(final Transaction t) {
+    final List<Op> ops = t.ops();
     int n = 0;
-    for (final Op op : t.ops()) {
-      n += op.isAppend() ? 1 : 0;
+    for (int i = 0; i < ops.size(); i++) {
+      n += ops.get(i).isAppend() ? 1 : 0;
     }
     return n;
   }

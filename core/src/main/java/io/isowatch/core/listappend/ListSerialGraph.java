@@ -55,6 +55,9 @@ final class ListSerialGraph {
   private final Map<String, Integer> unobserved = new HashMap<>();
   private final java.util.BitSet touchingOpen = new java.util.BitSet();
   private int edges;
+  /** The committed transactions (the others are aborted here) and the sessions, for the statistics. */
+  private long committed;
+  private int sessions;
   private long longRmw;
   private long largeReadOnly;
 
@@ -68,7 +71,7 @@ final class ListSerialGraph {
    * counted as the engine counts them.
    */
   record Outcome(boolean acyclic, boolean siAcyclic, long edges, long longRmwTransactions,
-      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open) {}
+      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open, long committed, int sessions) {}
 
   /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
   private static final class KeyAppends {
@@ -105,7 +108,7 @@ final class ListSerialGraph {
     final boolean acyclic = g.acyclic(history.size(), realTime);
     final boolean siAcyclic = acyclic || si && !realTime && g.siAcyclic(history.transactions());
     return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly,
-        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen));
+        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen), g.committed, g.sessions);
   }
 
   /** A WW, WR or SO arc. */
@@ -304,6 +307,8 @@ final class ListSerialGraph {
         committed.set(i);
       }
     }
+    this.committed = committed.cardinality();
+    this.sessions = sessions.size();
     for (final Session session : sessions.values()) {
       final IntList members = session.members;
       final int[] sorted = new int[members.size()];
