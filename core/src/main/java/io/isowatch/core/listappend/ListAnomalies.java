@@ -77,24 +77,35 @@ final class ListAnomalies {
    */
   private void appendsOutOfOrder(final History history) {
     for (final Transaction t : history.transactions()) {
-      if (!orders.counted(t) || appends(t) < 2) {
+      if (t.ops().size() < 2 || !orders.counted(t) || appends(t) < 2) {
         continue;
       }
-      final java.util.Map<String, Long> previous = new java.util.HashMap<>();
-      final Set<String> reported = new HashSet<>();
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      final boolean small = ops.size() <= SMALL; // then scans of the earlier ops, not a map and a set
+      final java.util.Map<String, Long> previous = small ? null : new java.util.HashMap<>();
+      final Set<String> reported = small ? null : new HashSet<>();
+      final boolean[] reportedAt = small ? new boolean[ops.size()] : null;
+      for (int o = 0; o < ops.size(); o++) {
+        final Op op = ops.get(o);
         if (!op.isAppend()) {
           continue;
         }
-        final Long before = previous.put(op.key(), op.value());
+        final Long before = small ? previousAppend(ops, o) : previous.put(op.key(), op.value());
+        if (small && before != null && reportedBefore(ops, o, reportedAt)) {
+          continue;
+        }
         final ListOrders.KeyOrder order = orders.of(op.key());
         final int at = order.position(op.value());
-        if (before == null || at < 0 || !order.duplicates().isEmpty() || reported.contains(op.key())) {
+        if (before == null || at < 0 || !order.duplicates().isEmpty() || !small && reported.contains(op.key())) {
           continue;
         }
         final int beforeAt = order.position(before);
         if (beforeAt < 0 || beforeAt > at) {
-          reported.add(op.key());
+          if (small) {
+            reportedAt[o] = true;
+          } else {
+            reported.add(op.key());
+          }
           final ListOrders.ListRead l = order.longest();
           found.add(new Anomaly("incompatible-order", "IncompatibleOrder", EnumSet.allOf(Level.class),
               l.txn() == t ? List.of(t) : List.of(t, l.txn()), List.of(),
@@ -109,10 +120,37 @@ final class ListAnomalies {
     }
   }
 
+  /** Transactions of at most this many ops find their earlier appends to a key by a scan. */
+  private static final int SMALL = 16;
+
+  /** The element of the last append before {@code o} to the key of op {@code o}, or null. */
+  private static Long previousAppend(final List<Op> ops, final int o) {
+    final String key = ops.get(o).key();
+    for (int j = o - 1; j >= 0; j--) {
+      final Op other = ops.get(j);
+      if (other.isAppend() && other.key().equals(key)) {
+        return other.value();
+      }
+    }
+    return null;
+  }
+
+  /** True when an append before {@code o} to the key of op {@code o} was reported. */
+  private static boolean reportedBefore(final List<Op> ops, final int o, final boolean[] reportedAt) {
+    final String key = ops.get(o).key();
+    for (int j = 0; j < o; j++) {
+      if (reportedAt[j] && ops.get(j).key().equals(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static int appends(final Transaction t) {
+    final List<Op> ops = t.ops();
     int n = 0;
-    for (final Op op : t.ops()) {
-      n += op.isAppend() ? 1 : 0;
+    for (int i = 0; i < ops.size(); i++) {
+      n += ops.get(i).isAppend() ? 1 : 0;
     }
     return n;
   }
@@ -177,14 +215,16 @@ final class ListAnomalies {
   private void thinAirElements(final History history) {
     // Per key, which places of its order an append fills (an element's first place: with the
     // order free of repeats, that is its only one; a key with repeats marks every place of it).
-    final Map<String, boolean[]> appendedAt = new HashMap<>();
+    // (kept on each key's order, owned by this check: one lookup per append, not two)
     for (final Transaction t : history.transactions()) {
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      for (int o = 0; o < ops.size(); o++) {
+        final Op op = ops.get(o);
         if (op.isAppend()) {
           final ListOrders.KeyOrder k = orders.peek(op.key());
           final int at = k == null ? -1 : k.position(op.value());
           if (at >= 0) {
-            final boolean[] marks = appendedAt.computeIfAbsent(op.key(), x -> new boolean[k.order().size()]);
+            final boolean[] marks = k.scratchMarks(this);
             if (k.duplicates().isEmpty()) {
               marks[at] = true;
             } else {
@@ -200,7 +240,7 @@ final class ListAnomalies {
       if (k.longest() == null) {
         continue;
       }
-      final boolean[] marks = appendedAt.get(k.key());
+      final boolean[] marks = k.marksOf(this);
       if (marks != null && allTrue(marks)) {
         continue;
       }

@@ -308,15 +308,10 @@ public final class ListAppendCheck {
     }
     final java.util.Set<String> keys = orders.historyKeys();
     final CheckStats s = settled.stats();
-    long committed = 0;
-    long aborted = 0;
-    final java.util.Set<String> sessions = new java.util.HashSet<>();
-    for (final Transaction t : history.transactions()) {
-      committed += t.status() == io.isowatch.core.history.TxnStatus.COMMITTED ? 1 : 0;
-      aborted += t.status() == io.isowatch.core.history.TxnStatus.ABORTED ? 1 : 0;
-      sessions.add(t.session());
-    }
-    final CheckStats stats = new CheckStats(history.size(), committed, aborted, 0, 0, sessions.size(), keys.size() + open.phantoms().size(), s.operations(), graph.longRmwTransactions(),
+    // Every transaction here is committed or aborted (ListSerialGraph): the graph counted both, and the sessions.
+    final long committed = graph.committed();
+    final long aborted = history.size() - committed;
+    final CheckStats stats = new CheckStats(history.size(), committed, aborted, 0, 0, graph.sessions(), keys.size() + open.phantoms().size(), s.operations(), graph.longRmwTransactions(),
         graph.largeReadOnlyTransactions(), graph.edges(), s.anomaliesByName(), s.anomaliesTruncated(), s.seconds(),
         s.retired());
     final CheckResult result = new CheckResult(verdicts, reasons, settled.anomalies(), settled.findings(), stats);
@@ -337,21 +332,28 @@ public final class ListAppendCheck {
       return false;
     }
     final List<Transaction> txns = history.transactions();
-    final java.util.Set<String> ids = new java.util.HashSet<>(txns.size() * 2);
+    if (!uniqueIds(txns)) {
+      return false;
+    }
     final Map<String, long[]> sessions = new HashMap<>(); // next seq (-1: some without), last committed end
-    for (final Transaction t : txns) {
-      if (!ids.add(t.id()) || t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME
-          || t.end() < t.start()) {
+    String lastSession = null;
+    long[] s = null;
+    for (int i = 0; i < txns.size(); i++) {
+      final Transaction t = txns.get(i);
+      if (t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME || t.end() < t.start()) {
         return false;
       }
-      final long[] s = sessions.computeIfAbsent(t.session(), k -> new long[] {0, Long.MIN_VALUE});
+      if (!t.session().equals(lastSession)) {
+        lastSession = t.session();
+        s = sessions.computeIfAbsent(lastSession, k -> new long[] {0, Long.MIN_VALUE});
+      }
       if (t.hasSeq() && s[0] >= 0) {
         if (t.seq() != s[0]) {
           return false; // out of input order, a gap, a duplicate or a first seq other than 0
         }
         s[0]++;
-      } else if (s[0] > 0) {
-        return false; // seqs in part of the session
+      } else if (s[0] > 0 || t.hasSeq()) {
+        return false; // seqs in part of the session (a seq after a transaction without one, or none after one)
       } else {
         s[0] = -1;
       }
@@ -362,12 +364,61 @@ public final class ListAppendCheck {
         s[1] = t.end();
       }
     }
-    for (final Transaction t : txns) {
-      if (t.hasSeq() && sessions.get(t.session())[0] < 0) {
-        return false; // a seq after a transaction without one
+    return !WholeHistoryCheck.hasUntrustedClocks(txns);
+  }
+
+  /**
+   * True when no two transactions have the same id. Ids made of one prefix and a decimal number
+   * without leading zeros ({@code t0, t1, ...}: the generator's, the agents' and Elle's indices)
+   * are told apart by their numbers, in a bit set; otherwise by an open-addressing table of the
+   * ids (a million ids cost a hash table's random accesses, the largest part of {@link
+   * #plainSessions}: lafast6).
+   */
+  static boolean uniqueIds(final List<Transaction> txns) {
+    if (txns.isEmpty()) {
+      return true;
+    }
+    final String first = txns.get(0).id();
+    int p = first.length();
+    while (p > 0 && first.charAt(p - 1) >= '0' && first.charAt(p - 1) <= '9') {
+      p--;
+    }
+    final String prefix = first.substring(0, p);
+    final long bound = 4L * txns.size() + 1024;
+    final java.util.BitSet seen = new java.util.BitSet(txns.size());
+    numbered:
+    {
+      for (int i = 0; i < txns.size(); i++) {
+        final String id = txns.get(i).id();
+        final int digits = id.length() - p;
+        if (digits < 1 || digits > 9 || !id.startsWith(prefix) || digits > 1 && id.charAt(p) == '0') {
+          break numbered;
+        }
+        int n = 0;
+        for (int c = p; c < id.length(); c++) {
+          final char ch = id.charAt(c);
+          if (ch < '0' || ch > '9') {
+            break numbered;
+          }
+          n = 10 * n + (ch - '0');
+        }
+        if (n > bound) {
+          break numbered;
+        }
+        if (seen.get(n)) {
+          return false;
+        }
+        seen.set(n);
+      }
+      return true;
+    }
+    final io.isowatch.core.online.StringIntMap ids = new io.isowatch.core.online.StringIntMap(txns.size());
+    for (int i = 0; i < txns.size(); i++) {
+      if (!ids.putIfAbsent(txns.get(i).id(), i)) {
+        return false;
       }
     }
-    return !WholeHistoryCheck.hasUntrustedClocks(txns);
+    return true;
   }
 
   /**

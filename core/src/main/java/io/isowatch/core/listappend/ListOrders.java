@@ -36,6 +36,9 @@ public final class ListOrders {
     private final List<ListRead> duplicates = new ArrayList<>();
     /** Each element's first index in the order; null until the order is known (no committed read: none). */
     private LongIntMap position;
+    /** Which places of the order an append fills, as ListAnomalies marks them, and the check that owns the marks. */
+    private boolean[] marks;
+    private Object marksOwner;
 
     KeyOrder(final String key) {
       this.key = key;
@@ -73,6 +76,23 @@ public final class ListOrders {
     /** As {@link #position(Long)}, without a box. */
     public int position(final long element) {
       return position == null ? -1 : position.get(element);
+    }
+
+    /**
+     * The marks of {@code owner} (one array per key and check, all false when first asked): kept
+     * here so that a pass over every append finds them with the key's order, in one lookup.
+     */
+    boolean[] scratchMarks(final Object owner) {
+      if (marksOwner != owner) {
+        marksOwner = owner;
+        marks = new boolean[order().size()];
+      }
+      return marks;
+    }
+
+    /** The marks {@code owner} made ({@link #scratchMarks}), or null when it made none. */
+    boolean[] marksOf(final Object owner) {
+      return marksOwner == owner ? marks : null;
     }
 
     /** True when the read is a prefix of the order. */

@@ -55,6 +55,9 @@ final class ListSerialGraph {
   private final Map<String, Integer> unobserved = new HashMap<>();
   private final java.util.BitSet touchingOpen = new java.util.BitSet();
   private int edges;
+  /** The committed transactions (the others are aborted here) and the sessions, for the statistics. */
+  private long committed;
+  private int sessions;
   private long longRmw;
   private long largeReadOnly;
 
@@ -68,7 +71,7 @@ final class ListSerialGraph {
    * counted as the engine counts them.
    */
   record Outcome(boolean acyclic, boolean siAcyclic, long edges, long longRmwTransactions,
-      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open) {}
+      long largeReadOnlyTransactions, RegisterTranslation.OpenAppends open, long committed, int sessions) {}
 
   /** One key's appenders: at each position of its order, the appender's index; and the unobserved ones. */
   private static final class KeyAppends {
@@ -105,7 +108,7 @@ final class ListSerialGraph {
     final boolean acyclic = g.acyclic(history.size(), realTime);
     final boolean siAcyclic = acyclic || si && !realTime && g.siAcyclic(history.transactions());
     return new Outcome(acyclic, siAcyclic, g.edges, g.longRmw, g.largeReadOnly,
-        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen));
+        new RegisterTranslation.OpenAppends(g.unobserved, g.touchingOpen), g.committed, g.sessions);
   }
 
   /** A WW, WR or SO arc. */
@@ -278,37 +281,57 @@ final class ListSerialGraph {
     return false;
   }
 
+  /** One session's transactions (indices, in input order) and whether each has a seq. */
+  private static final class Session {
+    final IntList members = new IntList();
+    boolean allSeq = true;
+  }
+
   private void sessionOrder(final List<Transaction> txns) {
-    final Map<String, IntList> sessions = new LinkedHashMap<>();
-    final Map<String, Boolean> allSeq = new HashMap<>();
+    final Map<String, Session> sessions = new LinkedHashMap<>();
+    String lastName = null;
+    Session last = null;
+    // seqs and statuses copied in input order, so that the walks by session below read arrays
+    final long[] seqs = new long[txns.size()];
+    final java.util.BitSet committed = new java.util.BitSet(txns.size());
     for (int i = 0; i < txns.size(); i++) {
       final Transaction t = txns.get(i);
-      sessions.computeIfAbsent(t.session(), s -> new IntList()).add(i);
-      allSeq.merge(t.session(), t.hasSeq(), Boolean::logicalAnd);
+      if (!t.session().equals(lastName)) { // one lookup per run of a session, not two per transaction
+        lastName = t.session();
+        last = sessions.computeIfAbsent(lastName, s -> new Session());
+      }
+      last.members.add(i);
+      last.allSeq &= t.hasSeq();
+      seqs[i] = t.seq();
+      if (t.status() == TxnStatus.COMMITTED) {
+        committed.set(i);
+      }
     }
-    for (final Map.Entry<String, IntList> e : sessions.entrySet()) {
-      final IntList members = e.getValue();
+    this.committed = committed.cardinality();
+    this.sessions = sessions.size();
+    for (final Session session : sessions.values()) {
+      final IntList members = session.members;
       final int[] sorted = new int[members.size()];
       for (int j = 0; j < sorted.length; j++) {
         sorted[j] = members.get(j);
       }
-      if (allSeq.get(e.getKey()) && !inSeqOrder(txns, sorted)) {
+      if (session.allSeq && !inSeqOrder(seqs, sorted)) {
         final Integer[] boxed = new Integer[sorted.length];
         for (int j = 0; j < sorted.length; j++) {
           boxed[j] = sorted[j];
         }
-        java.util.Arrays.sort(boxed, (a, b) -> Long.compare(txns.get(a).seq(), txns.get(b).seq()));
+        java.util.Arrays.sort(boxed, (a, b) -> Long.compare(seqs[a], seqs[b]));
         for (int j = 0; j < sorted.length; j++) {
           sorted[j] = boxed[j];
         }
       }
-      int last = -1;
+      int prev = -1;
       for (final int i : sorted) {
-        if (txns.get(i).status() == TxnStatus.COMMITTED) {
-          if (last >= 0) {
-            arc(last, i);
+        if (committed.get(i)) {
+          if (prev >= 0) {
+            arc(prev, i);
           }
-          last = i;
+          prev = i;
         }
       }
     }
@@ -318,9 +341,9 @@ final class ListSerialGraph {
    * True when the session's transactions, in input order, have non-decreasing seqs: the order a
    * stable sort by seq would give, so the sort (boxed) is skipped, as it is for nearly every history.
    */
-  private static boolean inSeqOrder(final List<Transaction> txns, final int[] members) {
+  private static boolean inSeqOrder(final long[] seqs, final int[] members) {
     for (int j = 1; j < members.length; j++) {
-      if (txns.get(members[j - 1]).seq() > txns.get(members[j]).seq()) {
+      if (seqs[members[j - 1]] > seqs[members[j]]) {
         return false;
       }
     }

@@ -40,6 +40,20 @@ final class OwnAppendReads {
       if (!orders.counted(t)) {
         continue;
       }
+      final List<Op> ops = t.ops();
+      if (ops.size() <= SMALL) { // the earlier appends found by a scan, not a map of lists
+        for (int i = 1; i < ops.size(); i++) {
+          final Op op = ops.get(i);
+          if (!op.isListRead() || endsWithOwn(ops, i)) {
+            continue;
+          }
+          final List<Long> mine = ownAppends(ops, i);
+          if (!named.contains(t.id() + '\u0000' + i)) {
+            out.add(anomaly(t, i, op, mine, requested));
+          }
+        }
+        continue;
+      }
       Map<String, List<Long>> own = null; // made at the first append: most transactions read before any
       for (int i = 0; i < t.ops().size(); i++) {
         final Op op = t.ops().get(i);
@@ -59,6 +73,40 @@ final class OwnAppendReads {
       }
     }
     return out;
+  }
+
+  /** Transactions of at most this many ops find their earlier appends by a scan. */
+  private static final int SMALL = 16;
+
+  /**
+   * True when the list read at {@code i} ends with the transaction's earlier appends to its key, in
+   * order (also when there are none).
+   */
+  private static boolean endsWithOwn(final List<Op> ops, final int i) {
+    final Op read = ops.get(i);
+    final List<Long> list = read.elements();
+    int at = list.size(); // the earlier appends, from the last, against the list, from its end
+    for (int j = i - 1; j >= 0; j--) {
+      final Op op = ops.get(j);
+      if (op.isAppend() && op.key().equals(read.key())) {
+        if (--at < 0 || !op.value().equals(list.get(at))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The transaction's appends to the key of op {@code i} before it, in order. */
+  private static List<Long> ownAppends(final List<Op> ops, final int i) {
+    final List<Long> mine = new ArrayList<>();
+    for (int j = 0; j < i; j++) {
+      final Op op = ops.get(j);
+      if (op.isAppend() && op.key().equals(ops.get(i).key())) {
+        mine.add(op.value());
+      }
+    }
+    return mine;
   }
 
   private static boolean endsWith(final List<Long> list, final List<Long> suffix) {

@@ -4,13 +4,13 @@ package io.isowatch.core.online;
  * An open-addressing map from strings to non-negative ints (transaction ids to slots). Each slot
  * keeps the string's hash next to its id, so that a probe reads the string only on a hash match.
  */
-final class StringIntMap {
+public final class StringIntMap {
   private String[] keys;
   private long[] hashAndId;
   private int size;
   private int mask;
 
-  StringIntMap(final int expected) {
+  public StringIntMap(final int expected) {
     int cap = 16;
     while (cap < 2 * expected) {
       cap <<= 1;
@@ -21,7 +21,7 @@ final class StringIntMap {
   }
 
   /** The id stored for the string, or -1. */
-  int get(final String key) {
+  public int get(final String key) {
     final int h = key.hashCode();
     int slot = spread(h) & mask;
     while (true) {
@@ -37,7 +37,7 @@ final class StringIntMap {
   }
 
   /** Stores a new mapping; the key must be absent. */
-  void putNew(final String key, final int id) {
+  public void putNew(final String key, final int id) {
     if (2 * (size + 1) > keys.length) {
       rehash();
     }
@@ -52,7 +52,7 @@ final class StringIntMap {
   }
 
   /** Stores the mapping unless the key is present; returns whether it was absent. */
-  boolean putIfAbsent(final String key, final int id) {
+  public boolean putIfAbsent(final String key, final int id) {
     if (get(key) >= 0) {
       return false;
     }
