@@ -348,6 +348,28 @@ class ListAppendWordingTest {
         + "it had seen T10"), a.explanation());
   }
 
+  @Test
+  void shouldNameTheTransactionsOfAListsAbortedReadByTheirIds() {
+    // Given: T7 read z=[2], whose 2 only T4 appended, and T4 aborted
+    final History history = HistoryDsl.history("""
+        T4 s1 a(z,2) aborted
+        T7 s2 r(z,[2])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults()).anomalies().stream()
+        .filter(x -> "AbortedRead".equals(x.name())).findFirst().orElseThrow();
+    // Then: the ids of the history, and the aborted element told as the lists' G1a clauses tell it
+    assertEquals("""
+        Let:
+          T4 = [a(z,2)] (session s1, aborted, line 1)
+          T7 = [r(z,[2])] (session s2, committed, line 2)
+        Then:
+          - T7 read z=[2], where 2 was appended by T4 alone, which aborted: an aborted write must never be visible \
+        (Adya G1a).
+        No dependency graph exists for such a history. This violates SSER, SER and SI. (G1a, AbortedRead)""",
+        a.explanation());
+  }
+
   private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {
     final List<Anomaly> out = new java.util.ArrayList<>(a);
     out.addAll(b);
