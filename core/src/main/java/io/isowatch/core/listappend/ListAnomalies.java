@@ -200,8 +200,11 @@ final class ListAnomalies {
           final Transaction writer = byElement.get(e);
           if (writer != null) {
             found.add(new Anomaly("G1a", "AbortedRead", EnumSet.allOf(Level.class), List.of(writer, t), List.of(),
-                let(writer, t) + "Then:\n  - T2 read " + op.key() + "=" + show(op.elements()) + ", which holds " + e
-                    + ", which only T1 appended, and T1 aborted: an aborted write must never be visible (Adya G1a).\n"
+                // Named by their ids, as the engine's Let lines and the lists' G1a clauses ("where 1 was appended by
+                // T1, which aborted (G1a)") name them, not "T1 = T2 [a(z,2)]"
+                "Let:\n  " + describe(writer).replaceFirst(" ", " = ") + "\n  " + describe(t).replaceFirst(" ", " = ") + "\nThen:\n  - "
+                    + t.id() + " read " + op.key() + "=" + show(op.elements()) + ", where " + e + " was appended by "
+                    + writer.id() + " alone, which aborted: an aborted write must never be visible (Adya G1a).\n"
                     + "No dependency graph exists for such a history. " + violatesAll() + " (G1a, AbortedRead)",
                 new AnomalyRead(t.id(), i, op.key(), op.value())));
             break; // one anomaly per read: its first aborted element

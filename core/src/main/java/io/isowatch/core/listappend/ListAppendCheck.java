@@ -772,9 +772,21 @@ public final class ListAppendCheck {
     String explanation = a.explanation();
     if (explanation != null) {
       final StringBuilder sb = new StringBuilder(explanation.length() + LEGEND.length());
+      Map<String, Transaction> byId = null;
       for (final String line : explanation.split("\n", -1)) {
         final int eq = line.indexOf(" = [");
-        final String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
+        String replaced = eq < 0 ? null : described.get(line.substring(eq + 3));
+        if (replaced == null && LET_OPS.matcher(line).find()) {
+          if (byId == null) {
+            byId = new HashMap<>();
+            for (final Transaction t : translated.history().transactions()) {
+              byId.putIfAbsent(t.id(), t);
+            }
+          }
+          final String told = letWithOriginalOps(line, byId, originals);
+          sb.append(sb.length() == 0 ? "" : "\n").append(told);
+          continue;
+        }
         sb.append(sb.length() == 0 ? "" : "\n").append(replaced == null ? line : line.substring(0, eq + 3) + replaced);
       }
       explanation = ListExplanations.listSentences(sb.toString(), translated.registerWrites()) + LEGEND;
@@ -792,6 +804,7 @@ public final class ListAppendCheck {
       cycle = edges;
       if (explanation != null) {
         for (final RegisterTranslation.Phantom p : translated.phantoms().values()) {
+          explanation = standInInitialRead(explanation, p, originals);
           explanation = explanation
               .replace(p.name() + "=null, the initial value of " + p.name() + "; every version order puts the initial "
                   + "version first", p.key() + "=" + p.base() + ", the latest version of " + p.key() + " any read shows; "
@@ -819,6 +832,91 @@ public final class ListAppendCheck {
       explanation = retold(explanation, violates);
     }
     return new Anomaly(a.type(), a.name(), violates, txns, cycle, explanation, read);
+  }
+
+  /**
+   * The weak explainer's "T read k'=null, the initial value, although it had seen ... T2 must commit
+   * before init; but init commits before T2, since the initial transaction precedes every other",
+   * k' a stand-in key: the translation gives the appender of the base (the last element of the
+   * latest list any read shows) and the readers of that list a read of the stand-in's initial
+   * version, which every unobserved append follows. Told as what the lists show: T appended the
+   * base, or read the list ending in it, and every append no read shows (the other transaction's)
+   * comes after it. Unchanged when the base's appender is unknown or T is neither.
+   */
+  private static String standInInitialRead(final String explanation, final RegisterTranslation.Phantom p,
+      final Map<String, Transaction> originals) {
+    final java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(\\S+) read " + java.util.regex.Pattern.quote(p.name())
+        + "=null, the initial value(?: of " + java.util.regex.Pattern.quote(p.name()) + ")?(?=, although)").matcher(explanation);
+    if (p.base() == null || !m.find() || originals.get(m.group(1)) == null) {
+      return explanation;
+    }
+    final Transaction t = originals.get(m.group(1));
+    Transaction baseAppender = null;
+    for (final Transaction a : originals.values()) {
+      if (a.status() != io.isowatch.core.history.TxnStatus.ABORTED && a.ops().stream()
+          .anyMatch(op -> op.isAppend() && op.key().equals(p.key()) && p.base().equals(op.value()))) {
+        baseAppender = a;
+      }
+    }
+    if (baseAppender == null) {
+      return explanation;
+    }
+    final String latest = ", the latest element of " + p.key() + " any read shows, which every append no read shows follows";
+    String told = null;
+    if (baseAppender == t) {
+      told = t.id() + " appended " + p.base() + " to " + p.key() + latest;
+    } else {
+      for (final Op op : t.ops()) {
+        if (told == null && op.isListRead() && op.key().equals(p.key()) && op.elements().contains(p.base())) {
+          told = t.id() + " read " + p.key() + "=" + op.elements().toString().replace(" ", "") + ", whose " + p.base()
+              + ", appended by " + baseAppender.id() + latest.substring(1);
+        }
+      }
+    }
+    if (told == null) {
+      return explanation;
+    }
+    final String base = baseAppender.id() + "'s " + p.base();
+    final String text = explanation.substring(0, m.start()) + told + explanation.substring(m.end());
+    return text.replace(" must commit before init;", " must commit before " + base + ";")
+        .replaceAll("but init commits before (\\S+), since the initial transaction precedes every other\\.",
+            "but " + java.util.regex.Matcher.quoteReplacement(base) + " comes before $1's appends to "
+                + java.util.regex.Matcher.quoteReplacement(p.key()) + ", which no read shows.");
+  }
+
+  /**
+   * A {@code Let:} line of an explainer whose tail is not the cycle explainer's (the mixed and weak
+   * explainers add the level a reader is judged at or declared: "(session s1, committed, judged at
+   * PC, line 2)"; the read anomalies' lines have none): the transaction (group 2, or its alias's
+   * target, group 3), its ops (group 4).
+   */
+  private static final java.util.regex.Pattern LET_OPS =
+      java.util.regex.Pattern.compile("^(  (\\S+) = (?:(\\S+) )?)\\[([^\\]]*)\\](?= \\(session |$)");
+
+  /**
+   * The {@code Let:} line with the original transaction's ops where it shows exactly the
+   * translation's ops (and its status, when the translation committed an indeterminate one), so
+   * that no explanation shows a stand-in key or a register op the history does not have (issue 14,
+   * wording item 2); the line as it was otherwise.
+   */
+  private static String letWithOriginalOps(final String line, final Map<String, Transaction> translated,
+      final Map<String, Transaction> originals) {
+    final java.util.regex.Matcher m = LET_OPS.matcher(line);
+    if (!m.find()) {
+      return line;
+    }
+    final String id = m.group(3) != null ? m.group(3) : m.group(2);
+    final Transaction r = translated.get(id);
+    final Transaction o = originals.get(id);
+    if (r == null || o == null || !ops(r).equals("[" + m.group(4) + "]")) {
+      return line;
+    }
+    String rest = line.substring(m.end());
+    final String translatedTail = " (session " + o.session() + ", " + r.status().wire();
+    if (o.status() != r.status() && rest.startsWith(translatedTail)) {
+      rest = " (session " + o.session() + ", " + o.status().wire() + rest.substring(translatedTail.length());
+    }
+    return m.group(1) + ops(o) + rest;
   }
 
   /**

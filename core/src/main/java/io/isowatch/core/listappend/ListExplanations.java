@@ -82,7 +82,8 @@ final class ListExplanations {
 
   /** "T read k=v" of the engine's register texts, v a number or null; followed by what may name its writer. */
   private static final java.util.regex.Pattern REGISTER_READ = java.util.regex.Pattern.compile(
-      "\\b([^\\s,;:()]+) read ([^\\s=\\[\\](),;:]+)=(-?\\d+|null)(?=[ ,;:.)]|$)(, written by | from |, which (\\S+) wrote)?");
+      "\\b([^\\s,;:()]+)(?: \\((?:judged at|declared) [A-Z0-9]+\\))? read ([^\\s=\\[\\](),;:]+)=(-?\\d+|null)(?=[ ,;:.)]|$)"
+          + "(, written by | from |, which (\\S+) wrote)?");
   /** The weak levels' IntermediateRead sentence, about a writer T that only appended. */
   private static final java.util.regex.Pattern OVERWROTE_OWN = java.util.regex.Pattern.compile(
       "\\b([^\\s,;:()]+) wrote it and later overwrote it in the same transaction");
@@ -115,18 +116,18 @@ final class ListExplanations {
       final Op nonEmpty = t == null ? null : listNaming(t, k, v);
       // A read of the empty list itself is told by emptyLists ("the empty list, the initial value").
       final Op list = nonEmpty != null && !nonEmpty.elements().isEmpty() ? nonEmpty : null;
-      final Long appended = t == null || list != null ? null : appendRightAfter(t, k, v);
+      final String appended = t == null || list != null ? null : appendBuildingOn(t, k, v);
       if (list == null && appended == null) {
         continue;
       }
       final String writer = m.group(4) == null ? null : m.group(5) != null ? m.group(5)
           : explanation.substring(m.end()).split("[\\s,;:.()]", 2)[0];
-      sb.append(explanation, last, m.start()).append(m.group(1));
+      // the subject with what the mixed explainer says of its level: "T9 (judged at PC)"
+      sb.append(explanation, last, m.start()).append(explanation, m.start(), m.start(2) - " read ".length());
       if (list != null) {
         sb.append(" read ").append(k).append('=').append(shown(list)).append(uncommittedTail(list, v));
       } else { // the translation's read before an append: the version the append builds on
-        sb.append(" appended ").append(appended).append(" to ").append(k)
-            .append(v == null ? " as its first element" : " right after " + v).append(", building on ").append(version(k, v));
+        sb.append(appended);
       }
       if (writer != null) {
         sb.append(", which ends in ").append(v).append(", appended by ").append(m.group(5) != null ? writer : "");
@@ -156,16 +157,79 @@ final class ListExplanations {
     return text;
   }
 
-  /** An element t appended to k right after v in the order every read of k is a prefix of, or null. */
-  private Long appendRightAfter(final Transaction t, final String k, final Long v) {
+  /**
+   * What the translation's read of k=v before an append of t says, told as that append (" appended
+   * e to k ..., building on k=[..v]"), or null when no append of t builds on v. The translation
+   * reads, before an append that is t's first op on k, the version it builds on: the last element
+   * before it in the order every read of k is a prefix of that a transaction that did not abort
+   * appended, or for an append no read shows, the last such element of the whole order ({@link
+   * RegisterTranslation}). Elements between v and the append that no committed transaction appended
+   * (aborted, or from thin air) are named with their reason, so that the text never says the
+   * append came right after v when a read shows something between them.
+   */
+  private String appendBuildingOn(final Transaction t, final String k, final Long v) {
     final ListOrders.KeyOrder order = orders.of(k);
-    final int p = v == null ? -1 : order.position(v);
+    if (!order.duplicates().isEmpty()) {
+      return null;
+    }
+    final List<Long> known = order.order();
+    final int from = v == null ? 0 : order.position(v) + 1;
+    if (v != null && from == 0) {
+      return null;
+    }
     for (final Op op : t.ops()) {
-      if (op.isAppend() && op.key().equals(k) && (v == null || p >= 0) && order.position(op.value()) == p + 1) {
-        return op.value();
+      if (!op.key().equals(k)) {
+        continue;
       }
+      if (!op.isAppend()) {
+        return null; // the translation reads before an append only when it is the first op on the key
+      }
+      final int at = order.position(op.value());
+      final int end = at >= 0 ? at : known.size();
+      if (end < from || !dead(k, known.subList(from, end))) {
+        return null;
+      }
+      final List<Long> between = known.subList(from, end);
+      final StringBuilder sb = new StringBuilder(" appended ").append(op.value()).append(" to ").append(k);
+      if (at < 0) {
+        sb.append(", which no read shows, so after ").append(k).append('=').append(format(known))
+            .append(", the latest version of ").append(k).append(" any read shows");
+      } else if (between.isEmpty()) {
+        return sb.append(v == null ? " as its first element" : " right after " + v).append(", building on ")
+            .append(version(k, v)).toString();
+      } else {
+        sb.append(" right after ").append(between.get(between.size() - 1)).append(" (the order of ").append(k)
+            .append(" every read is a prefix of: ").append(format(known.subList(0, at + 1))).append(')');
+      }
+      if (between.isEmpty()) {
+        return sb.toString(); // (what follows names v's appender: ", which ends in v, appended by A")
+      }
+      return sb.append(", where ").append(String.join(" and ", reasons(k, between))).append("; without ")
+          .append(between.size() == 1 ? "it" : "them").append(", it builds on ").append(version(k, v)).toString();
     }
     return null;
+  }
+
+  /** True when no transaction that did not abort appended any of the elements to k. */
+  private boolean dead(final String k, final List<Long> elements) {
+    for (final Long x : elements) {
+      final Transaction a = appender(k, x);
+      if (a != null && a.status() != io.isowatch.core.history.TxnStatus.ABORTED) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** For each element no committed transaction appended to k, why it is not a version: "5 was appended by T4, which aborted (G1a)". */
+  private List<String> reasons(final String k, final List<Long> elements) {
+    final List<String> why = new ArrayList<>(elements.size());
+    for (final Long x : elements) {
+      final Transaction a = appender(k, x);
+      why.add(x + (a == null ? " was appended by no transaction (thin air)" : " was appended by " + a.id()
+          + ", which aborted (G1a)"));
+    }
+    return why;
   }
 
   /** T's first list read of k whose version (its last element a live append put there) is v, or null. */
@@ -215,7 +279,8 @@ final class ListExplanations {
     if (explanation == null || !explanation.contains("=null")) {
       return explanation;
     }
-    final String[] lines = explanation.split("\n", -1);
+    final String named = namedReadsOfNull(explanation, originals);
+    final String[] lines = named.split("\n", -1);
     boolean changed = false;
     for (int i = 0; i < lines.length; i++) {
       final String line = lines[i];
@@ -246,7 +311,36 @@ final class ListExplanations {
         changed = true;
       }
     }
-    return changed ? String.join("\n", lines) : explanation;
+    return changed ? String.join("\n", lines) : named;
+  }
+
+  /** "T read k=null" anywhere in a line, T with what the mixed explainer says of its level ("T4 (judged at PC)"). */
+  private static final java.util.regex.Pattern NAMED_READ_NULL = java.util.regex.Pattern.compile(
+      "\\b([^\\s,;:()]+)((?: \\((?:judged at|declared) [A-Z0-9]+\\))? read )([^\\s=\\[\\](),;:]+)=null(?![\\w\\[])"
+          + "(, the initial value(?: of [^\\s,;:]+)?)?");
+
+  /**
+   * The explanation with each "T read k=null" told as "T read k=[]" (and "the initial value" as "the
+   * empty list, the initial value") where T read the empty list of k and no register read of k
+   * returned null to it, wherever in a line it is (the mixed explainer's premises name the reader
+   * after other transactions: "where T3 < T1: T3 < T1, because T4 (judged at PC) read x=null").
+   */
+  private static String namedReadsOfNull(final String explanation, final Map<String, Transaction> originals) {
+    final java.util.regex.Matcher m = NAMED_READ_NULL.matcher(explanation);
+    final StringBuilder sb = new StringBuilder(explanation.length() + 32);
+    int last = 0;
+    while (m.find()) {
+      final Transaction t = originals.get(m.group(1));
+      if (t == null || !readEmptyList(t, m.group(3))) {
+        continue;
+      }
+      sb.append(explanation, last, m.start()).append(m.group(1)).append(m.group(2)).append(m.group(3)).append("=[]");
+      if (m.group(4) != null) {
+        sb.append(", the empty list, the initial value of ").append(m.group(3));
+      }
+      last = m.end();
+    }
+    return last == 0 ? explanation : sb.append(explanation, last, explanation.length()).toString();
   }
 
   /** True when t read the empty list of k and no register read of k returned null to it. */

@@ -457,12 +457,12 @@ public final class ListWeakLevels {
         final String x = (String) reads.get(t).get(i)[0];
         final List<Long> list = readLists.get(t).get(i);
         return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WR, x, list.get(list.size() - 1))), () -> id(to)
-            + " read " + x + "=" + list + ", whose last element " + id(from) + " appended");
+            + " read " + shown(t, i, x, list) + ", whose last element " + id(from) + " appended");
       }
       case Arcs.WW_NEXT: {
         final String x = keyNames.get(arcs.a[k]);
         return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, lastOf(appendedBy, x, from))), () -> id(to)
-            + "'s appends to " + x + " follow " + id(from) + "'s in " + x + "=" + longestRead.get(x));
+            + "'s appends to " + x + " follow " + id(from) + "'s in " + x + "=" + format(longestRead.get(x)));
       }
       case Arcs.WW_UNSHOWN: {
         final String x = keyNames.get(arcs.a[k]);
@@ -476,7 +476,7 @@ public final class ListWeakLevels {
         final String x = (String) reads.get(t).get(i)[0];
         final List<Long> list = readLists.get(t).get(i);
         return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, null)), () -> id(from) + " must commit before "
-            + id(to) + ", because " + premise(level, t, x, list, to, from));
+            + id(to) + ", because " + premise(level, t, i, x, list, to, from));
       }
       default: {
         final int t = arcs.a[k];
@@ -489,7 +489,7 @@ public final class ListWeakLevels {
             : new Edge(id(t4), id(t), EdgeKind.WR, null, null);
         final Edge rw = new Edge(id(t), id(t2), EdgeKind.RW, x, list.isEmpty() ? null : list.get(list.size() - 1));
         return new Why(List.of(into, rw), () -> id(t4) + " must commit before " + id(t2) + ", because " + id(t)
-            + " read " + x + "=" + list + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
+            + " read " + shown(t, i, x, list) + ", which " + id(t2) + "'s append to " + x + " follows, and " + id(t4)
             + " precedes " + id(t) + " (" + (into.kind() == EdgeKind.SO ? "in its session" : id(t) + " read from it")
             + "): under PC a transaction sees every commit before one it depends on directly");
       }
@@ -497,10 +497,38 @@ public final class ListWeakLevels {
   }
 
   /** Why t2 must commit before t1 (or the initial version, t1 < 0) when t read x=list from t1 at the level. */
-  private String premise(final Level level, final int t, final String x, final List<Long> list, final int t1,
-      final int t2) {
-    return id(t) + " read " + x + "=" + list + (t1 < 0 ? ", the empty list," : " from " + id(t1))
+  private String premise(final Level level, final int t, final int i, final String x, final List<Long> list,
+      final int t1, final int t2) {
+    return id(t) + " read " + shown(t, i, x, list) + (t1 < 0 ? ", the empty list," : " from " + id(t1))
         + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
+  }
+
+  /**
+   * Read {@code i} of node t as the history has it, ending in the version it reads from: "x=[1,2]",
+   * or, when the list ends in t's own earlier appends, which are left out of what it reads from,
+   * "x=[1,2,5], ending in its own append 5, after x=[1,2]" (the text never claims t read a list it did not).
+   */
+  private String shown(final int t, final int i, final String x, final List<Long> external) {
+    int n = 0;
+    for (final Op op : nodes.get(t).ops()) {
+      if (op.isAppend()) {
+        continue;
+      }
+      if (n++ == i) {
+        final List<Long> read = op.isListRead() ? op.elements() : List.of();
+        if (read.size() == external.size()) {
+          break;
+        }
+        final List<Long> own = read.subList(external.size(), read.size());
+        return x + "=" + format(read) + ", ending in its own append" + (own.size() == 1 ? " " + own.get(0) : "s " + format(own))
+            + ", after " + x + "=" + format(external);
+      }
+    }
+    return x + "=" + format(external);
+  }
+
+  private static String format(final List<Long> list) {
+    return list.toString().replace(" ", "");
   }
 
   private boolean writes(final int t, final String key) {
@@ -570,8 +598,9 @@ public final class ListWeakLevels {
             // t2 would have to commit before the initial version: the path by which the reader saw it, and back.
             final List<Why> cycle = new ArrayList<>(path(t2, t));
             final List<Long> list = readLists.get(t).get(i);
-            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> premise(level, t, x, list, t1,
-                t2) + "; no transaction commits before the initial version"));
+            final int read = i;
+            cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> premise(level, t, read, x, list,
+                t1, t2) + "; no transaction commits before the initial version"));
             return cycle;
           }
           arcs.add(Arcs.PREMISE, t2, t1, t, i);

@@ -62,4 +62,44 @@ class CycleEdgesShownTest {
     assertTrue(a.cycle().stream().anyMatch(e -> e.kind() == EdgeKind.RT), a.cycle().toString());
     assertEquals(EnumSet.of(Level.SSER), a.violates());
   }
+
+  @Test
+  void shouldReportElleGNonadjacentAsG2ItemViolatingSiAndAdjacentAntiDependenciesAsG2ItemAllowedBySi() {
+    // Given: a long fork (two RW steps, not adjacent: Elle's G-nonadjacent) and a write skew (two
+    // adjacent RW steps: Elle's G2-item)
+    final History longFork = HistoryDsl.history("""
+        T1 s1 r(x,0) w(x,1)
+        T2 s2 r(y,0) w(y,1)
+        T3 s3 r(x,1) r(y,0)
+        T4 s4 r(x,0) r(y,1)
+        """);
+    final History writeSkew = HistoryDsl.history("""
+        T1 s1 r(x,0) r(y,0) w(x,1)
+        T2 s2 r(x,0) r(y,0) w(y,1)
+        """);
+    final CheckOptions classic = CheckOptions.defaults().withLevels(EnumSet.of(Level.SSER, Level.SER, Level.SI));
+    // When
+    final Anomaly fork = WholeHistoryCheck.check(longFork, classic).anomalies().get(0);
+    final Anomaly skew = WholeHistoryCheck.check(writeSkew, classic).anomalies().get(0);
+    // Then: both keep the type G2-item (docs/anomalies.md: IsoWatch does not add G-nonadjacent);
+    // which one Elle calls G-nonadjacent is told by SI in violates, which the shown edges give
+    assertEquals("G2-item", fork.type());
+    assertEquals("LongFork", fork.name());
+    assertFalse(adjacentAntiDependencies(fork.cycle()), fork.cycle().toString());
+    assertTrue(fork.violates().contains(Level.SI), fork.violates().toString());
+    assertEquals("G2-item", skew.type());
+    assertEquals("WriteSkew", skew.name());
+    assertTrue(adjacentAntiDependencies(skew.cycle()), skew.cycle().toString());
+    assertFalse(skew.violates().contains(Level.SI), skew.violates().toString());
+  }
+
+  /** True when two consecutive steps of the cycle (the last and the first included) are both RW. */
+  private static boolean adjacentAntiDependencies(final List<Edge> cycle) {
+    for (int i = 0; i < cycle.size(); i++) {
+      if (cycle.get(i).kind() == EdgeKind.RW && cycle.get((i + 1) % cycle.size()).kind() == EdgeKind.RW) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -258,6 +258,124 @@ class ListAppendWordingTest {
     assertTrue(lines > 1000, lines + " lines");
   }
 
+  @Test
+  void shouldTellAnAppendAfterAbortedElementsAsSuchNotAsAReadOfTheVersionBeforeThem() {
+    // Given: z's order [8,5,4,3,2,1], where T6 appended 4 and 5 and aborted: T5's 3 builds on T8's 8
+    // (the translation reads z=8 before it), but no read shows 3 right after 8
+    final History history = HistoryDsl.history("""
+        T1 s2 r(x,[]) r(y,[]) r(x,[]) unknown
+        T2 s0 r(y,[])
+        T3 s3 r(y,[]) a(z,1)
+        T4 s2 r(x,[]) a(z,2)
+        T5 s1 a(z,3) r(y,[])
+        T6 s3 r(x,[]) a(z,4) a(z,5) aborted
+        T7 s0 r(y,[]) a(x,6) a(y,7)
+        T8 s3 r(y,[7]) a(z,8) r(x,[6])
+        T9 s1 r(x,[6]) r(x,[6])
+        T10 s0 r(x,[6]) r(y,[7]) r(z,[8,5,4,3,2,1])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.allOf(Level.class)))
+        .anomalies().stream().filter(x -> "G1c-process".equals(x.type())).findFirst().orElseThrow();
+    // Then: the append, the aborted elements between, and the version it builds on without them
+    assertTrue(a.explanation().contains("  - T5 appended 3 to z right after 4 (the order of z every read is a prefix of: "
+        + "[8,5,4,3]), where 5 was appended by T6, which aborted (G1a) and 4 was appended by T6, which aborted (G1a); "
+        + "without them, it builds on z=[8], which ends in 8, appended by T8;"), a.explanation());
+    assertFalse(a.explanation().contains("T5 read z="), a.explanation());
+    assertFalse(a.explanation().contains("which T8 wrote"), a.explanation());
+  }
+
+  @Test
+  void shouldShowTheHistorysListOpsInTheLetLinesOfAWeakLevelReadAnomalyAndOfAPcJudgement() {
+    // Given: T5 read x=[3] after x=[3,4] (T2 appended 3 and then 4: an intermediate read), and a
+    // history whose PC counterexample is the mixed check's, every reader judged at PC
+    final History intermediate = HistoryDsl.history("""
+        T1 s3 a(x,1) a(y,2) r(z,[]) unknown @1..
+        T2 s0 a(x,3) r(z,[]) a(x,4) @6..15
+        T3 s2 a(z,5) a(z,6) @16..25
+        T4 s3 r(x,[3,4]) a(y,7) @26..35
+        T5 s3 r(x,[3,4]) a(z,8) r(x,[3]) @36..45
+        T6 s1 a(z,9) a(x,10) @46..55
+        T7 s0 a(y,11) a(y,12) aborted @6..65
+        T8 s1 a(y,13) r(y,[7,13]) a(y,14) @66..75
+        T9 s2 a(y,15) r(y,[7,13,14,15]) r(z,[5,6,8,9]) @76..85
+        T10 s3 r(y,[7]) @66..95
+        T11 s2 a(y,16) r(x,[3,4]) r(z,[5,6]) @36..105
+        T12 s1 a(z,17) a(z,18) @106..115
+        """);
+    final History pc = HistoryDsl.history("""
+        T1 s0 r(y,[]) r(x,[]) a(z,1) @1..5
+        T2 s2 a(y,2) @6..15
+        T3 s3 r(y,[]) a(z,3) a(z,4) unknown @1..
+        T4 s0 a(x,5) a(y,6) r(x,[5]) @26..35
+        T5 s2 r(y,[2,6]) a(y,7) r(z,[1]) @36..45
+        T6 s0 a(y,8) a(z,9) @46..55
+        T7 s1 r(z,[1,9]) r(x,[5]) r(y,[2,6,7,8]) @56..65
+        T8 s1 r(z,[1]) a(z,10) r(z,[1,10]) @36..75
+        T9 s1 a(x,11) a(y,12) r(z,[1,9,10]) aborted @76..85
+        T10 s1 r(y,[2,6,7,8,12]) a(y,13) @86..95
+        T11 s2 r(x,[5,11]) r(y,[2,6,7,8,12,13]) r(z,[1,9,10]) @96..105
+        """);
+    // When
+    final Anomaly read = WholeHistoryCheck.check(intermediate, CheckOptions.defaults().withLevels(EnumSet.allOf(Level.class)))
+        .anomalies().stream().filter(x -> "IntermediateRead".equals(x.name())).findFirst().orElseThrow();
+    final List<Anomaly> judged = WholeHistoryCheck.check(pc, CheckOptions.defaults().withLevels(EnumSet.allOf(Level.class)))
+        .anomalies().stream().filter(x -> x.explanation() != null && x.explanation().contains("judged at PC")).toList();
+    // Then: the Let lines show the transactions' appends and list reads, not the translation's register ops
+    assertTrue(read.explanation().contains("\n  T5 = [r(x,[3,4]) a(z,8) r(x,[3])]\n"), read.explanation());
+    assertFalse(judged.isEmpty());
+    final Pattern register = Pattern.compile("(?m)^  \\S+ = .*\\b[rw]\\([^\\[\\],]+,(-?\\d+|null)\\)");
+    for (final Anomaly a : concat(List.of(read), judged)) {
+      assertFalse(register.matcher(a.explanation()).find(), a.explanation());
+    }
+    assertTrue(judged.get(0).explanation().contains("  T6 = [a(y,8) a(z,9)] (session s0, committed, judged at PC, line 6)"),
+        judged.get(0).explanation());
+  }
+
+  @Test
+  void shouldTellAWeakLevelReadEndingInTheReadersOwnAppendAsTheListItRead() {
+    // Given: T11 appended 5 to z and then read z=[5]: past its own append it reads the empty list;
+    // T10, before it in its session, appended 4 to z
+    final History history = HistoryDsl.history("""
+        T10 s0 r(z,[]) a(z,4)
+        T11 s0 a(z,5) r(z,[5]) r(y,[])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RA))).anomalies()
+        .stream().filter(x -> x.violates().contains(Level.RA)).findFirst().orElseThrow();
+    // Then: the list T11 read, and what it reads from past its own append
+    assertTrue(a.explanation().contains("T11 read z=[5], ending in its own append 5, after z=[], the empty list, although "
+        + "it had seen T10"), a.explanation());
+  }
+
+  @Test
+  void shouldNameTheTransactionsOfAListsAbortedReadByTheirIds() {
+    // Given: T7 read z=[2], whose 2 only T4 appended, and T4 aborted
+    final History history = HistoryDsl.history("""
+        T4 s1 a(z,2) aborted
+        T7 s2 r(z,[2])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults()).anomalies().stream()
+        .filter(x -> "AbortedRead".equals(x.name())).findFirst().orElseThrow();
+    // Then: the ids of the history, and the aborted element told as the lists' G1a clauses tell it
+    assertEquals("""
+        Let:
+          T4 = [a(z,2)] (session s1, aborted, line 1)
+          T7 = [r(z,[2])] (session s2, committed, line 2)
+        Then:
+          - T7 read z=[2], where 2 was appended by T4 alone, which aborted: an aborted write must never be visible \
+        (Adya G1a).
+        No dependency graph exists for such a history. This violates SSER, SER and SI. (G1a, AbortedRead)""",
+        a.explanation());
+  }
+
+  private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {
+    final List<Anomaly> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
   /** The counterexample of RR on the lists' own graph (ListDependencyCycles): the one anomaly claiming RR alone. */
   private static Anomaly rrCycle(final CheckResult r) {
     final List<Anomaly> rr = r.anomalies().stream().filter(a -> a.violates().equals(EnumSet.of(Level.RR))).toList();

@@ -182,10 +182,9 @@ public final class UiState implements UiFeed.Sink {
     synchronized (lock) {
       final TreeSet<String> types = new TreeSet<>();
       final TreeSet<String> names = new TreeSet<>();
-      // Strongest first, as in the records (the Avro symbols are in the order they were added);
-      // OTHER (a level newer than this UI) last.
-      final TreeSet<Level> levels = new TreeSet<>(Comparator.comparingInt(UiState::strength).reversed()
-          .thenComparing(Level::ordinal));
+      // Weakest first, as the text report and the JSON report list them (the Avro symbols are in the
+      // order they were added); OTHER (a level newer than this UI) last.
+      final TreeSet<Level> levels = new TreeSet<>(WEAKEST_FIRST);
       for (final Anomaly a : anomalies.values()) {
         types.add(a.getType());
         if (a.getName() != null) {
@@ -198,6 +197,13 @@ public final class UiState implements UiFeed.Sink {
       return new Facets(all, List.copyOf(tenants.keySet()), List.copyOf(levels));
     }
   }
+
+  /**
+   * The order the UI lists levels in: weakest first, as the text and JSON reports do (the verdict
+   * records list them strongest first); OTHER, a level newer than this UI, last.
+   */
+  public static final Comparator<Level> WEAKEST_FIRST = Comparator
+      .comparingInt((Level l) -> strength(l) < 0 ? Integer.MAX_VALUE : strength(l)).thenComparing(Level::ordinal);
 
   /** The level's place in the hierarchy (docs/levels.md), weakest 0; -1 for OTHER. */
   private static int strength(final Level level) {

@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -168,7 +169,9 @@ public final class WebUi implements HttpHandler {
         final TenantVerdict v = t.verdict().get();
         n.put("atMicros", v.getAtMicros());
         final ArrayNode levels = n.putArray("levels");
-        for (final LevelVerdict l : v.getLevels()) {
+        final java.util.List<LevelVerdict> weakestFirst = new java.util.ArrayList<>(v.getLevels());
+        weakestFirst.sort(Comparator.comparing(LevelVerdict::getLevel, UiState.WEAKEST_FIRST));
+        for (final LevelVerdict l : weakestFirst) {
           levels.addObject().put("level", l.getLevel().name()).put("verdict", l.getVerdict().name())
               .put("reason", l.getReason());
         }

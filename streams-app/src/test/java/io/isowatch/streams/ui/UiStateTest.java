@@ -53,11 +53,11 @@ class UiStateTest {
     final UiState.Facets facets = state.facets();
     assertEquals(List.of("LostUpdate", "WriteSkew", "G-single", "G2-item"), facets.types());
     assertEquals(List.of("acme", "zeta"), facets.tenants());
-    assertEquals(List.of(Level.SSER, Level.SER, Level.SI), facets.levels());
+    assertEquals(List.of(Level.SI, Level.SER, Level.SSER), facets.levels());
   }
 
   @Test
-  void shouldListTheWeakLevelsStrongestFirstAndFilterByThemWhenAnomaliesViolateThem() {
+  void shouldListTheWeakLevelsWeakestFirstAndFilterByThemWhenAnomaliesViolateThem() {
     // Given: a FracturedRead (RA and stronger), a NonMonotonicRead (RC and stronger), and a
     // level newer than this UI, read as OTHER
     final UiState state = new UiState(100);
@@ -69,8 +69,9 @@ class UiStateTest {
     // When
     final UiState.Facets facets = state.facets();
 
-    // Then: the hierarchy's order, not the order the symbols were added in; OTHER last
-    assertEquals(List.of(Level.SSER, Level.SER, Level.RR, Level.SI, Level.PC, Level.CC, Level.RA, Level.RC,
+    // Then: the hierarchy's order, weakest first as the text and JSON reports list them, not the
+    // order the symbols were added in; OTHER last
+    assertEquals(List.of(Level.RC, Level.RA, Level.CC, Level.PC, Level.SI, Level.RR, Level.SER, Level.SSER,
         Level.OTHER), facets.levels());
     assertEquals(List.of("n"), ids(state, new UiState.Filter(Optional.empty(), Optional.of(Level.RC),
         Optional.empty())));

@@ -54,7 +54,10 @@ class WebUiTest {
       assertTrue(svg.headers().firstValue("Content-Type").orElse("").startsWith("image/svg+xml"));
       assertTrue(svg.body().startsWith("<svg"), svg.body());
       assertEquals("acme", tenants.get("tenants").get(0).get("tenant").asText());
-      assertEquals("VIOLATED", tenants.get("tenants").get(0).get("levels").get(0).get("verdict").asText());
+      // The record lists SER, SI (strongest first); the UI weakest first, as the text and JSON reports
+      assertEquals("SI", tenants.get("tenants").get(0).get("levels").get(0).get("level").asText());
+      assertEquals("SATISFIED", tenants.get("tenants").get(0).get("levels").get(0).get("verdict").asText());
+      assertEquals("VIOLATED", tenants.get("tenants").get(0).get("levels").get(1).get("verdict").asText());
       final HttpResponse<String> index = get(server, "/", null);
       assertEquals(200, index.statusCode());
       assertTrue(index.body().contains("Anomaly feed"));
