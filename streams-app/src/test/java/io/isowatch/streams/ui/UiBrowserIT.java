@@ -222,7 +222,7 @@ class UiBrowserIT {
     }
   }
 
-  /** The verdicts of a tenant's card, {@code LEVEL:VERDICT} strongest first. */
+  /** The verdicts of a tenant's card, {@code LEVEL:VERDICT} weakest first, as the UI lists them. */
   private List<String> levels(final String tenant) {
     return browser.findElements(By.cssSelector(".tenant[data-tenant='" + tenant + "'] .level")).stream()
         .map(e -> e.findElement(By.cssSelector(".name")).getText() + ":"
@@ -230,7 +230,8 @@ class UiBrowserIT {
   }
 
   private static List<String> verdicts(final CheckResult r) {
-    return java.util.Arrays.stream(io.isowatch.core.check.Level.strongestFirst(io.isowatch.core.check.Level.CLASSIC).toArray(new io.isowatch.core.check.Level[0])).filter(r.verdicts()::containsKey)
+    return io.isowatch.core.check.Level.weakestFirst(io.isowatch.core.check.Level.CLASSIC).stream()
+        .filter(r.verdicts()::containsKey)
         .map(l -> l.name() + ":" + r.verdicts().get(l).name()).toList();
   }
 
