@@ -804,6 +804,11 @@ public final class ListAppendCheck {
       cycle = edges;
       if (explanation != null) {
         for (final RegisterTranslation.Phantom p : translated.phantoms().values()) {
+          if (!explanation.contains(p.name())) {
+            // Every rewrite below needs the stand-in's name in the text: skip the others at once (a
+            // history has a stand-in per unobserved append, and each anomaly was scanned for each).
+            continue;
+          }
           explanation = standInInitialRead(explanation, p, originals);
           explanation = explanation
               .replace(p.name() + "=null, the initial value of " + p.name() + "; every version order puts the initial "
