@@ -9,12 +9,14 @@ import io.isowatch.localstack.LocalRegistry;
 import io.isowatch.schemas.TransactionEvent;
 import io.isowatch.schemas.serde.AvroSerdeConfig;
 import io.isowatch.schemas.serde.AvroSerdes;
+import io.isowatch.schemas.serde.InProcessRegistry;
 import io.isowatch.schemas.topic.Topics;
 import io.isowatch.streams.IsoWatchStreamsConfig;
 import io.isowatch.streams.replay.EndOffsets;
 import io.isowatch.streams.replay.HistoryPublisher;
 import io.isowatch.streams.replay.Progress;
 import io.isowatch.streams.replay.Replayer;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,6 +48,15 @@ public final class FileReplay {
    * docs/benchmarks.md, "replay50k").
    */
   public static final String ALONGSIDE_PROPERTY = "isowatch.replay.check.while.publishing";
+  /**
+   * System property: {@code in-process} (the default) serves the replay's schemas from an {@link
+   * InProcessRegistry} in this JVM; {@code child} starts the Apicurio registry as a child process,
+   * as before branch replay50k2. Nothing outside the JVM reads the replay's topics (its broker is in
+   * this JVM and stops with it), the serdes are Apicurio's either way and the records the same
+   * wire format; the child cost ~5 s of CPU to start, a third of a 3 x 10^5 replay's
+   * (docs/benchmarks.md, "replay50k2").
+   */
+  public static final String REGISTRY_PROPERTY = "isowatch.replay.registry";
 
   private FileReplay() {}
 
@@ -60,18 +71,18 @@ public final class FileReplay {
   public static Map<String, CheckResult> run(final Stack stack, final History history, final String tenant,
       final Map<String, String> settings, final Path workDir, final Progress progress) throws Exception {
     try (Stack closing = stack) {
-      return replay(stack.kafka(), stack.registry(), history, tenant, settings, workDir, progress);
+      return replay(stack.kafka(), stack.registryUrl(), history, tenant, settings, workDir, progress);
     }
   }
 
-  private static Map<String, CheckResult> replay(final LocalKafka kafka, final LocalRegistry registry,
+  private static Map<String, CheckResult> replay(final LocalKafka kafka, final URI registryUrl,
       final History history, final String tenant, final Map<String, String> settings, final Path workDir,
       final Progress progress) throws Exception {
     // One tenant on a broker of its own: one partition each, so one task (its stores, their
     // changelogs) to create at start-up instead of six of which five would stay empty.
     final Topics topics = Topics.defaults().withReplication((short) 1).withTenantPartitions(1);
     kafka.createTopics(topics.all());
-    final AvroSerdeConfig serde = AvroSerdeConfig.development(registry.url());
+    final AvroSerdeConfig serde = AvroSerdeConfig.development(registryUrl);
     final List<TransactionEvent> events = HistoryPublisher.events(history, tenant);
     if (events.isEmpty()) {
       return Map.of();
@@ -104,7 +115,7 @@ public final class FileReplay {
     }
     final Map<String, Object> props = new HashMap<>(settings);
     props.put(IsoWatchStreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url().toString());
+    props.put(IsoWatchStreamsConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl.toString());
     props.put(IsoWatchStreamsConfig.SCHEMAS_AUTO_REGISTER_CONFIG, "true");
     props.put(IsoWatchStreamsConfig.APPLICATION_ID_CONFIG, "isowatch-replay-" + UUID.randomUUID());
     props.put(IsoWatchStreamsConfig.STATE_DIR_CONFIG, workDir.resolve("state").toString());
@@ -201,19 +212,39 @@ public final class FileReplay {
    */
   public static final class Stack implements AutoCloseable {
     private final CompletableFuture<LocalKafka> kafka;
-    private final CompletableFuture<LocalRegistry> registry;
+    private final CompletableFuture<? extends AutoCloseable> registry;
+    private final CompletableFuture<URI> registryUrl;
 
-    private Stack(final CompletableFuture<LocalKafka> kafka, final CompletableFuture<LocalRegistry> registry) {
+    private Stack(final CompletableFuture<LocalKafka> kafka, final CompletableFuture<? extends AutoCloseable> registry,
+        final CompletableFuture<URI> registryUrl) {
       this.kafka = kafka;
       this.registry = registry;
+      this.registryUrl = registryUrl;
     }
 
-    /** Starts both in the background. */
+    /**
+     * Starts the broker in the background, and the registry: in this JVM ({@link InProcessRegistry},
+     * at once), or as a child process in the background when {@value #REGISTRY_PROPERTY} is {@code
+     * child}.
+     */
     public static Stack start(final Path workDir, final Consumer<String> notice) {
-      final CompletableFuture<LocalRegistry> registry = background("isowatch-replay-registry-start",
-          () -> LocalRegistry.start(workDir, notice));
+      final String mode = System.getProperty(REGISTRY_PROPERTY, "in-process");
+      final CompletableFuture<? extends AutoCloseable> registry;
+      final CompletableFuture<URI> url;
+      if ("child".equals(mode)) {
+        final CompletableFuture<LocalRegistry> child = background("isowatch-replay-registry-start",
+            () -> LocalRegistry.start(workDir, notice));
+        registry = child;
+        url = child.thenApply(LocalRegistry::url);
+      } else if ("in-process".equals(mode)) {
+        final InProcessRegistry inProcess = InProcessRegistry.open();
+        registry = CompletableFuture.completedFuture(inProcess);
+        url = CompletableFuture.completedFuture(inProcess.url());
+      } else {
+        throw new IllegalArgumentException("-D" + REGISTRY_PROPERTY + " must be in-process or child, not " + mode);
+      }
       final CompletableFuture<LocalKafka> kafka = background("isowatch-replay-kafka-start", LocalKafka::start);
-      return new Stack(kafka, registry);
+      return new Stack(kafka, registry, url);
     }
 
     /** The broker, once started. */
@@ -221,9 +252,9 @@ public final class FileReplay {
       return await(kafka);
     }
 
-    /** The registry, once started. */
-    public LocalRegistry registry() throws Exception {
-      return await(registry);
+    /** The registry's URL ({@code schema.registry.url}), once started. */
+    public URI registryUrl() throws Exception {
+      return await(registryUrl);
     }
 
     @Override

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code replay --file} when its registry cannot start: exit 3 with one line saying what and why,
+ * {@code replay --file} when its registry child ({@code -Disowatch.replay.registry=child}) cannot start: exit 3 with one line saying what and why,
  * never a verdict's 0 or 1, and not reported as a bug ("internal error" and a stack trace). The
  * registry's port is pinned ({@code -Disowatch.registry.port}) to a port this test holds, which
  * fails before the runner jar is needed; the in-process broker does start (hence an IT).
@@ -27,6 +27,7 @@ class ReplayStartFailureIT {
   @AfterEach
   void unpin() {
     System.clearProperty(LocalRegistry.PORT_PROPERTY);
+    System.clearProperty(FileReplay.REGISTRY_PROPERTY);
   }
 
   @Test
@@ -35,6 +36,8 @@ class ReplayStartFailureIT {
     try (ServerSocket squatter = new ServerSocket()) {
       squatter.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       System.setProperty(LocalRegistry.PORT_PROPERTY, Integer.toString(squatter.getLocalPort()));
+      // the registry child, not the in-process registry a file replay uses by default
+      System.setProperty(FileReplay.REGISTRY_PROPERTY, "child");
       final Path file = Path.of(System.getProperty("user.dir")).getParent().resolve("samples/lost-update.jsonl");
 
       // When

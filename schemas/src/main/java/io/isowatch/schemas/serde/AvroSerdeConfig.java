@@ -18,7 +18,8 @@ import java.util.Objects;
  * three of {@code as-confluent}, {@code use-id=contentId} and headers disabled, so those are fixed
  * here and not configurable.
  *
- * @param registryUrl base URL of the registry, e.g. {@code http://127.0.0.1:8081} (no path)
+ * @param registryUrl base URL of the registry, e.g. {@code http://127.0.0.1:8081} (no path), or {@code
+ *     inprocess://NAME} for an {@link InProcessRegistry} of this JVM
  * @param autoRegister whether a serializer registers an unknown schema itself: off in production,
  *     where schemas are registered by the release process and a producer with an unregistered
  *     schema must fail; on in development and tests
@@ -88,6 +89,11 @@ public record AvroSerdeConfig(URI registryUrl, boolean autoRegister, RegistryCli
     // A cached schema is looked up again every check period (30 s); without this a registry outage
     // fails even the schemas already known (a content id's schema never changes), so every record.
     p.put(SchemaResolverConfig.FAULT_TOLERANT_REFRESH, true);
+    if (InProcessRegistry.names(registryUrl)) {
+      // A registry in this JVM (replay --file): Apicurio's serdes, with the resolver that asks it.
+      p.put(SerdeConfig.SCHEMA_RESOLVER, InProcessSchemaResolver.class.getName());
+      p.put(InProcessSchemaResolver.REGISTRY_PROPERTY, registryUrl.toString());
+    }
     return p;
   }
 }
