@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
  * the report of {@code isowatch check}.
  *
  * <ul>
- *   <li>{@code --file F}: starts a broker (in this JVM) and a registry (child process), publishes
+ *   <li>{@code --file F}: starts a broker and a schema registry (both in this JVM; the registry as a
+ *       child process with {@code -Disowatch.replay.registry=child}), publishes
  *       the file as one tenant through the producer path, runs the checker topology until it has
  *       consumed everything, and prints the report built from what the topology published: the
  *       same text, the same JSON contract and the same exit codes as {@code isowatch check F}.
@@ -61,7 +62,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Check a history through the streaming checker (a real broker, registry and Kafka Streams) and print"
           + " the report of 'isowatch check'.",
-      "  --file F: a local broker and registry are started for the run;",
+      "  --file F: a broker and a registry are started in this JVM for the run;",
       "    verdicts equal 'isowatch check F'.",
       "  --topic T --from-beginning: re-check a recorded topic on a broker",
       "    configured as for 'isowatch run' (--config, --bootstrap, --registry;",
@@ -184,8 +185,8 @@ public final class ReplayCommand implements Callable<Integer> {
       settings.put(IsoWatchStreamsConfig.CHECK_GRACE_MS_CONFIG, Long.toString(graceMs));
     }
     validate(settings);
-    // A large file: the broker and the registry start (3-4 s) while it is read. A small one (or
-    // stdin) is read first, so that what is wrong with it is said before anything starts.
+    // A large file: the broker (and the registry child, if asked for) start (3-4 s) while it is
+    // read. A small one (or stdin) is read first, so that what is wrong with it is said before anything starts.
     final FileReplay.Stack early = readsLong(source.file) ? FileReplay.Stack.start(workDir, notice(err)) : null;
     final History history;
     try {

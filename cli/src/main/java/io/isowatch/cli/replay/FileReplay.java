@@ -33,8 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code isowatch replay --file}: a fresh single-node broker in this JVM and a registry child
- * process, the history published through the producer path as one tenant, the checker topology run
+ * {@code isowatch replay --file}: a fresh single-node broker in this JVM and a schema registry (an
+ * {@link InProcessRegistry} by default, a registry child process with {@code
+ * -Disowatch.replay.registry=child}), the history published through the producer path as one tenant, the checker topology run
  * over it to the end, and the tenant's report read back from what the topology published.
  */
 public final class FileReplay {
@@ -204,10 +205,10 @@ public final class FileReplay {
   }
 
   /**
-   * The replay's own broker (in this JVM) and registry (a child process), both starting in the
-   * background from {@link #start}: they take seconds, which the caller spends reading the file.
-   * Closing stops whichever started; a start that failed is thrown by {@link #kafka} or {@link
-   * #registry}, and only logged by {@link #close} (when the caller never asked for it, e.g. because
+   * The replay's own broker (in this JVM) and registry (in this JVM, or a child process), the broker
+   * and a registry child starting in the background from {@link #start}: they take seconds, which
+   * the caller spends reading the file. Closing stops whichever started; a start that failed is
+   * thrown by {@link #kafka} or {@link #registryUrl}, and only logged by {@link #close} (when the caller never asked for it, e.g. because
    * the file was invalid).
    */
   public static final class Stack implements AutoCloseable {
