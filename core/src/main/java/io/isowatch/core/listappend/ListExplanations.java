@@ -50,7 +50,9 @@ final class ListExplanations {
    * writer ordered before the writer a read returns) and what each means for lists, where the
    * commit order of a key's appenders is the order of its list: the list a read returns holds the
    * appends of every transaction the level makes it see, ahead of those of the appender of its last
-   * element. Only when the history writes no register, so that every key is a list.
+   * element. Only when the history writes no register, so that every key is a list. (The initial
+   * transaction's "precedes every other" is left to ListAppendCheck, which tells it, on a stand-in
+   * key, as the base's appender.)
    */
   private static final String[][] WEAK_SENTENCES = {
       {"Read Committed orders before the writer a read returns every writer of the key that an earlier read of the "
@@ -64,9 +66,7 @@ final class ListExplanations {
       {"Causal Consistency orders before the writer a read returns every writer of the key that causally precedes the "
           + "transaction (SO ∪ WR)+", "under Causal Consistency the list a read returns holds the appends to its key of every "
           + "transaction that causally precedes the reader (SO ∪ WR)+, ahead of the appends of the transaction whose element "
-          + "ends that list"},
-      {", since the initial transaction precedes every other", ", since the empty list, every key's initial version, "
-          + "comes before every append"}};
+          + "ends that list"}};
 
   private final Map<String, Transaction> originals;
   private final ListOrders orders;
