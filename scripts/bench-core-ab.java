@@ -3,9 +3,12 @@
 // 1,000 keys, seed 1), warms each up once, then alternates one check of each per round, recording
 // wall time and the checking thread's CPU time. Meant for a loaded machine, where separate runs
 // minutes apart are not comparable.
+// With -Dworkload=list-append, the history of `bench --workload list-append` instead ("lafast5"; it was
+// scripts/bench-listappend-ab.java): Elle's defaults, 20 sessions, 1,000 active keys, 1-4 ops, read
+// ratio 0.5, 32 appends per key, seed 1, a database simulated at -Dsim=LEVEL (SER by default).
 //
-//   java -Xms6g -Xmx6g -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1 scripts/bench-core-ab.java \
-//     BASE_CORE.jar_or_classes NEW_CORE.jar_or_classes LIB_DIR TXNS ROUNDS LEVEL...
+//   java -Xms6g -Xmx6g -Xmn256m -XX:+UseParallelGC -XX:ParallelGCThreads=1 [-Dworkload=list-append] \
+//     scripts/bench-core-ab.java BASE_CORE.jar_or_classes NEW_CORE.jar_or_classes LIB_DIR TXNS ROUNDS LEVEL...
 //   (LIB_DIR: cli/target/lib of a packaged build; its core-*.jar is left out.)
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -21,6 +24,15 @@ class BenchCoreAb {
     final String name; final ClassLoader cl; Object history; Object levelEnum; Method check; Object opts; Method verdicts;
     Side(String name, ClassLoader cl) { this.name = name; this.cl = cl; }
     void generate(long n) throws Exception {
+      if ("list-append".equals(System.getProperty("workload", "mt"))) {
+        Class<?> gc = cl.loadClass("io.isowatch.core.gen.ListAppendHistoryGenerator$Config");
+        Class<?> sl = cl.loadClass("io.isowatch.core.gen.SimulatedLevel");
+        Object sim = sl.getMethod("valueOf", String.class).invoke(null, System.getProperty("sim", "SER"));
+        Object cfg = gc.getConstructors()[0].newInstance(1L, n, 20, 1000, 4, 0.5, 32, sim);
+        Object gh = cl.loadClass("io.isowatch.core.gen.ListAppendHistoryGenerator").getMethod("generateWithSummary", gc).invoke(null, cfg);
+        history = gh.getClass().getMethod("history").invoke(gh);
+        return;
+      }
       Class<?> gc = cl.loadClass("io.isowatch.core.gen.GeneratorConfig");
       Object cfg = gc.getMethod("defaults").invoke(null);
       cfg = gc.getMethod("withTransactions", long.class).invoke(cfg, n);

@@ -81,11 +81,9 @@ public record Services(HistoryReader reader, HistoryWriter writer, CheckEngine e
         // order); -Disowatch.check.while-reading=false reads first, then checks.
         !Boolean.parseBoolean(System.getProperty("isowatch.check.while-reading", "true")) ? null
             : (in, format, options, expected) -> {
-          // Split: the reader thread parses, collects and orders; this one runs the engine, and a
-          // graph thread the level graphs when -Disowatch.check.graph-thread=true (off by default).
-          try (InOrderFeed feed = new InOrderFeed(options, expected)) {
-            return feed.finish(HistoryIO.read(in, format, (ReadingSplit) feed));
-          }
+          final InOrderFeed feed = new InOrderFeed(options, expected);
+          // Split: the reader thread parses, collects and orders; this one only runs the engine.
+          return feed.finish(HistoryIO.read(in, format, (ReadingSplit) feed));
         });
   }
 

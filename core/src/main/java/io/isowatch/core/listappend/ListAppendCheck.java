@@ -100,10 +100,12 @@ public final class ListAppendCheck {
     final Map<String, Long> renamed = new LinkedHashMap<>();
     if (!engine.anomalies().isEmpty()) {
       final Map<String, String> described = described(history, translated.history());
+      final BaseAppenders bases = new BaseAppenders(originals, translated);
       for (final Anomaly a : engine.anomalies()) {
-        final Anomaly reworded = ListExplanations.reword(restore(a, originals, described, translated), originals, orders);
+        final Anomaly reworded = ListExplanations.reword(restore(a, originals, described, translated, bases), originals,
+            orders);
         final String told = ListExplanations.emptyLists(
-            baseAppenderForInit(reworded.explanation(), a.cycle(), originals, translated), originals);
+            baseAppenderForInit(reworded.explanation(), a.cycle(), translated, bases), originals);
         final Anomaly restored = told == null || told.equals(reworded.explanation()) ? reworded
             : new Anomaly(reworded.type(), reworded.name(), reworded.violates(), reworded.transactions(),
                 reworded.cycle(), told, reworded.read());
@@ -131,8 +133,9 @@ public final class ListAppendCheck {
         reasons.put(Level.SI, si.reasons().get(Level.SI));
       }
       final Map<String, String> described = described(history, exactSi.translated().history());
+      final BaseAppenders bases = new BaseAppenders(originals, exactSi.translated());
       for (final Anomaly a : si.anomalies()) {
-        final Anomaly back = restore(a, originals, described, exactSi.translated());
+        final Anomaly back = restore(a, originals, described, exactSi.translated(), bases);
         final String told = ListExplanations.emptyLists(back.explanation(), originals);
         final Anomaly restored = told == null || told.equals(back.explanation()) ? back : new Anomaly(back.type(),
             back.name(), back.violates(), back.transactions(), back.cycle(), told, back.read());
@@ -712,6 +715,48 @@ public final class ListAppendCheck {
     return " (session " + t.session() + ", " + t.status().wire() + (t.line() > 0 ? ", line " + t.line() : "") + ")";
   }
 
+  /**
+   * The transaction that appended each stand-in key's base (the last element of the latest list any
+   * read shows; the last such transaction that did not abort, in the order of {@code originals}),
+   * found for every stand-in by one pass over the history on first use and kept for the anomalies
+   * of the check, each of which scanned the whole history before.
+   */
+  private static final class BaseAppenders {
+    private final Map<String, Transaction> originals;
+    private final RegisterTranslation.Translated translated;
+    /** Per original key, its base's appender; null until first use. */
+    private Map<String, Transaction> byKey;
+
+    BaseAppenders(final Map<String, Transaction> originals, final RegisterTranslation.Translated translated) {
+      this.originals = originals;
+      this.translated = translated;
+    }
+
+    /** The base's appender of the stand-in, or null when none that did not abort appended it. */
+    Transaction of(final RegisterTranslation.Phantom p) {
+      if (byKey == null) {
+        final Map<String, Long> base = new HashMap<>();
+        for (final RegisterTranslation.Phantom q : translated.phantoms().values()) {
+          if (q.base() != null) {
+            base.put(q.key(), q.base());
+          }
+        }
+        byKey = new HashMap<>();
+        for (final Transaction t : originals.values()) {
+          if (t.status() == io.isowatch.core.history.TxnStatus.ABORTED) {
+            continue;
+          }
+          for (final Op op : t.ops()) {
+            if (op.isAppend() && op.value() != null && op.value().equals(base.get(op.key()))) {
+              byKey.put(op.key(), t);
+            }
+          }
+        }
+      }
+      return byKey.get(p.key());
+    }
+  }
+
   /** The engine's {@code Let:} line of the initial transaction. */
   private static final String INIT_LET = "  init = the initial transaction, writing null to every key";
 
@@ -722,7 +767,7 @@ public final class ListAppendCheck {
    * transaction of the history. The {@code Let:} line then names that transaction instead.
    */
   private static String baseAppenderForInit(final String explanation, final List<io.isowatch.core.check.Edge> cycle,
-      final Map<String, Transaction> originals, final RegisterTranslation.Translated translated) {
+      final RegisterTranslation.Translated translated, final BaseAppenders bases) {
     if (explanation == null || !explanation.contains(INIT_LET + "\n") || translated.phantoms().isEmpty()) {
       return explanation;
     }
@@ -739,17 +784,7 @@ public final class ListAppendCheck {
     if (phantom == null || phantom.base() == null) {
       return explanation;
     }
-    Transaction appender = null;
-    for (final Transaction t : originals.values()) {
-      if (t.status() == io.isowatch.core.history.TxnStatus.ABORTED) {
-        continue;
-      }
-      for (final Op op : t.ops()) {
-        if (op.isAppend() && op.key().equals(phantom.key()) && phantom.base().equals(op.value())) {
-          appender = t;
-        }
-      }
-    }
+    final Transaction appender = bases.of(phantom);
     if (appender == null) {
       return explanation;
     }
@@ -763,7 +798,7 @@ public final class ListAppendCheck {
 
   /** The engine's anomaly about the translated transactions, told with the original ones. */
   private static Anomaly restore(final Anomaly a, final Map<String, Transaction> originals,
-      final Map<String, String> described, final RegisterTranslation.Translated translated) {
+      final Map<String, String> described, final RegisterTranslation.Translated translated, final BaseAppenders bases) {
     final Map<String, int[]> origin = translated.origin();
     final List<Transaction> txns = new ArrayList<>(a.transactions().size());
     for (final Transaction t : a.transactions()) {
@@ -809,7 +844,7 @@ public final class ListAppendCheck {
             // history has a stand-in per unobserved append, and each anomaly was scanned for each).
             continue;
           }
-          explanation = standInInitialRead(explanation, p, originals);
+          explanation = standInInitialRead(explanation, p, originals, bases);
           explanation = explanation
               .replace(p.name() + "=null, the initial value of " + p.name() + "; every version order puts the initial "
                   + "version first", p.key() + "=" + p.base() + ", the latest version of " + p.key() + " any read shows; "
@@ -849,20 +884,17 @@ public final class ListAppendCheck {
    * comes after it. Unchanged when the base's appender is unknown or T is neither.
    */
   private static String standInInitialRead(final String explanation, final RegisterTranslation.Phantom p,
-      final Map<String, Transaction> originals) {
+      final Map<String, Transaction> originals, final BaseAppenders bases) {
+    if (p.base() == null || !explanation.contains(p.name() + "=null, the initial value")) {
+      return explanation;
+    }
     final java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b(\\S+) read " + java.util.regex.Pattern.quote(p.name())
         + "=null, the initial value(?: of " + java.util.regex.Pattern.quote(p.name()) + ")?(?=, although)").matcher(explanation);
     if (p.base() == null || !m.find() || originals.get(m.group(1)) == null) {
       return explanation;
     }
     final Transaction t = originals.get(m.group(1));
-    Transaction baseAppender = null;
-    for (final Transaction a : originals.values()) {
-      if (a.status() != io.isowatch.core.history.TxnStatus.ABORTED && a.ops().stream()
-          .anyMatch(op -> op.isAppend() && op.key().equals(p.key()) && p.base().equals(op.value()))) {
-        baseAppender = a;
-      }
-    }
+    final Transaction baseAppender = bases.of(p);
     if (baseAppender == null) {
       return explanation;
     }

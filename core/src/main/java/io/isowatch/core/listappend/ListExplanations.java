@@ -45,6 +45,29 @@ final class ListExplanations {
           + "comes after the latest list any read shows)"},
       {"No version order of the blind writes avoids a cycle at ", "No order of the appends no read shows avoids a cycle at "}};
 
+  /**
+   * The weak levels' axioms as the register explainer states them ({@code WeakExplanations}: a
+   * writer ordered before the writer a read returns) and what each means for lists, where the
+   * commit order of a key's appenders is the order of its list: the list a read returns holds the
+   * appends of every transaction the level makes it see, ahead of those of the appender of its last
+   * element. Only when the history writes no register, so that every key is a list. (The initial
+   * transaction's "precedes every other" is left to ListAppendCheck, which tells it, on a stand-in
+   * key, as the base's appender.)
+   */
+  private static final String[][] WEAK_SENTENCES = {
+      {"Read Committed orders before the writer a read returns every writer of the key that an earlier read of the "
+          + "transaction read from", "under Read Committed the list a read returns holds the appends to its key of every "
+          + "transaction an earlier read of the reader read from, ahead of the appends of the transaction whose element "
+          + "ends that list"},
+      {"Read Atomic orders before the writer a read returns every writer of the key that the transaction read from or "
+          + "follows in its session", "under Read Atomic the list a read returns holds the appends to its key of every "
+          + "transaction the reader read from or follows in its session, ahead of the appends of the transaction whose element "
+          + "ends that list"},
+      {"Causal Consistency orders before the writer a read returns every writer of the key that causally precedes the "
+          + "transaction (SO ∪ WR)+", "under Causal Consistency the list a read returns holds the appends to its key of every "
+          + "transaction that causally precedes the reader (SO ∪ WR)+, ahead of the appends of the transaction whose element "
+          + "ends that list"}};
+
   private final Map<String, Transaction> originals;
   private final ListOrders orders;
   /** (key, element) to its first appender, built on first use ({@link #appender}). */
@@ -254,6 +277,9 @@ final class ListExplanations {
     }
     if (!registerWrites) {
       for (final String[] s : SEARCH_SENTENCES) {
+        text = text.replace(s[0], s[1]);
+      }
+      for (final String[] s : WEAK_SENTENCES) {
         text = text.replace(s[0], s[1]);
       }
     }

@@ -68,8 +68,15 @@ public final class ListWeakLevels {
   /** Per node and read, the list it read. */
   private final List<List<List<Long>>> readLists = new ArrayList<>();
 
-  /** An arc's counterexample edges (one, or two for PC's arcs) and why it holds. */
-  private record Why(List<Edge> edges, java.util.function.Supplier<String> because) {}
+  /**
+   * An arc's counterexample edges (one, or two for PC's arcs), why it holds, and the nodes its
+   * reason names beyond the edges' sources (a premise's reader), which the Let lines show too.
+   */
+  private record Why(List<Edge> edges, java.util.function.Supplier<String> because, List<String> mentions) {
+    Why(final List<Edge> edges, final java.util.function.Supplier<String> because) {
+      this(edges, because, List.of());
+    }
+  }
   /** Per node, the node before it in its session (-1: none), its session and its position there. */
   private final List<Integer> soPred = new ArrayList<>();
   private final List<Integer> sessionOf = new ArrayList<>();
@@ -146,6 +153,7 @@ public final class ListWeakLevels {
     for (final Why w : cycle) {
       edges.addAll(w.edges());
       w.edges().forEach(e -> ids.add(e.from()));
+      ids.addAll(w.mentions());
       derived |= w.because().get().contains(" must commit before ") || w.edges().stream().anyMatch(e -> e.kind() == EdgeKind.RW);
       then.append("  - ").append(w.because().get()).append(";\n");
     }
@@ -243,6 +251,8 @@ public final class ListWeakLevels {
       }
     }
     final Map<String, List<Long>> longest = new HashMap<>();
+    /** Per key, the node and read index of its longest external read (what the reasons quote as read). */
+    final Map<String, int[]> longestAt = new HashMap<>();
     final List<List<Object[]>> externals = new ArrayList<>();
     for (final Transaction t : nodes) {
       final List<Object[]> mine = new ArrayList<>();
@@ -258,8 +268,8 @@ public final class ListWeakLevels {
         }
         final List<Long> ownList = own.getOrDefault(op.key(), List.of());
         if (ownList.size() > list.size() || !list.subList(list.size() - ownList.size(), list.size()).equals(ownList)) {
-          why.append(t.id()).append(" read ").append(op.key()).append('=').append(list)
-              .append(", which does not end with its own appends ").append(ownList);
+          why.append(t.id()).append(" read ").append(op.key()).append('=').append(format(list))
+              .append(", which does not end with its own appends ").append(format(ownList));
           return Built.NO_ORDER;
         }
         final List<Long> external = ownList.isEmpty() ? list : list.subList(0, list.size() - ownList.size());
@@ -267,6 +277,7 @@ public final class ListWeakLevels {
         final List<Long> l = longest.get(op.key());
         if (l == null || external.size() > l.size()) {
           longest.put(op.key(), external);
+          longestAt.put(op.key(), new int[] {index.get(t), mine.size() - 1});
         }
       }
       externals.add(mine);
@@ -284,7 +295,7 @@ public final class ListWeakLevels {
       while (i < order.size()) {
         final Integer a = appender.getOrDefault(x, Map.of()).get(order.get(i));
         if (a == null) {
-          why.append(x).append('=').append(order).append(" shows ").append(order.get(i))
+          why.append(readAt(longestAt.get(x), x, order)).append(", which shows ").append(order.get(i))
               .append(", which no committed transaction appended");
           return Built.NO_ORDER;
         }
@@ -292,8 +303,8 @@ public final class ListWeakLevels {
         if (inChain.contains(a) || order.size() - i < whole.size() && !order.subList(i, order.size())
             .equals(whole.subList(0, order.size() - i)) || order.size() - i >= whole.size()
             && !order.subList(i, i + whole.size()).equals(whole)) {
-          why.append(x).append('=').append(order).append(" does not hold ").append(nodes.get(a).id())
-              .append("'s appends ").append(whole).append(" together and in order");
+          why.append(readAt(longestAt.get(x), x, order)).append(", which does not hold ").append(nodes.get(a).id())
+              .append("'s appends ").append(format(whole)).append(" together and in order");
           return Built.NO_ORDER;
         }
         chain.add(a);
@@ -305,21 +316,22 @@ public final class ListWeakLevels {
     for (int t = 0; t < nodes.size(); t++) {
       final List<Object[]> mine = new ArrayList<>();
       final List<List<Long>> lists = new ArrayList<>();
-      for (final Object[] r : externals.get(t)) {
+      for (int ri = 0; ri < externals.get(t).size(); ri++) {
+        final Object[] r = externals.get(t).get(ri);
         final String x = (String) r[0];
         @SuppressWarnings("unchecked")
         final List<Long> external = (List<Long>) r[1];
         final List<Long> order = longest.get(x);
         if (!isPrefix(external, order)) {
-          why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external)
-              .append(", and another read ").append(x).append('=').append(order).append(": neither is a prefix of the other");
+          why.append(readAt(new int[] {t, ri}, x, external)).append(", and ").append(readAt(longestAt.get(x), x, order))
+              .append(": past the reader's own appends, neither is a prefix of the other");
           return Built.NO_ORDER;
         }
         final int writer = external.isEmpty() ? -1 : appender.get(x).get(external.get(external.size() - 1));
         if (writer >= 0) {
           final List<Long> whole = appended.get(x).get(writer);
           if (!whole.get(whole.size() - 1).equals(external.get(external.size() - 1)) || writer == t) {
-            why.append(nodes.get(t).id()).append(" read ").append(x).append('=').append(external).append(", ")
+            why.append(readAt(new int[] {t, ri}, x, external)).append(", ")
                 .append(writer == t ? "its own later append" : "an intermediate version of " + nodes.get(writer).id());
             return Built.NO_ORDER;
           }
@@ -371,6 +383,11 @@ public final class ListWeakLevels {
       }
     }
     return Built.GRAPH;
+  }
+
+  /** "T read x=[..]" for read {@code at[1]} of node {@code at[0]}, as the history has it ({@link #shown}). */
+  private String readAt(final int[] at, final String x, final List<Long> external) {
+    return id(at[0]) + " read " + shown(at[0], at[1], x, external);
   }
 
   /** True when {@code a} is a prefix of {@code b} (lists of list reads compared as arrays). */
@@ -476,7 +493,7 @@ public final class ListWeakLevels {
         final String x = (String) reads.get(t).get(i)[0];
         final List<Long> list = readLists.get(t).get(i);
         return new Why(List.of(new Edge(id(from), id(to), EdgeKind.WW, x, null)), () -> id(from) + " must commit before "
-            + id(to) + ", because " + premise(level, t, i, x, list, to, from));
+            + id(to) + ", because " + premise(level, t, i, x, list, to, from, true), seenBy(level, t, i, from));
       }
       default: {
         final int t = arcs.a[k];
@@ -496,11 +513,56 @@ public final class ListWeakLevels {
     }
   }
 
-  /** Why t2 must commit before t1 (or the initial version, t1 < 0) when t read x=list from t1 at the level. */
+  /**
+   * Why t2 must commit before t1 (or the initial version, t1 < 0) when t read x=list from t1 at the
+   * level, told with lists: t had seen t2 (how, when {@code tellSeen}: the cycle does not show it),
+   * so the level puts t2's appends to x in the list t read, before the element t1 appended; the
+   * empty list holds none.
+   */
   private String premise(final Level level, final int t, final int i, final String x, final List<Long> list,
-      final int t1, final int t2) {
-    return id(t) + " read " + shown(t, i, x, list) + (t1 < 0 ? ", the empty list," : " from " + id(t1))
-        + " although it had seen " + id(t2) + ", which also appended to " + x + ", and " + axiom(level);
+      final int t1, final int t2, final boolean tellSeen) {
+    final String seen = tellSeen ? " (" + seen(level, t, i, t2) + ")" : "";
+    return id(t) + " read " + shown(t, i, x, list) + (t1 < 0 ? ", the empty list," : ", whose last element " + id(t1)
+        + " appended,") + " although it had seen " + id(t2) + seen + ", which also appended to " + x + ": " + axiom(level)
+        + ", so " + id(t2) + "'s appends to " + x + " belong in " + x + "=" + format(list) + (t1 < 0
+        ? ", but the empty list, " + x + "'s initial version, comes before every append"
+        : ", before " + id(t1) + "'s " + list.get(list.size() - 1));
+  }
+
+  /** The reader t and the transactions {@link #seen} names, for the Let lines. */
+  private List<String> seenBy(final Level level, final int t, final int i, final int t2) {
+    final java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+    out.add(id(t));
+    if (seenByRead(level, t, i, t2) < 0) {
+      path(t2, t).forEach(w -> w.edges().forEach(e -> out.add(e.from())));
+    }
+    return List.copyOf(out);
+  }
+
+  /** RC and RA: the index of a read of t (an earlier one, for RC) ending in t2's append, or -1. */
+  private int seenByRead(final Level level, final int t, final int i, final int t2) {
+    if (level == Level.RC || level == Level.RA) {
+      final List<Object[]> rs = reads.get(t);
+      for (int j = 0; j < (level == Level.RC ? i : rs.size()); j++) {
+        if ((Integer) rs.get(j)[1] == t2) {
+          return j;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * How t had seen t2 at the level: RC, by an earlier read ending in t2's append; RA, by any such
+   * read or its session; CC, by a shortest path of session order and reads.
+   */
+  private String seen(final Level level, final int t, final int i, final int t2) {
+    final int j = seenByRead(level, t, i, t2);
+    if (j >= 0) {
+      final String y = (String) reads.get(t).get(j)[0];
+      return id(t) + " read " + shown(t, j, y, readLists.get(t).get(j)) + ", whose last element " + id(t2) + " appended";
+    }
+    return String.join(", ", path(t2, t).stream().map(w -> w.because().get()).toList());
   }
 
   /**
@@ -600,7 +662,7 @@ public final class ListWeakLevels {
             final List<Long> list = readLists.get(t).get(i);
             final int read = i;
             cycle.add(new Why(List.of(new Edge(id(t), id(t2), EdgeKind.RW, x, null)), () -> premise(level, t, read, x, list,
-                t1, t2) + "; no transaction commits before the initial version"));
+                t1, t2, false)));
             return cycle;
           }
           arcs.add(Arcs.PREMISE, t2, t1, t, i);

@@ -48,43 +48,9 @@ final class CycleDetector {
     return c != 0 ? c : Integer.compare(position(step.to(ea)), position(step.to(eb)));
   };
 
-  /** π positions of slots, as the sorts of a step order its groups by them. */
-  @FunctionalInterface
-  interface Positions {
-    int of(int slot);
-  }
-
-  private final Positions positions;
-  /** Only inserts and notes refusals, reporting nothing ({@link #refusalsOnly}). */
-  private final boolean refusalsOnly;
-  private boolean refusedAny;
-
   CycleDetector(final OnlineState s, final Publisher out) {
-    this(s, out, s.txns::piPos, false);
-  }
-
-  private CycleDetector(final OnlineState s, final Publisher out, final Positions positions,
-      final boolean refusalsOnly) {
     this.s = s;
     this.out = out;
-    this.positions = positions;
-    this.refusalsOnly = refusalsOnly;
-  }
-
-  /**
-   * A detector that inserts each step's groups exactly as {@link #commit} does, with the π positions
-   * {@code positions} gives, and only notes whether some level refused a group ({@link
-   * #commitRefusing}): it reads nothing of {@code s} but its graph, so it can run on the {@link
-   * GraphThread} while the engine's thread changes the rest.
-   */
-  static CycleDetector refusalsOnly(final OnlineState s, final Positions positions) {
-    return new CycleDetector(s, null, positions, true);
-  }
-
-  /** {@link #commit} on a {@link #refusalsOnly} detector: whether some level refused a group of it. */
-  boolean commitRefusing(final StepEdges edges) {
-    commit(edges);
-    return refusedAny;
   }
 
   void commit(final StepEdges edges) {
@@ -232,17 +198,10 @@ final class CycleDetector {
 
   /** π position of a slot (the initial transaction first), or creation index of a time point. */
   private int position(final int endpoint) {
-    return endpoint >= 0 ? positions.of(endpoint) : -endpoint - 1;
+    return endpoint >= 0 ? s.txns.piPos(endpoint) : -endpoint - 1;
   }
 
   private void insert(final int g) {
-    if (refusalsOnly) {
-      s.graph.insert(g);
-      for (int i = 0; i < s.graph.count(); i++) {
-        refusedAny |= s.graph.refused(i) != null;
-      }
-      return;
-    }
     // Anti-dependencies between two lost-update siblings are what the LostUpdate report explains:
     // refused like any edge where they close a cycle, but that cycle is not reported again.
     boolean reported = siblingAntiDependencies(g);

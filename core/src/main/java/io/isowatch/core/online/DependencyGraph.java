@@ -172,18 +172,6 @@ final class DependencyGraph {
     }
   }
 
-  /** Whether SSER's graph is built: only then do {@link #addTimes} calls add anything. */
-  boolean hasRealTime() {
-    return sser != null;
-  }
-
-  /** As {@link #addTimes(int, StepEdges)} for a transaction with these times ({@link GraphThread}). */
-  void addTimes(final int slot, final long start, final long end, final StepEdges step) {
-    if (sser != null) {
-      sser.addTimes(slot, start, end, step);
-    }
-  }
-
   /** SSER only: the real-time edges of a counted transaction with times, into {@code step}. */
   void addTimes(final int slot, final StepEdges step) {
     if (sser != null) {

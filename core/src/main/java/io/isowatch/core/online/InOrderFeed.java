@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * #read}, {@link #end}); the caller's thread only gives the engine what comes out of the window
  * ({@link #take}). As a {@link Consumer} (one thread) it does both in turn.
  */
-public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, AutoCloseable {
+public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
   /** Transactions waiting at most; a fuller window gives its first to the engine anyway. */
   static final int WINDOW = 1 << 16;
 
@@ -51,14 +51,6 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
   // The caller's side: the engine.
   /** The engine fed so far; null before the first transaction and once the bet is lost. */
   private SegmentedEngine segments;
-  /** Whether the engine's level graphs go on a {@link GraphThread} of their own. */
-  private final boolean splitGraphs;
-  /** The engine's graph thread while it runs, else null. */
-  private GraphThread graphs;
-  /** Set when the graph thread refused a group: the engine's state was dropped, the whole check runs again. */
-  private boolean cyclic;
-  /** Whether a graph thread was started (tests). */
-  private boolean graphThreadStarted;
 
   // The reader's side: the bet, the ranks and the window.
   /** Set by the reader's side when the bet is lost; the caller's side then drops the engine. */
@@ -85,17 +77,8 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
 
   /** {@code expected}: about how many transactions will come (sizes the engine's tables; any value is correct). */
   public InOrderFeed(final CheckOptions options, final int expected) {
-    this(options, expected, GraphThread.enabledByDefault());
-  }
-
-  /**
-   * As {@link #InOrderFeed(CheckOptions, int)}; with {@code splitGraphs}, the level graphs' cycle
-   * search runs on a {@link GraphThread} beside the engine (the result is the same either way).
-   */
-  public InOrderFeed(final CheckOptions options, final int expected, final boolean splitGraphs) {
     this.options = options;
     this.expected = expected;
-    this.splitGraphs = splitGraphs;
   }
 
   /** Both sides on this thread: {@link #read}, then {@link #take} of what it gave. */
@@ -144,41 +127,18 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
   /** The caller's side: gives the engine the next transaction in π, with its rank in its session. */
   @Override
   public void take(final Transaction t, final long rank) {
-    if (lost || cyclic) {
-      dropEngine();
-      return;
-    }
-    if (graphs != null && graphs.refused()) {
-      // A cycle: reported only by the check on one thread, which finish runs.
-      cyclic = true;
-      dropEngine();
+    if (lost) {
+      segments = null;
       return;
     }
     if (segments == null) {
       // Made here, not in the constructor: the reader thread is parsing by now.
-      final OnlineState state = new OnlineState(options, OnlineOptions.batch(), Math.max(1 << 10, expected));
-      if (splitGraphs && state.graph.count() > 0) {
-        graphs = GraphThread.start(state, Math.max(1 << 10, expected));
-        state.graphThread = graphs;
-        graphThreadStarted = true;
-      }
-      segments = new SegmentedEngine(new Sequencer(), state);
+      segments = new SegmentedEngine(new Sequencer(),
+          new OnlineState(options, OnlineOptions.batch(), Math.max(1 << 10, expected)));
       // As the whole-history check's first run: no value declared repeated, and none to look for at the end.
       segments.state().repeats.declareWholeHistory(null);
     }
     segments.admitInOrder(t, rank);
-  }
-
-  /** Drops the engine's state, ending its graph thread if it has one. */
-  private void dropEngine() {
-    segments = null;
-    if (graphs != null) {
-      final GraphThread g = graphs;
-      graphs = null;
-      if (!g.finish()) {
-        cyclic = true;
-      }
-    }
   }
 
   /** {@code t} with its time and rank if it keeps the bet, else null. */
@@ -233,9 +193,9 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
       // Used as a Consumer: the end of the input is settled here.
       end(history, this::take);
     }
-    if (lost || cyclic || segments == null || taken != history.size()) {
+    if (lost || segments == null || taken != history.size()) {
       lose();
-      dropEngine();
+      segments = null;
       return WholeHistoryCheck.check(history, options);
     }
     final CheckResult engine = flushed();
@@ -247,45 +207,16 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
   }
 
   /**
-   * The engine's result once flushed, or null when a value was written twice or the graph thread
-   * refused a group (the engine's state is no longer held then: the caller checks again).
+   * The engine's result once flushed, or null when a value was written twice (the engine's state is
+   * no longer held then: the caller checks again).
    */
   private CheckResult flushed() {
     final SegmentedEngine run = segments;
     segments = null;
     lose();
     run.flush();
-    if (graphs != null) {
-      // The graphs are the engine's again once the graph thread took every step; a refusal: check again.
-      final GraphThread g = graphs;
-      graphs = null;
-      run.state().graphThread = null;
-      if (!g.finish()) {
-        cyclic = true;
-        return null;
-      }
-    }
     DebugTimings.mark("in-order feed: flushed");
     return run.state().repeats.seen() ? null : run.engine().result((System.nanoTime() - started) / 1e9);
-  }
-
-  /**
-   * Ends the graph thread if {@link #finish} did not (the read failed before it): a caller that
-   * may not reach {@link #finish} closes the feed.
-   */
-  @Override
-  public void close() {
-    dropEngine();
-  }
-
-  /** Whether the level graphs were given to a graph thread (tests). */
-  boolean graphThreadStarted() {
-    return graphThreadStarted;
-  }
-
-  /** Whether the graph thread refused a group, so that the check ran again on one thread (tests). */
-  boolean graphThreadRefused() {
-    return cyclic;
   }
 
   /** Whether the bet still holds (tests). */

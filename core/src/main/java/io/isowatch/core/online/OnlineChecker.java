@@ -7,10 +7,12 @@ import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
+import io.isowatch.core.history.TxnStatus;
 import io.isowatch.core.solve.BlindWriteDecision;
 import io.isowatch.core.solve.MonotoneViolations;
 import io.isowatch.core.solve.VersionOrderSearch;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -394,14 +396,14 @@ public final class OnlineChecker {
     }
     final TxnIndex txns = s.txns;
     final AppendOrderWitness rebuilt = new AppendOrderWitness(s.options.initialValue(), s.options.rtSkewMicros());
-    final Map<String, Long> ranks = new java.util.HashMap<>();
+    final Map<String, Long> ranks = new HashMap<>();
     feed.forEach(t -> ranks.put(t.id(), -1L));
     for (int i = 0; i < txns.released(); i++) {
       final int slot = txns.releasedAt(i);
       final Transaction t = txns.txn(slot);
       if (ranks.containsKey(t.id())) {
         ranks.put(t.id(), txns.rank(slot));
-      } else if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
+      } else if (t.status() == TxnStatus.COMMITTED) {
         return; // a committed transaction the search did not count: not a feed of this prefix
       } else {
         rebuilt.feed(t, txns.rank(slot)); // not committed: only remembers its values
@@ -410,10 +412,9 @@ public final class OnlineChecker {
     for (final Transaction t : feed) {
       rebuilt.feed(t, ranks.get(t.id()));
     }
-    final int was = holding;
     final AppendOrderWitness old = witness;
     witness = rebuilt;
-    if (witnessHolding() <= was) {
+    if (witnessHolding() <= holding) {
       witness = old;
       return;
     }

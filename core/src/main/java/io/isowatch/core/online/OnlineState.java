@@ -59,11 +59,6 @@ final class OnlineState implements DependencyView {
   ReplayOracle replay;
   /** How many transactions the parts were sized for (a hint: they grow beyond it). */
   final int expectedTransactions;
-  /**
-   * While not null, the level graphs belong to this thread (an {@link InOrderFeed}'s check): the
-   * engine hands each step's graph inputs to it instead of inserting them itself.
-   */
-  GraphThread graphThread;
   /** The weak levels' incremental check, told of each released transaction; null when no weak level is decided. */
   WeakVerdicts weakLevels;
 

@@ -18,8 +18,6 @@ final class SserGraph extends LevelGraph {
   private final TxnIndex txns;
   private final TimePoints points;
   private final long skew;
-  /** The start of every transaction attached to a point, by slot (what {@link #takeOver} compares). */
-  private final SlotLongs attachedStarts;
 
   SserGraph(final DependencyEdges edges, final TxnIndex txns, final long skewMicros, final int expectedTransactions) {
     super(Level.SSER, 2 * expectedTransactions + 2, 7 * expectedTransactions);
@@ -27,7 +25,6 @@ final class SserGraph extends LevelGraph {
     this.txns = txns;
     this.skew = skewMicros;
     this.points = new TimePoints(expectedTransactions);
-    this.attachedStarts = new SlotLongs(expectedTransactions + 1);
     dag.ensureNode(2 * TxnIndex.INIT);
     dag.ensureNode(pointNode(TimePoints.HEAD));
   }
@@ -44,15 +41,8 @@ final class SserGraph extends LevelGraph {
    */
   void addTimes(final int slot, final StepEdges step) {
     final Transaction t = txns.txn(slot);
-    addTimes(slot, t.start(), t.end(), step);
-  }
-
-  /**
-   * As {@link #addTimes(int, StepEdges)} for a transaction with these times, read from nothing
-   * else: the {@link GraphThread} gives them, as it cannot read the transactions the engine's
-   * thread keeps adding.
-   */
-  void addTimes(final int slot, final long start, final long end, final StepEdges step) {
+    final long start = t.start();
+    final long end = t.end();
     if (RealTime.endUsable(start, end)) {
       final int i = points.insert(end);
       final int p = points.pointAt(i);
@@ -70,7 +60,6 @@ final class SserGraph extends LevelGraph {
       final int p = points.latestBefore(start - skew);
       step.add(StepEdges.point(p), slot, EdgeKind.RT, -1);
       points.attach(p, slot);
-      attachedStarts.set(slot, start);
     }
   }
 
@@ -78,7 +67,7 @@ final class SserGraph extends LevelGraph {
   private void takeOver(final int prev, final int p, final long time, final StepEdges step) {
     for (int e = points.firstAttached(prev); e >= 0; e = points.nextAttached(e)) {
       final int x = points.attachedSlot(e);
-      if (attachedStarts.get(x) - skew > time) {
+      if (txns.txn(x).start() - skew > time) {
         step.add(StepEdges.point(p), x, EdgeKind.RT, -1);
         points.attach(p, x);
       }

@@ -15,14 +15,9 @@ final class StepEdges {
   private final IntList version = new IntList(64);
 
   void add(final int u, final int v, final EdgeKind k, final int versionId) {
-    add(u, v, k.ordinal(), versionId);
-  }
-
-  /** As {@link #add(int, int, EdgeKind, int)} with the kind's ordinal. */
-  void add(final int u, final int v, final int kindOrdinal, final int versionId) {
     from.add(u);
     to.add(v);
-    kind.add(kindOrdinal);
+    kind.add(k.ordinal());
     version.add(versionId);
   }
 

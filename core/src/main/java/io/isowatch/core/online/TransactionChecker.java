@@ -78,11 +78,7 @@ final class TransactionChecker {
     for (int i = 0; i < newVersions.size(); i++) {
       resolvePending(newVersions.get(i));
     }
-    if (s.graphThread != null) {
-      s.graphThread.commit(step);
-    } else {
-      cycles.commit(step);
-    }
+    cycles.commit(step);
   }
 
   /** Reports every read still waiting for a writer as a ThinAirRead (a flush). */
@@ -281,21 +277,13 @@ final class TransactionChecker {
     for (final ReadAnomaly a : analysis.internalAnomalies()) {
       out.read(a);
     }
-    if (s.graphThread != null) {
-      s.graphThread.node(slot);
-    } else {
-      s.graph.addTransaction(slot);
-    }
+    s.graph.addTransaction(slot);
     // The nearest counted member before it in its session: its SO predecessor, and the transaction
     // its start is compared with (nothing between the two uses changes who is counted).
     final int pred = s.sessions.before(s.txns.session(slot), s.txns.rank(slot), slot, s.txns::isCounted);
     timingFindings(slot, t, pred);
     sessionOrder(slot, pred);
-    if (s.graphThread != null) {
-      s.graphThread.times(slot);
-    } else {
-      s.graph.addTimes(slot, step);
-    }
+    s.graph.addTimes(slot, step);
     for (int i = 0; i < analysis.keyCount(); i++) {
       final int k = analysis.key(i);
       final boolean writes = analysis.writes(i);

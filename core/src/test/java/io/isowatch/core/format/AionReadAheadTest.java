@@ -7,16 +7,13 @@ import io.isowatch.core.gen.GeneratorConfig;
 import io.isowatch.core.gen.MtHistoryGenerator;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.ReadingSplit;
-import io.isowatch.core.history.Transaction;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -82,14 +79,7 @@ class AionReadAheadTest {
         }
       }
       sb.append("]\n");
-      for (int e = r.nextInt(3); e > 0; e--) {
-        final int at = r.nextInt(sb.length() + 1);
-        switch (r.nextInt(3)) {
-          case 0 -> sb.insert(at, pieces[r.nextInt(pieces.length)]);
-          case 1 -> sb.delete(at, Math.min(sb.length(), at + 1 + r.nextInt(4)));
-          default -> sb.replace(at, Math.min(sb.length(), at + 1), pieces[r.nextInt(pieces.length)]);
-        }
-      }
+      ReadOutcomes.edit(sb, r, r.nextInt(3), pieces);
 
       // When / Then
       if (assertSameOutcome(sb.toString()) instanceof History) {
@@ -102,25 +92,6 @@ class AionReadAheadTest {
   }
 
   private static Object assertSameOutcome(final String text) throws IOException {
-    Object atEnd;
-    try {
-      atEnd = new AionHistoryReader().read(new StringReader(text));
-    } catch (final InvalidHistoryException e) {
-      atEnd = e.getMessage();
-    }
-    final List<Transaction> given = new ArrayList<>();
-    Object ahead;
-    try {
-      ahead = HistoryIO.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), HistoryFormat.AION,
-          ReadingSplit.each(given::add));
-    } catch (final InvalidHistoryException e) {
-      ahead = e.getMessage();
-    }
-    final String shown = text.length() > 2_000 ? text.substring(0, 2_000) : text;
-    assertEquals(atEnd, ahead, shown);
-    if (ahead instanceof History h) {
-      assertEquals(h.transactions(), given, shown);
-    }
-    return ahead;
+    return ReadOutcomes.assertSameOutcome(text, HistoryFormat.AION, t -> new AionHistoryReader().read(new StringReader(t)));
   }
 }

@@ -203,14 +203,7 @@ class ElleJsonFastPathTest {
       for (int k = 1 + r.nextInt(3); k > 0; k--) {
         sb.append(lines[r.nextInt(lines.length)]).append('\n');
       }
-      for (int e = 1 + r.nextInt(3); e > 0; e--) {
-        final int at = r.nextInt(sb.length() + 1);
-        switch (r.nextInt(3)) {
-          case 0 -> sb.insert(at, pieces[r.nextInt(pieces.length)]);
-          case 1 -> sb.delete(at, Math.min(sb.length(), at + 1 + r.nextInt(4)));
-          default -> sb.replace(at, Math.min(sb.length(), at + 1), pieces[r.nextInt(pieces.length)]);
-        }
-      }
+      ReadOutcomes.edit(sb, r, 1 + r.nextInt(3), pieces);
 
       // Then
       assertSameOutcome(sb.toString());

@@ -9,7 +9,6 @@ import io.isowatch.core.history.History;
 import io.isowatch.core.history.ReadingSplit;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.testkit.HistoryDsl;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -95,14 +94,7 @@ class ElleReadAheadTest {
           sb.append(ops[i]).append('\n');
         }
       }
-      for (int e = r.nextInt(3); e > 0; e--) {
-        final int at = r.nextInt(sb.length() + 1);
-        switch (r.nextInt(3)) {
-          case 0 -> sb.insert(at, pieces[r.nextInt(pieces.length)]);
-          case 1 -> sb.delete(at, Math.min(sb.length(), at + 1 + r.nextInt(4)));
-          default -> sb.replace(at, Math.min(sb.length(), at + 1), pieces[r.nextInt(pieces.length)]);
-        }
-      }
+      ReadOutcomes.edit(sb, r, r.nextInt(3), pieces);
 
       // Then
       if (assertSameOutcome(sb.toString()) instanceof History) {
@@ -180,28 +172,6 @@ class ElleReadAheadTest {
    * given the history's transactions in its order; returns the history, or the error's message.
    */
   private static Object assertSameOutcome(final String text) throws IOException {
-    final Object atEnd = atEnd(text);
-    final List<Transaction> given = new ArrayList<>();
-    Object ahead;
-    try {
-      ahead = HistoryIO.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), HistoryFormat.ELLE,
-          ReadingSplit.each(given::add));
-    } catch (final InvalidHistoryException e) {
-      ahead = e.getMessage();
-    }
-    final String shown = text.length() > 2_000 ? text.substring(0, 2_000) : text;
-    assertEquals(atEnd, ahead, shown);
-    if (ahead instanceof History h) {
-      assertEquals(h.transactions(), given, shown);
-    }
-    return ahead;
-  }
-
-  private static Object atEnd(final String text) throws IOException {
-    try {
-      return new ElleHistoryReader().read(new StringReader(text));
-    } catch (final InvalidHistoryException e) {
-      return e.getMessage();
-    }
+    return ReadOutcomes.assertSameOutcome(text, HistoryFormat.ELLE, t -> new ElleHistoryReader().read(new StringReader(t)));
   }
 }

@@ -35,7 +35,14 @@ class ListAppendReadClaimsPropertyTest {
       "(?<![\\w'])([A-Za-z][\\w-]*)(?: \\((?:judged at|declared) [A-Z0-9]+\\))? read ([^\\s=,;:()]+)=(\\[[-0-9,]*\\]|-?\\d+|null)");
   /** What may follow a read claim to name the writer of what was read. */
   private static final Pattern WRITER = Pattern.compile(
-      "^(?:(?:, where [^;]*; without (?:it|them), it shows \\S+?)?, which ends in (-?\\d+), appended by ([\\w-]+)|, which ([\\w-]+) wrote| from ([\\w-]+)|, written by ([\\w-]+))");
+      "^(?:(?:, where [^;]*; without (?:it|them), it shows \\S+?)?, which ends in (-?\\d+), appended by ([\\w-]+)|, which ([\\w-]+) wrote| from ([\\w-]+)|, written by ([\\w-]+)"
+          + "|, whose last element ([\\w-]+) appended)");
+  /** The weak levels' list premise (ListWeakLevels): "W's appends to k belong in k=L, before A's v". */
+  private static final Pattern BELONG = Pattern.compile(
+      "([\\w-]+)'s appends to ([^\\s=,;:()]+) belong in ([^\\s=,;:()]+)=(\\[[-0-9,]*\\])(?:, before ([\\w-]+)'s (-?\\d+))?");
+  /** "W (how it was seen), which also appended to k". */
+  private static final Pattern ALSO_APPENDED = Pattern.compile(
+      "(?<![\\w'])([A-Za-z][\\w-]*)(?: \\([^()]*\\))?, which also appended to ([^\\s,;:.()]+)");
   /** The engine's register phrase for a writer, whatever precedes it. */
   private static final Pattern REGISTER_WRITER = Pattern.compile("\\bwhich [\\w-]+ wrote\\b");
   private static final Pattern LET = Pattern.compile("^  (\\S+) = (?:(\\S+) )?\\[");
@@ -47,6 +54,7 @@ class ListAppendReadClaimsPropertyTest {
     final int histories = Integer.getInteger("histories", 5000);
     int claims = 0;
     int writers = 0;
+    int premises = 0;
     for (int n = 0; n < histories; n++) {
       final History h = ListAppendHistories.random(random);
       final Map<String, Transaction> byId = new HashMap<>();
@@ -62,11 +70,13 @@ class ListAppendReadClaimsPropertyTest {
           final int[] counted = assertClaimsHold(a.explanation(), byId, () -> HistoryDsl.format(h));
           claims += counted[0];
           writers += counted[1];
+          premises += counted[2];
         }
       }
     }
     // And: the property was exercised
-    assertTrue(claims > 2000 && writers > 500, claims + " read claims, " + writers + " writer claims");
+    assertTrue(claims > 2000 && writers > 500 && premises > 50, claims + " read claims, " + writers + " writer claims, "
+        + premises + " premise claims");
   }
 
   /**
@@ -106,8 +116,8 @@ class ListAppendReadClaimsPropertyTest {
         final Matcher w = WRITER.matcher(line.substring(m.end()));
         if (w.find()) {
           writers++;
-          final String writer = alias.getOrDefault(firstNonNull(w.group(2), w.group(3), w.group(4), w.group(5)),
-              firstNonNull(w.group(2), w.group(3), w.group(4), w.group(5)));
+          final String named = firstNonNull(w.group(2), w.group(3), w.group(4), w.group(5), w.group(6));
+          final String writer = alias.getOrDefault(named, named);
           final Long last = w.group(1) != null ? Long.valueOf(w.group(1)) : lastOf(read);
           final Transaction a = byId.get(writer);
           assertTrue(a != null && last != null && read.elements().contains(last)
@@ -116,7 +126,49 @@ class ListAppendReadClaimsPropertyTest {
         }
       }
     }
-    return new int[] {claims, writers};
+    int premises = 0;
+    for (final String line : lines) {
+      final String context = line + "\n" + explanation + "\n" + history.get();
+      final Matcher also = ALSO_APPENDED.matcher(line);
+      while (also.find()) {
+        final Transaction a = byId.get(alias.getOrDefault(also.group(1), also.group(1)));
+        final String key = also.group(2);
+        assertTrue(a != null && a.ops().stream().anyMatch(op -> op.isAppend() && op.key().equals(key)),
+            () -> also.group(1) + " did not append to " + key + ": " + context);
+      }
+      final Matcher b = BELONG.matcher(line);
+      while (b.find()) {
+        premises++;
+        final Transaction seen = byId.get(alias.getOrDefault(b.group(1), b.group(1)));
+        final String key = b.group(2);
+        final List<Long> list = parse(b.group(4));
+        assertTrue(key.equals(b.group(3)) && seen != null, () -> "a premise about another key or no transaction: " + context);
+        // The appends said to belong in the list are not in it: that is the contradiction.
+        assertTrue(seen.ops().stream().anyMatch(op -> op.isAppend() && op.key().equals(key))
+            && seen.ops().stream().noneMatch(op -> op.isAppend() && op.key().equals(key) && list.contains(op.value())),
+            () -> b.group(1) + " did not append to " + key + " or its append is in " + b.group(4) + ": " + context);
+        if (b.group(5) != null) {
+          final Transaction last = byId.get(alias.getOrDefault(b.group(5), b.group(5)));
+          final Long v = Long.valueOf(b.group(6));
+          assertTrue(last != null && !list.isEmpty() && v.equals(list.get(list.size() - 1))
+              && last.ops().stream().anyMatch(op -> op.isAppend() && op.key().equals(key) && v.equals(op.value())),
+              () -> b.group(5) + " did not append " + v + ", the last element of " + b.group(4) + ": " + context);
+        } else {
+          assertTrue(list.isEmpty(), () -> "no last element named for " + b.group(4) + ": " + context);
+        }
+      }
+    }
+    return new int[] {claims, writers, premises};
+  }
+
+  private static List<Long> parse(final String list) {
+    final List<Long> out = new ArrayList<>();
+    for (final String e : list.substring(1, list.length() - 1).split(",")) {
+      if (!e.isEmpty()) {
+        out.add(Long.valueOf(e));
+      }
+    }
+    return out;
   }
 
   private static String firstNonNull(final String... s) {

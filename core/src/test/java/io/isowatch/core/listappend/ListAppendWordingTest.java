@@ -370,6 +370,155 @@ class ListAppendWordingTest {
         a.explanation());
   }
 
+  /** T2 reads y after T1's append and x before it; T3 and T1 append to x after T0's 0 (x=[0,3,1]). */
+  private static final String NON_MONOTONIC = """
+      T0 s0 a(x,0)
+      T1 s1 a(x,1) a(y,1)
+      T3 s3 a(x,3)
+      T2 s2 r(y,[1]) r(x,[0])
+      T4 s4 r(x,[0,3,1])
+      """;
+
+  @Test
+  void shouldTellAnRcPremiseOfListsAsAppendsThatBelongInTheListRead() {
+    // Given
+    final History history = HistoryDsl.history(NON_MONOTONIC);
+    // When: RC decided on the lists (ListWeakLevels)
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RC))).anomalies()
+        .stream().filter(x -> x.violates().contains(Level.RC)).findFirst().orElseThrow();
+    // Then: how T2 had seen T1, the reader among the Let lines, and the premise as the list T2 read
+    assertEquals("""
+        Let:
+          T0 = [a(x,0)] (session s0, line 1)
+          T1 = [a(x,1) a(y,1)] (session s1, line 2)
+          T3 = [a(x,3)] (session s3, line 3)
+          T2 = [r(y,[1]) r(x,[0])] (session s2, line 4)
+        Then:
+          - T3's appends to x follow T0's in x=[0,3,1];
+          - T1's appends to x follow T3's in x=[0,3,1];
+          - T1 must commit before T0, because T2 read x=[0], whose last element T0 appended, although it had seen T1 \
+        (T2 read y=[1], whose last element T1 appended), which also appended to x: under RC a read sees every commit an \
+        earlier read of its transaction saw, so T1's appends to x belong in x=[0], before T0's 0;
+        No commit order of these transactions satisfies all of it. This violates RC (G-single, NonMonotonicRead)""",
+        a.explanation());
+  }
+
+  @Test
+  void shouldTellTheRegisterExplainersRcAxiomForListsOnAListAppendHistory() {
+    // Given
+    final History history = HistoryDsl.history(NON_MONOTONIC);
+    // When: the engine's weak-level explainer on the translation (its anomaly claims SSER, SER, SI)
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(
+        EnumSet.of(Level.SER, Level.RC))).anomalies().stream()
+        .filter(x -> x.explanation().contains("T1 must commit before T0;")).findFirst().orElseThrow();
+    // Then: the axiom told as what the list T2 read must hold, the order of x as the appends give it
+    assertEquals("""
+        Let:
+          T2 = [r(y,[1]) r(x,[0])] (session s2, committed, line 4)
+          T1 = [a(x,1) a(y,1)] (session s1, committed, line 2)
+          T0 = [a(x,0)] (session s0, committed, line 1)
+          T3 = [a(x,3)] (session s3, committed, line 3)
+        Then:
+          - T2 read x=[0], which ends in 0, appended by T0, although it had seen T1, which also appended to x (T2 read \
+        y=[1], which ends in 1, appended by T1);
+          - so under Read Committed the list a read returns holds the appends to its key of every transaction an earlier \
+        read of the reader read from, ahead of the appends of the transaction whose element ends that list: T1 must \
+        commit before T0;
+          - but T0 commits before T1: T3 appended 3 to x right after 0, building on x=[0], which ends in 0, appended by \
+        T0, T1 appended 1 to x right after 3, building on x=[0,3], which ends in 3, appended by T3.
+        No commit order satisfies these constraints. This violates SSER, SER and SI (G-single, NonMonotonicRead)
+        (List-append: k=[...] is the version of k that list shows, k=[] the empty list; an append of v builds on the \
+        version before v. docs/list-append.md)""", a.explanation());
+  }
+
+  @Test
+  void shouldNameInTheLetLinesEveryTransactionOnTheCausalPathOfACcPremise() {
+    // Given: T2 saw T1 only through T5, after T1 in session s1
+    final History history = HistoryDsl.history("""
+        T0 s0 a(x,0)
+        T1 s1 a(x,1)
+        T5 s1 a(z,5)
+        T2 s2 r(z,[5]) r(x,[0])
+        T4 s4 r(x,[0,1])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.CC))).anomalies()
+        .stream().filter(x -> x.violates().contains(Level.CC)).findFirst().orElseThrow();
+    // Then
+    assertEquals("""
+        Let:
+          T0 = [a(x,0)] (session s0, line 1)
+          T1 = [a(x,1)] (session s1, line 2)
+          T5 = [a(z,5)] (session s1, line 3)
+          T2 = [r(z,[5]) r(x,[0])] (session s2, line 4)
+        Then:
+          - T1's appends to x follow T0's in x=[0,1];
+          - T1 must commit before T0, because T2 read x=[0], whose last element T0 appended, although it had seen T1 \
+        (T1 precedes T5 in its session, T2 read z=[5], whose last element T5 appended), which also appended to x: under \
+        CC a transaction sees every commit that precedes it causally, so T1's appends to x belong in x=[0], before T0's 0;
+        No commit order of these transactions satisfies all of it. This violates CC (G-single, CausalityViolation)""",
+        a.explanation());
+  }
+
+  @Test
+  void shouldTellAnRcPremiseOnTheEmptyListAsAppendsTheInitialVersionCannotHold() {
+    // Given
+    final History history = HistoryDsl.history("""
+        T1 s1 a(x,1) a(y,1)
+        T2 s2 r(y,[1]) r(x,[])
+        T3 s3 r(x,[1])
+        """);
+    // When
+    final Anomaly a = WholeHistoryCheck.check(history, CheckOptions.defaults().withLevels(EnumSet.of(Level.RC))).anomalies()
+        .stream().filter(x -> x.violates().contains(Level.RC)).findFirst().orElseThrow();
+    // Then
+    assertEquals("""
+        Let:
+          T1 = [a(x,1) a(y,1)] (session s1, line 1)
+          T2 = [r(y,[1]) r(x,[])] (session s2, line 2)
+        Then:
+          - T2 read y=[1], whose last element T1 appended;
+          - T2 read x=[], the empty list, although it had seen T1, which also appended to x: under RC a read sees every \
+        commit an earlier read of its transaction saw, so T1's appends to x belong in x=[], but the empty list, x's \
+        initial version, comes before every append;
+        No commit order of these transactions satisfies all of it. This violates RC (G-single, NonMonotonicRead)""",
+        a.explanation());
+  }
+
+  @Test
+  void shouldQuoteInTheWeakLevelsIncompatibleOrderTheListsAsReadWithTheReadersOwnAppends() {
+    // Given: T3's read ends in its own append 5; past it, x=[1] and T4's x=[2] are not prefixes of each other
+    final History split = HistoryDsl.history("""
+        T1 s1 a(x,1)
+        T2 s2 a(x,2)
+        T3 s3 a(x,5) r(x,[1,5])
+        T4 s4 r(x,[2])
+        """);
+    // And: T3's read shows 9, which nobody appended, before its own 5
+    final History thin = HistoryDsl.history("""
+        T1 s1 a(x,1)
+        T3 s3 a(x,5) r(x,[9,5])
+        """);
+    // When
+    final Anomaly a = ListWeakLevels.decide(split, ListOrders.of(split), EnumSet.of(Level.RC)).counterexamples().get(Level.RC);
+    final Anomaly b = ListWeakLevels.decide(thin, ListOrders.of(thin), EnumSet.of(Level.RC)).counterexamples().get(Level.RC);
+    // Then: each read as the history has it, and what it reads from past its own appends
+    assertEquals("""
+        Let:
+          (the lists read)
+        Then:
+          - T4 read x=[2], and T3 read x=[1,5], ending in its own append 5, after x=[1]: past the reader's own appends, \
+        neither is a prefix of the other;
+          - so no commit order of the appends produces the lists read. This violates RC.""", a.explanation());
+    assertEquals("""
+        Let:
+          (the lists read)
+        Then:
+          - T3 read x=[9,5], ending in its own append 5, after x=[9], which shows 9, which no committed transaction \
+        appended;
+          - so no commit order of the appends produces the lists read. This violates RC.""", b.explanation());
+  }
+
   private static List<Anomaly> concat(final List<Anomaly> a, final List<Anomaly> b) {
     final List<Anomaly> out = new java.util.ArrayList<>(a);
     out.addAll(b);

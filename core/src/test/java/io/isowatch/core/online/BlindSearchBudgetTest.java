@@ -8,11 +8,8 @@ import io.isowatch.core.check.CheckOptions;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
-import io.isowatch.core.gen.SimulatedLevel;
 import io.isowatch.core.history.History;
 import io.isowatch.core.history.Transaction;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -110,32 +107,15 @@ class BlindSearchBudgetTest {
     final Random rnd = new Random(14);
     for (int round = 0; round < 12; round++) {
       // Given: histories with blind writes (SER and SI databases) or values written twice, arriving
-      // shuffled within windows the grace period covers, a result asked after every record
-      final History h = switch (round % 3) {
-        case 0 -> OnlineBlindWritesBenchmark.rwRegister(300 + 50 * round, SimulatedLevel.SER, round);
-        case 1 -> OnlineBlindWritesBenchmark.rwRegister(300 + 50 * round, SimulatedLevel.SI, round);
-        default -> OnlineBlindWritesBenchmark.mtWithRepeats(300 + 50 * round);
-      };
-      final List<Transaction> arrival = new ArrayList<>(h.transactions());
-      for (int i = 0; i + 8 <= arrival.size(); i += 8) {
-        Collections.shuffle(arrival.subList(i, i + 8), rnd);
-      }
+      // shuffled within windows the grace period covers
+      final History h = BlindArrivals.history(round, 300 + 50 * round);
+      final List<Transaction> arrival = BlindArrivals.shuffledInWindows(h, rnd);
       final OnlineChecker c = checker(OnlineOptions.streaming(1_000));
-      for (final Transaction t : arrival) {
-        c.accept(t);
-        c.result();
-      }
 
-      // When
-      c.flush();
-      final CheckResult online = c.result();
-
-      // Then
-      final CheckResult whole = OnlineChecker.check(h, CheckOptions.defaults());
-      final int r = round;
-      assertEquals(whole.verdicts(), online.verdicts(), () -> "round " + r + ": " + online.reasons());
-      assertEquals(whole.reasons(), online.reasons(), "round " + r);
-      assertTrue(c.blindSearches() < h.transactions().size() / 10, "round " + r + ": " + c.blindSearches());
+      // When / Then: a result asked after every record, then a flush: the whole check's verdicts and reasons
+      BlindArrivals.assertFlushedEqualsWhole(h, arrival, c, round);
+      // And: few searches
+      assertTrue(c.blindSearches() < h.transactions().size() / 10, "round " + round + ": " + c.blindSearches());
     }
   }
 

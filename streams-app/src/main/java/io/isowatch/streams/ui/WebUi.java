@@ -20,8 +20,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -169,7 +171,7 @@ public final class WebUi implements HttpHandler {
         final TenantVerdict v = t.verdict().get();
         n.put("atMicros", v.getAtMicros());
         final ArrayNode levels = n.putArray("levels");
-        final java.util.List<LevelVerdict> weakestFirst = new java.util.ArrayList<>(v.getLevels());
+        final List<LevelVerdict> weakestFirst = new ArrayList<>(v.getLevels());
         weakestFirst.sort(Comparator.comparing(LevelVerdict::getLevel, UiState.WEAKEST_FIRST));
         for (final LevelVerdict l : weakestFirst) {
           levels.addObject().put("level", l.getLevel().name()).put("verdict", l.getVerdict().name())
@@ -253,7 +255,7 @@ public final class WebUi implements HttpHandler {
 
   /** {@code "breaksPromise": true|false} on an anomaly (false when its tenant is promised nothing). */
   private void breaksPromise(final ObjectNode n) {
-    final java.util.List<String> violates = new java.util.ArrayList<>();
+    final List<String> violates = new ArrayList<>();
     n.get("violates").forEach(l -> violates.add(l.asText()));
     n.put("breaksPromise", promises.breaks(n.get("tenant").asText(), violates));
   }
