@@ -326,10 +326,20 @@ public final class OnlineChecker {
     // Past PART_SEARCH_ABOVE processed transactions a lost level is searched on a bounded part of the
     // history only (the last ones processed and the writers they read from): a violation found there is
     // the stream's (MonotoneViolations.ofPart) and is kept; otherwise the budget decides, as for any level.
-    if (settleWithoutSearch && witness != null && holding < holdingAtSearch && n > partSearchAbove
-        && !flushedSinceSearch && MonotoneViolations.monotone(engine)) {
-      holdingAtSearch = holding;
+    // A part search that proved nothing is tried again, on the part then processed last, once half
+    // the smaller window is new and the new transactions earned its time (at the same rate as the
+    // whole search's, on an account of its own).
+    final boolean lostNow = settleWithoutSearch && witness != null && holding < holdingAtSearch;
+    final boolean partDue = settleWithoutSearch && witness != null && partPending
+        && (n - partSearchedAt) * 2 >= partWindows[0]
+        && saturatedTimes(n - partSearchedAt, partNanosPerTxn) >= partNanos;
+    if ((lostNow || partDue) && n > partSearchAbove && !flushedSinceSearch && MonotoneViolations.monotone(engine)) {
+      holdingAtSearch = Math.min(holdingAtSearch, holding);
+      final long partStarted = System.nanoTime();
       final CheckResult proved = searchPart(s, engine, known);
+      partNanos = System.nanoTime() - partStarted;
+      partSearchedAt = n;
+      partPending = !BlindWriteDecision.classicSettled(proved);
       if (proved != known && BlindWriteDecision.classicSettled(proved)) {
         deferred = false;
         settledResults++;
@@ -356,6 +366,7 @@ public final class OnlineChecker {
     }
     searchedAt = n;
     flushedSinceSearch = false;
+    partPending = false;
     searches++;
     final long started = System.nanoTime();
     final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, known);
@@ -505,6 +516,7 @@ public final class OnlineChecker {
       allTimed = true;
       holdingAtSearch = 3;
       witnessSearchesHere = 0;
+      partPending = false;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
@@ -580,15 +592,26 @@ public final class OnlineChecker {
   /** The windows of the bounded search, tried in order until one proves a violation. */
   static final int[] PART_WINDOWS = {1_000, 4_000};
   private long partSearchAbove = PART_SEARCH_ABOVE;
+  private long partNanosPerTxn = BLIND_SEARCH_NANOS_PER_TXN;
   private int[] partWindows = PART_WINDOWS;
   private long partSearches;
   private long partProofs;
   private long partSearchNanos;
+  /** A part search proved too little: it is tried again ({@link #result()}). */
+  private boolean partPending;
+  private long partSearchedAt;
+  /** The last part search's time, which the transactions since must earn before the next. */
+  private long partNanos;
 
   /** Tests: the bounded search's threshold and windows. */
   void partSearch(final long above, final int... windows) {
     this.partSearchAbove = above;
     this.partWindows = windows.clone();
+  }
+
+  /** Tests: the time each processed transaction earns for the next part search (default: the whole search's rate). */
+  void partSearchRate(final long nanosPerTxn) {
+    this.partNanosPerTxn = nanosPerTxn;
   }
 
   /** Searches of a part of the history run so far ({@link #searchPart}), one per window tried. */
