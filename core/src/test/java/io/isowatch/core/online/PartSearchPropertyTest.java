@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class PartSearchPropertyTest {
   private static final long BASE_SEED = Long.getLong("isowatch.oracle.seed", 20_261_128L);
-  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", 20_000);
+  private static final int COUNT = Integer.getInteger("isowatch.oracle.count", 8_000);
   /** The whole search runs on the first result only (then the budget never allows it). */
   private static final OnlineChecker.SearchBudget FIRST_ONLY = new OnlineChecker.SearchBudget(1, 0, 0);
 
@@ -106,6 +106,6 @@ class PartSearchPropertyTest {
         + judged + " level verdicts VIOLATED by a part proof judged, " + proofs + " proofs listed, "
         + failures.size() + " failures shown");
     assertTrue(failures.isEmpty(), () -> String.join("\n\n", failures));
-    assertTrue(judged > 100, "too few part proofs judged: " + judged);
+    assertTrue(judged > 40, "too few part proofs judged: " + judged);
   }
 }
