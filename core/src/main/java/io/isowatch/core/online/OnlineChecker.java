@@ -325,6 +325,34 @@ public final class OnlineChecker {
     // WITNESS_SEARCHES per segment state (a witness that took over a search's order may lose a level
     // again): past them the budget alone decides, so the search's cost stays linear in the stream.
     final int holding = witnessHolding();
+    // Past PART_SEARCH_ABOVE processed transactions a lost level is searched on a bounded part of the
+    // history only (the last ones processed and the writers they read from): a violation found there is
+    // the stream's (MonotoneViolations.ofPart) and is kept; otherwise the budget decides, as for any level.
+    // A part search that proved nothing is tried again, on the part then processed last, once half
+    // the smaller window is new and the new transactions earned its time (at the same rate as the
+    // whole search's, on an account of its own).
+    final boolean lostNow = settleWithoutSearch && witness != null && holding < holdingAtSearch;
+    final boolean partDue = settleWithoutSearch && witness != null && partPending
+        && (n - partSearchedAt) * 2 >= partWindows[0]
+        && saturatedTimes(n - partSearchedAt, partNanosPerTxn) >= partNanos;
+    if ((lostNow || partDue) && n > partSearchAbove && !flushedSinceSearch && MonotoneViolations.monotone(engine)) {
+      holdingAtSearch = Math.min(holdingAtSearch, holding);
+      final long partStarted = System.nanoTime();
+      final CheckResult proved = searchPart(s, engine, known);
+      partNanos = System.nanoTime() - partStarted;
+      partSearchedAt = n;
+      partPending = !BlindWriteDecision.classicSettled(proved);
+      if (proved != known && BlindWriteDecision.classicSettled(proved)) {
+        deferred = false;
+        settledResults++;
+        return proved;
+      }
+      if (n > searchBudget.alwaysBelow() && !quiet
+          && ((n - searchedAt) * searchBudget.credit() < searchedAt || earned < expected)) {
+        deferred = true;
+        return deferredResult(proved, n);
+      }
+    }
     final boolean witnessLost = settleWithoutSearch && witness != null && holding < holdingAtSearch
         && witnessSearchesHere < WITNESS_SEARCHES;
     if (n > searchBudget.alwaysBelow() && !flushedSinceSearch && !quiet && !witnessLost
@@ -340,6 +368,7 @@ public final class OnlineChecker {
     }
     searchedAt = n;
     flushedSinceSearch = false;
+    partPending = false;
     searches++;
     final long started = System.nanoTime();
     final CheckResult searched = BlindWriteDecision.decideWhole(ProcessedHistory.of(s), s.options, known);
@@ -368,6 +397,54 @@ public final class OnlineChecker {
     final Level holds = witness.sserHolds() ? Level.SSER : witness.serHolds() ? Level.SER
         : witness.siHolds() ? Level.SI : null;
     return holds == null ? kept : BlindWriteDecision.withSatisfied(kept, holds);
+  }
+
+  /**
+   * The bounded search of a level the witness lost ({@link #result()}): the committed transactions
+   * among the last {@link #partWindows} processed and stand-ins of the writers they read from
+   * ({@link ProcessedHistory#part}), searched for SI and SER violations (the smaller window first,
+   * the larger only when it proves nothing). A violation is kept ({@link
+   * MonotoneViolations#ofPart}) and {@code known} returned with it; {@code known} itself otherwise.
+   */
+  private CheckResult searchPart(final OnlineState s, final CheckResult engine, final CheckResult known) {
+    final java.util.Set<Level> open = java.util.EnumSet.noneOf(Level.class);
+    for (final Level level : List.of(Level.SI, Level.SER)) {
+      if (known.verdicts().get(level) == Verdict.UNKNOWN) {
+        open.add(level);
+      }
+    }
+    if (open.isEmpty()) {
+      return known;
+    }
+    final long started = System.nanoTime();
+    try {
+      int tried = 0;
+      for (final int window : partWindows) {
+        if (window <= tried) {
+          continue;
+        }
+        tried = window;
+        partSearches++;
+        final Map<String, Transaction> byId = new java.util.HashMap<>();
+        final History part = ProcessedHistory.part(s, window, s.options.initialValue(), byId);
+        if (part == null) {
+          return known;
+        }
+        final MonotoneViolations kept = MonotoneViolations.ofPart(part, byId, Math.min(window, s.txns.released()),
+            s.options, engine, open, violations);
+        if (kept != violations) {
+          violations = kept;
+          partProofs++;
+          return settledWithoutSearch(s, engine);
+        }
+        if (window >= s.txns.released()) {
+          return known;
+        }
+      }
+      return known;
+    } finally {
+      partSearchNanos += System.nanoTime() - started;
+    }
   }
 
   /**
@@ -440,6 +517,7 @@ public final class OnlineChecker {
       allTimed = true;
       holdingAtSearch = 3;
       witnessSearchesHere = 0;
+      partPending = false;
     }
     for (; fedToWitness < txns.released(); fedToWitness++) {
       final int slot = txns.releasedAt(fedToWitness);
@@ -506,6 +584,51 @@ public final class OnlineChecker {
   /** Searches run at once, outside the budget, because the witness lost a level: at most this many per segment state. */
   static final int WITNESS_SEARCHES = 3;
   private long adoptedOrders;
+  /**
+   * Processed transactions past which a level the witness lost is searched on a part of the
+   * history ({@link #searchPart}) instead of the whole: below, the whole search costs about what
+   * the part's would.
+   */
+  static final long PART_SEARCH_ABOVE = 4_000;
+  /** The windows of the bounded search, tried in order until one proves a violation. */
+  static final int[] PART_WINDOWS = {1_000, 4_000};
+  private long partSearchAbove = PART_SEARCH_ABOVE;
+  private long partNanosPerTxn = BLIND_SEARCH_NANOS_PER_TXN;
+  private int[] partWindows = PART_WINDOWS;
+  private long partSearches;
+  private long partProofs;
+  private long partSearchNanos;
+  /** A part search proved too little: it is tried again ({@link #result()}). */
+  private boolean partPending;
+  private long partSearchedAt;
+  /** The last part search's time, which the transactions since must earn before the next. */
+  private long partNanos;
+
+  /** Tests: the bounded search's threshold and windows. */
+  void partSearch(final long above, final int... windows) {
+    this.partSearchAbove = above;
+    this.partWindows = windows.clone();
+  }
+
+  /** Tests: the time each processed transaction earns for the next part search (default: the whole search's rate). */
+  void partSearchRate(final long nanosPerTxn) {
+    this.partNanosPerTxn = nanosPerTxn;
+  }
+
+  /** Searches of a part of the history run so far ({@link #searchPart}), one per window tried. */
+  long partSearches() {
+    return partSearches;
+  }
+
+  /** Bounded searches that proved a violation. */
+  long partProofs() {
+    return partProofs;
+  }
+
+  /** Nanoseconds spent in bounded searches (the part's assembly included). */
+  long partSearchNanos() {
+    return partSearchNanos;
+  }
 
   private boolean settleWithoutSearch = true;
 

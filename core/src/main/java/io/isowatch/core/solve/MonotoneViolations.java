@@ -6,6 +6,8 @@ import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.FindingKind;
 import io.isowatch.core.check.Level;
 import io.isowatch.core.check.Verdict;
+import io.isowatch.core.history.History;
+import io.isowatch.core.history.Transaction;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -71,6 +73,64 @@ public final class MonotoneViolations {
       }
     }
     return new MonotoneViolations(violated, List.copyOf(proofs));
+  }
+
+  /**
+   * What to keep after a search of a <em>part</em> of the processed history ({@code part}, the
+   * committed transactions processed last, whole, and stand-ins of the writers of what they read,
+   * each cut down to the writes read; {@code processed}: the real transactions by id): SI, then SER
+   * if SI is not proved, searched on the part when {@code open} (the levels still UNKNOWN) has
+   * them; a VIOLATED one is kept with the levels above it. {@code previous} when nothing is proved.
+   *
+   * <p>Why a violation of the part is one of the stream, when every value is written once and the
+   * initial value never ({@link #monotone}): each read of the part has the same writer in the part
+   * as in the stream, every transaction of the part is committed, and each part transaction's
+   * edges in a version order of the part restricted from one of the stream are edges or paths of
+   * the stream's graph, as for a prefix (above): a stand-in has a subset of its transaction's
+   * writes (fewer edges), session order between part transactions is a path of the stream's
+   * session order, a WW step passes through the versions written outside the part, an RW step r →
+   * v' is r → w (the first version after the one r read) then WW steps. So every version order of
+   * the stream has a forbidden cycle. Used online to prove a level the appended order's witness lost
+   * without searching the whole processed history (docs/streaming-design.md, "A bounded search").
+   */
+  public static MonotoneViolations ofPart(final History part, final Map<String, Transaction> processed,
+      final int window, final CheckOptions options, final CheckResult engine, final Set<Level> open,
+      final MonotoneViolations previous) {
+    if (!monotone(engine)) {
+      return previous;
+    }
+    for (final Level level : List.of(Level.SI, Level.SER)) {
+      if (!open.contains(level) || previous != null && previous.levels.contains(level)) {
+        continue;
+      }
+      final VersionOrderSearch.Outcome o = VersionOrderSearch.search(part, level, options.initialValue(),
+          options.rtSkewMicros(), options.solverBudget());
+      if (o.verdict() != Verdict.VIOLATED) {
+        continue;
+      }
+      final Set<Level> proved = EnumSet.noneOf(Level.class);
+      for (final Level stronger : BlindWriteDecision.strongerOrEqual(level)) {
+        if (options.levels().contains(stronger)) {
+          proved.add(stronger);
+        }
+      }
+      final Anomaly a = BlindWriteDecision.anomaly(level, proved, o);
+      final List<Transaction> real = a.transactions().stream().map(t -> processed.getOrDefault(t.id(), t)).toList();
+      final String text = a.explanation() + " (Searched on the " + window + " transactions processed last and the "
+          + "writers of the values they read: every step is an edge or a path of the whole stream's graph in every "
+          + "version order, through versions written outside them where a WW or RW step skips some, so no version "
+          + "order of the stream avoids such a cycle either.)";
+      final Anomaly shown = new Anomaly(a.type(), a.name(), a.violates(), real, a.cycle(), text, a.read());
+      final Set<Level> levels = EnumSet.copyOf(proved);
+      final List<Anomaly> proofs = new ArrayList<>();
+      if (previous != null) {
+        levels.addAll(previous.levels);
+        proofs.addAll(previous.proofs);
+      }
+      proofs.add(shown);
+      return new MonotoneViolations(levels, List.copyOf(proofs));
+    }
+    return previous;
   }
 
   /** Whether a violation of this prefix stays one of every extension seen so far: every value written once. */
