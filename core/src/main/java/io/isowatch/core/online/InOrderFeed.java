@@ -72,6 +72,15 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
   /** The latest transaction given to the engine, or null. */
   private Waiting last;
   private int taken;
+  /**
+   * Set by the reader's side at the first transaction when it has no time: the history is then fed
+   * in {@link TimelessOrder}'s order ({@link TimelessWindow}); read by the caller's side after it
+   * was handed something.
+   */
+  private TimelessWindow timeless;
+  /** Whether a history without times is fed while read ({@code -Disowatch.check.timeless-while-reading}). */
+  private final boolean timelessAllowed =
+      Boolean.parseBoolean(System.getProperty("isowatch.check.timeless-while-reading", "true"));
 
   /** Per session: transactions read, whether all had a seq, the latest seq. */
   private static final class SessionRanks {
@@ -111,6 +120,16 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
     if (lost) {
       return;
     }
+    if (taken == 1 && timelessAllowed && TxnIndex.timeKey(t) == TxnIndex.NO_END) {
+      // No time: the whole history is processed in TimelessOrder's order, computed here as it is read.
+      timeless = new TimelessWindow();
+    }
+    if (timeless != null) {
+      if (!timeless.read(t, out::give)) {
+        lose();
+      }
+      return;
+    }
     final Waiting w = waiting(t);
     if (w == null || (last != null && compare(w, last) <= 0)) {
       lose();
@@ -132,6 +151,9 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
   public void end(final History history, final ReadingSplit.Sink out) {
     if (!lost && (taken != history.size()
         || WholeHistoryCheck.hasUntrustedClocks(history.transactions()))) {
+      lose();
+    }
+    if (!lost && timeless != null && !timeless.end(out::give)) {
       lose();
     }
     while (!lost && !window.isEmpty()) {
@@ -166,7 +188,11 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
       // As the whole-history check's first run: no value declared repeated, and none to look for at the end.
       segments.state().repeats.declareWholeHistory(null);
     }
-    segments.admitInOrder(t, rank);
+    if (timeless != null) {
+      segments.admitNow(t, rank);
+    } else {
+      segments.admitInOrder(t, rank);
+    }
   }
 
   /** Drops the engine's state, ending its graph thread if it has one. */
