@@ -153,7 +153,7 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction>, A
         || WholeHistoryCheck.hasUntrustedClocks(history.transactions()))) {
       lose();
     }
-    if (!lost && timeless != null && !timeless.end(out::give)) {
+    if (!lost && timeless != null && !timeless.end(history.transactions(), out::give)) {
       lose();
     }
     while (!lost && !window.isEmpty()) {

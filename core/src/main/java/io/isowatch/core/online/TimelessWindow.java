@@ -137,9 +137,18 @@ final class TimelessWindow {
    * was given is in (level, π) order. False: it is not (a bet was lost), and the caller checks the
    * whole history.
    */
-  boolean end(final Out out) {
+  boolean end(final java.util.List<Transaction> history, final Out out) {
     if (lost) {
       return false;
+    }
+    if (history.size() != n) {
+      return lose();
+    }
+    for (int i = 0; i < n; i++) {
+      if (history.get(i) != txns[i]) {
+        // The reader gave something the history does not hold as given (text lines joined later).
+        return lose();
+      }
     }
     while (!waiting.isEmpty()) {
       give(waiting.pollFirst(), out);

@@ -55,7 +55,7 @@ class TimelessWindowTest {
       for (final Transaction t : txns) {
         kept &= window.read(t, (x, rank) -> given.add(x.id()));
       }
-      kept = kept && window.end((x, rank) -> given.add(x.id()));
+      kept = kept && window.end(txns, (x, rank) -> given.add(x.id()));
 
       // Then: while the bet holds, the order is the whole history's
       if (kept) {
@@ -83,7 +83,7 @@ class TimelessWindowTest {
       assertTrue(window.read(t, (x, rank) -> givenWhileReading[0]++));
     }
     final List<String> atEnd = new ArrayList<>();
-    assertTrue(window.end((x, rank) -> atEnd.add(x.id())));
+    assertTrue(window.end(txns, (x, rank) -> atEnd.add(x.id())));
 
     // Then: all but the last few thousand were given while reading
     assertTrue(givenWhileReading[0] > txns.size() - 3 * TimelessWindow.AGE,
@@ -115,7 +115,7 @@ class TimelessWindowTest {
       for (final Transaction t : txns) {
         kept &= window.read(t, (x, rank) -> given.add(x.id()));
       }
-      kept = kept && window.end((x, rank) -> given.add(x.id()));
+      kept = kept && window.end(txns, (x, rank) -> given.add(x.id()));
 
       // Then
       if (kept) {
