@@ -42,23 +42,25 @@ final class TimelessWindow {
     void give(Transaction t, long rank);
   }
 
-  private Transaction[] txns = new Transaction[1024];
-  private long[] rank = new long[1024];
-  private int[] level = new int[1024];
-  private int[] session = new int[1024];
-  private boolean[] given = new boolean[1024];
+  private Transaction[] txns = new Transaction[1 << 14];
+  private long[] rank = new long[txns.length];
+  private int[] level = new int[txns.length];
+  private int[] session = new int[txns.length];
+  private boolean[] given = new boolean[txns.length];
   /** Successor arcs as linked lists: first arc of each transaction, next arc, arc target. */
-  private int[] firstArc = new int[1024];
-  private int[] nextArc = new int[2048];
-  private int[] arcTo = new int[2048];
+  private int[] firstArc = new int[txns.length];
+  private int[] nextArc = new int[4 * txns.length];
+  private int[] arcTo = new int[nextArc.length];
   private int arcs;
   private int n;
+  /** The raise's work list (kept: an arc into an older transaction raises at most a few). */
+  private int[] stack = new int[64];
 
   private final Map<String, Integer> sessionIds = new HashMap<>();
   private final List<SessionState> sessions = new ArrayList<>();
   private final Values values = new Values();
   private final TreeSet<Integer> waiting = new TreeSet<>(this::compare);
-  private int[] order = new int[1024];
+  private int[] order = new int[txns.length];
   private int givenCount;
   private boolean lost;
 
@@ -296,7 +298,6 @@ final class TimelessWindow {
     if (level[v] > level[u]) {
       return;
     }
-    int[] stack = new int[16];
     int top = 0;
     raise(v, level[u] + 1);
     stack[top++] = v;
@@ -358,13 +359,14 @@ final class TimelessWindow {
 
   /** (key, value) entries: the writer (-1: none yet), the read-modify-writer (-1: none), the readers. */
   private static final class Values {
-    private String[] keys = new String[1 << 12];
+    // Sized for some 2^15 values before the first growth: growing from small rehashed every value many times.
+    private String[] keys = new String[1 << 16];
     private long[] vals = new long[keys.length];
     private int[] slot = new int[keys.length];
-    int[] writer = new int[1 << 11];
+    int[] writer = new int[1 << 15];
     int[] rmw = new int[writer.length];
     int[] firstReader = new int[writer.length];
-    int[] reader = new int[1 << 11];
+    int[] reader = new int[1 << 15];
     int[] nextReader = new int[reader.length];
     private int size;
     private int readers;
