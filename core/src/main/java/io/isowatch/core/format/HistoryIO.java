@@ -52,8 +52,8 @@ public final class HistoryIO {
    * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle or Aion input, also gives each
    * transaction to {@code each}, in file order, on the caller's thread, as soon as it is parsed and
    * its id found new, while the reader thread parses the next ones: a caller can work on the
-   * history while it is being read (the whole-history check does). Text gives nothing
-   * to {@code each}; the returned history is the whole input in every case. An exception thrown by
+   * history while it is being read (the whole-history check does). Text gives each transaction
+   * once its lines end (one whose lines are not consecutive as it stood then); the returned history is the whole input in every case. An exception thrown by
    * {@code each} stops the reading and is thrown as it is.
    */
   public static History read(final InputStream in, final HistoryFormat format, final Consumer<Transaction> each)
@@ -62,10 +62,10 @@ public final class HistoryIO {
   }
 
   /**
-   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle (EDN or JSON) or Aion input, runs
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle (EDN or JSON), Aion or text input, runs
    * {@code split} while reading: {@link ReadingSplit#read} and {@link ReadingSplit#end} on the reader
    * thread (which also collects the history and rejects a repeated id), {@link ReadingSplit#take} on
-   * this one. Text calls nothing in {@code split}; the returned history is the whole input in every
+   * this one (text: see {@link #readText}); the returned history is the whole input in every
    * case. An exception thrown by {@code split} stops the reading and is thrown as it is.
    */
   public static History read(final InputStream in, final HistoryFormat format, final ReadingSplit split)

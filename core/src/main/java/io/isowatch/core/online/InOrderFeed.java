@@ -34,6 +34,10 @@ import java.util.function.Consumer;
  * of the other sessions' ({@link FarAheadEvents}) and no value is written twice (the check would
  * run again declaring the repeats). Ids are unique: the reader rejects a repeated id.
  *
+ * <p>A history whose first transaction has no time is fed in {@link TimelessOrder}'s order instead,
+ * computed while reading by a {@link TimelessWindow} (which keeps its own bet, settled at the end);
+ * the engine takes each transaction as it comes ({@link SegmentedEngine#admitNow}).
+ *
  * <p>Read through {@link io.isowatch.core.format.HistoryIO#read(java.io.InputStream,
  * io.isowatch.core.format.HistoryFormat, ReadingSplit)}, everything but the engine runs on the
  * reader thread: the bet, the ranks, the window and, at the end, the far-ahead clocks ({@link

@@ -47,6 +47,10 @@ final class TimelessWindow {
   private int[] level = new int[txns.length];
   private int[] session = new int[txns.length];
   private boolean[] given = new boolean[txns.length];
+  /** Whether each transaction is in {@link #waiting} (a raise re-sorts only those). */
+  private boolean[] held = new boolean[txns.length];
+  /** Each session's latest transaction, by session id. */
+  private int[] lastOf = new int[64];
   /** Successor arcs as linked lists: first arc of each transaction, next arc, arc target. */
   private int[] firstArc = new int[txns.length];
   private int[] nextArc = new int[4 * txns.length];
@@ -99,6 +103,7 @@ final class TimelessWindow {
       arc(s.last, i);
     }
     s.last = i;
+    lastOf[session[i]] = i;
     final List<Op> ops = t.ops();
     for (int j = 0; j < ops.size() && !lost; j++) {
       final Op o = ops.get(j);
@@ -116,12 +121,16 @@ final class TimelessWindow {
       return false;
     }
     waiting.add(i);
+    held[i] = true;
     if (sessions.size() > MAX_SESSIONS) {
       return lose();
     }
+    if (n - waiting.first() <= AGE) {
+      return true; // the first is too young: nothing leaves yet
+    }
     int lowest = Integer.MAX_VALUE;
     for (int k = 0; k < sessions.size(); k++) {
-      lowest = Math.min(lowest, level[sessions.get(k).last]);
+      lowest = Math.min(lowest, level[lastOf[k]]);
     }
     while (!waiting.isEmpty()) {
       final int v = waiting.first();
@@ -129,6 +138,7 @@ final class TimelessWindow {
         break;
       }
       waiting.pollFirst();
+      held[v] = false;
       give(v, out);
     }
     return true;
@@ -153,7 +163,9 @@ final class TimelessWindow {
       }
     }
     while (!waiting.isEmpty()) {
-      give(waiting.pollFirst(), out);
+      final int v = waiting.pollFirst();
+      held[v] = false;
+      give(v, out);
     }
     for (int k = 1; k < givenCount; k++) {
       if (compare(order[k - 1], order[k]) >= 0) {
@@ -181,6 +193,7 @@ final class TimelessWindow {
       level = Arrays.copyOf(level, c);
       session = Arrays.copyOf(session, c);
       given = Arrays.copyOf(given, c);
+      held = Arrays.copyOf(held, c);
       firstArc = Arrays.copyOf(firstArc, c);
     }
     Integer sid = sessionIds.get(t.session());
@@ -188,6 +201,9 @@ final class TimelessWindow {
       sid = sessions.size();
       sessionIds.put(t.session(), sid);
       sessions.add(new SessionState(t.session()));
+      if (sid == lastOf.length) {
+        lastOf = Arrays.copyOf(lastOf, 2 * sid);
+      }
     }
     final SessionState s = sessions.get(sid);
     final long r;
@@ -328,10 +344,12 @@ final class TimelessWindow {
     if (given[v]) {
       return lose();
     }
-    final boolean held = waiting.remove(v);
-    level[v] = to;
-    if (held) {
+    if (held[v]) {
+      waiting.remove(v);
+      level[v] = to;
       waiting.add(v);
+    } else {
+      level[v] = to;
     }
     return true;
   }
