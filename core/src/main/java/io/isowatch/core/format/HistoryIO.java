@@ -52,8 +52,8 @@ public final class HistoryIO {
    * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle or Aion input, also gives each
    * transaction to {@code each}, in file order, on the caller's thread, as soon as it is parsed and
    * its id found new, while the reader thread parses the next ones: a caller can work on the
-   * history while it is being read (the whole-history check does). Text gives nothing
-   * to {@code each}; the returned history is the whole input in every case. An exception thrown by
+   * history while it is being read (the whole-history check does). Text gives each transaction
+   * once its lines end (one whose lines are not consecutive as it stood then); the returned history is the whole input in every case. An exception thrown by
    * {@code each} stops the reading and is thrown as it is.
    */
   public static History read(final InputStream in, final HistoryFormat format, final Consumer<Transaction> each)
@@ -62,10 +62,10 @@ public final class HistoryIO {
   }
 
   /**
-   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle (EDN or JSON) or Aion input, runs
+   * As {@link #read(InputStream, HistoryFormat)}, and, for a JSONL, Elle (EDN or JSON), Aion or text input, runs
    * {@code split} while reading: {@link ReadingSplit#read} and {@link ReadingSplit#end} on the reader
    * thread (which also collects the history and rejects a repeated id), {@link ReadingSplit#take} on
-   * this one. Text calls nothing in {@code split}; the returned history is the whole input in every
+   * this one (text: see {@link #readText}); the returned history is the whole input in every
    * case. An exception thrown by {@code split} stops the reading and is thrown as it is.
    */
   public static History read(final InputStream in, final HistoryFormat format, final ReadingSplit split)
@@ -86,7 +86,7 @@ public final class HistoryIO {
     final Reader text = HistoryInputs.utf8(in);
     return switch (actual) {
       case JSONL -> readJsonl(text, split);
-      case TEXT -> new TextHistoryReader().read(text);
+      case TEXT -> readText(text, split);
       case ELLE -> readAhead(out -> new ElleHistoryReader().read(text, out), "isowatch-elle-reader", split);
       case AION -> readAhead(out -> new AionHistoryReader().read(text, out), "isowatch-aion-reader", split);
       case AUTO -> throw new IllegalStateException("AUTO is resolved above");
@@ -100,6 +100,37 @@ public final class HistoryIO {
     final History read = readAhead(JsonlReadAhead.jsonl(text, InputLimits.defaults()), "isowatch-jsonl-reader", split);
     DebugTimings.mark("readJsonl: last batch taken");
     return read;
+  }
+
+  /**
+   * A text history parsed on a thread of its own, which runs the reader's side of {@code split} on
+   * each transaction once its lines end ({@link TextHistoryReader#read(Reader, JsonlReadAhead.Emit)})
+   * and, at the end, on the history {@link TextHistoryReader#read(Reader)} returns: not collected
+   * from what was given, since a transaction's lines need not be consecutive.
+   */
+  private static History readText(final Reader text, final ReadingSplit split)
+      throws IOException, InvalidHistoryException {
+    final History[] read = new History[1];
+    final JsonlReadAhead.Stage stage = new JsonlReadAhead.Stage() {
+      @Override
+      public void read(final Transaction t, final ReadingSplit.Sink out) {
+        split.read(t, out);
+      }
+
+      @Override
+      public void end(final ReadingSplit.Sink out) {
+        split.end(read[0], out);
+      }
+    };
+    final JsonlReadAhead.Source source = out -> read[0] = new TextHistoryReader().read(text, out);
+    try (JsonlReadAhead ahead = new JsonlReadAhead(source, stage, Integer.MAX_VALUE, "isowatch-text-reader")) {
+      for (List<Transaction> batch = ahead.next(); !batch.isEmpty(); batch = ahead.next()) {
+        for (int i = 0; i < batch.size(); i++) {
+          split.take(batch.get(i), ahead.tag(i));
+        }
+      }
+    }
+    return read[0];
   }
 
   /**

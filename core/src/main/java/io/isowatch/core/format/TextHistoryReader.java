@@ -80,6 +80,21 @@ public final class TextHistoryReader {
 
   /** Reads a whole text history. The reader is consumed but not closed. */
   public History read(final Reader in) throws IOException, InvalidHistoryException {
+    return read(in, null);
+  }
+
+  /**
+   * As {@link #read(Reader)}, and gives {@code out} each transaction once a line of another one
+   * follows its last line (or the input ends), in the order of their first lines, while reading the
+   * rest (the reader thread of {@link HistoryIO}). Returns the history {@link #read(Reader)} returns,
+   * which holds the very objects given, in the order given, unless a transaction's lines are not
+   * consecutive (a later line joins one already given) or the first transaction is an explicit
+   * initial one (dropped): then some object given is not in it, which a caller that must see the
+   * history's own transactions checks by identity at the end ({@code InOrderFeed} does).
+   */
+  History read(final Reader in, final JsonlReadAhead.Emit each) throws IOException, InvalidHistoryException {
+    // Set to null once the caller wants nothing more.
+    JsonlReadAhead.Emit out = each;
     final LineSource lines = new LineSource(in, limits);
     final TextFastPath scanner = fast ? new TextFastPath(strings) : null;
     final List<Pending> order = new ArrayList<>();
@@ -120,14 +135,27 @@ public final class TextHistoryReader {
       }
       final Op op = isRead ? new Op(OpType.READ, key, value) : new Op(OpType.WRITE, key, value);
       if (txnId == ABORTED_TXN) {
+        if (out != null && last != null && !give(last, out)) {
+          out = null;
+        }
+        last = null;
         if (aborted == null || aborted.sessionId != session) {
+          if (out != null && aborted != null && !give(aborted, out)) {
+            out = null;
+          }
           aborted = new Pending("aborted-L" + lineNo, session, name(session), TxnStatus.ABORTED, lineNo);
           order.add(aborted);
         }
         add(aborted, op, lineNo);
         continue;
       }
+      if (out != null && aborted != null && !give(aborted, out)) {
+        out = null;
+      }
       aborted = null;
+      if (out != null && last != null && last.txnId != txnId && !give(last, out)) {
+        out = null;
+      }
       Pending txn = last != null && last.txnId == txnId ? last : byId.get(txnId);
       if (txn == null) {
         txn = new Pending(Long.toString(txnId), session, name(session), TxnStatus.COMMITTED, lineNo);
@@ -141,9 +169,30 @@ public final class TextHistoryReader {
                 + ") but this line puts it in session " + session);
       }
       last = txn;
+      if (txn.given != null) {
+        txn.given = null; // joined again after it was given: the history gets a new object
+      }
       add(txn, op, lineNo);
     }
+    if (out != null) {
+      if (last != null && !give(last, out)) {
+        out = null;
+      }
+      if (out != null && aborted != null) {
+        give(aborted, out);
+      }
+    }
     return build(order);
+  }
+
+  /** Gives {@code p} as it stands (once); false when {@code out} wants nothing more. */
+  private static boolean give(final Pending p, final JsonlReadAhead.Emit out) throws InvalidHistoryException {
+    if (p.given != null || p.everGiven) {
+      return true;
+    }
+    p.everGiven = true;
+    p.given = p.transaction();
+    return out.accept(p.given);
   }
 
   private String name(final long session) {
@@ -167,8 +216,7 @@ public final class TextHistoryReader {
             p.id, p.line, p.ops.size());
         continue;
       }
-      acc.add(new Transaction(p.id, p.session, Transaction.NO_SEQ, p.status, Transaction.NO_TIME,
-          Transaction.NO_TIME, p.ops, null, null, p.line));
+      acc.add(p.given != null ? p.given : p.transaction());
     }
     return acc.build();
   }
@@ -218,6 +266,15 @@ public final class TextHistoryReader {
     final List<Op> ops = new ArrayList<>(4);
     /** The numeric id of a committed transaction (an aborted one has none). */
     long txnId = ABORTED_TXN;
+    /** The transaction given while reading, while no later line joined it; else null. */
+    Transaction given;
+    /** Whether it was given while reading (then it is not given again, even if joined later). */
+    boolean everGiven;
+
+    Transaction transaction() {
+      return new Transaction(id, session, Transaction.NO_SEQ, status, Transaction.NO_TIME, Transaction.NO_TIME, ops,
+          null, null, line);
+    }
 
     Pending(final String id, final long sessionId, final String session, final TxnStatus status, final int line) {
       this.id = id;

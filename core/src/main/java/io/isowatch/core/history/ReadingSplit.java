@@ -3,7 +3,7 @@ package io.isowatch.core.history;
 import java.util.function.Consumer;
 
 /**
- * Work on a JSONL, Elle or Aion history split over two threads while it is read ({@code
+ * Work on a JSONL, Elle, Aion or text history split over two threads while it is read ({@code
  * io.isowatch.core.format.HistoryIO.read(InputStream, HistoryFormat, ReadingSplit)}): the reader thread, which also
  * parses, runs {@link #read} on each transaction and {@link #end} on the whole history, and hands
  * over what they give; the caller's thread runs {@link #take} on each thing handed over, in the
@@ -12,7 +12,9 @@ import java.util.function.Consumer;
  * <p>It lives with the history, not with the formats, so that the engine's side ({@code
  * io.isowatch.core.online.InOrderFeed}) implements it without depending on the file formats
  * (CoreLayeringTest). What {@code read} and {@code end} write is visible to {@code take} for what they
- * gave after it, and to the caller once the read returns. Text histories call nothing.
+ * gave after it, and to the caller once the read returns. A text history gives each transaction once its
+ * lines end, and {@code end} gets the history the text reader builds (a transaction whose lines are not
+ * consecutive is then another object than the one given).
  */
 public interface ReadingSplit {
   /** Reader thread: a transaction, in file order, once its id is found new. */

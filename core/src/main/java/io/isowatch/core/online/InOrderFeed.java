@@ -34,6 +34,10 @@ import java.util.function.Consumer;
  * of the other sessions' ({@link FarAheadEvents}) and no value is written twice (the check would
  * run again declaring the repeats). Ids are unique: the reader rejects a repeated id.
  *
+ * <p>A history whose first transaction has no time is fed in {@link TimelessOrder}'s order instead,
+ * computed while reading by a {@link TimelessWindow} (which keeps its own bet, settled at the end);
+ * the engine takes each transaction as it comes ({@link SegmentedEngine#admitNow}).
+ *
  * <p>Read through {@link io.isowatch.core.format.HistoryIO#read(java.io.InputStream,
  * io.isowatch.core.format.HistoryFormat, ReadingSplit)}, everything but the engine runs on the
  * reader thread: the bet, the ranks, the window and, at the end, the far-ahead clocks ({@link
@@ -64,6 +68,15 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
   /** The latest transaction given to the engine, or null. */
   private Waiting last;
   private int taken;
+  /**
+   * Set by the reader's side at the first transaction when it has no time: the history is then fed
+   * in {@link TimelessOrder}'s order ({@link TimelessWindow}); read by the caller's side after it
+   * was handed something.
+   */
+  private TimelessWindow timeless;
+  /** Whether a history without times is fed while read ({@code -Disowatch.check.timeless-while-reading}). */
+  private final boolean timelessAllowed =
+      Boolean.parseBoolean(System.getProperty("isowatch.check.timeless-while-reading", "true"));
 
   /** Per session: transactions read, whether all had a seq, the latest seq. */
   private static final class SessionRanks {
@@ -94,6 +107,16 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
     if (lost) {
       return;
     }
+    if (taken == 1 && timelessAllowed && TxnIndex.timeKey(t) == TxnIndex.NO_END) {
+      // No time: the whole history is processed in TimelessOrder's order, computed here as it is read.
+      timeless = new TimelessWindow();
+    }
+    if (timeless != null) {
+      if (!timeless.read(t, out::give)) {
+        lose();
+      }
+      return;
+    }
     final Waiting w = waiting(t);
     if (w == null || (last != null && compare(w, last) <= 0)) {
       lose();
@@ -113,8 +136,12 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
    */
   @Override
   public void end(final History history, final ReadingSplit.Sink out) {
+    // Without times (a TimelessWindow's history: it loses at the first time) no clock is far ahead.
     if (!lost && (taken != history.size()
-        || WholeHistoryCheck.hasUntrustedClocks(history.transactions()))) {
+        || (timeless == null && WholeHistoryCheck.hasUntrustedClocks(history.transactions())))) {
+      lose();
+    }
+    if (!lost && timeless != null && !timeless.end(history.transactions(), out::give)) {
       lose();
     }
     while (!lost && !window.isEmpty()) {
@@ -138,7 +165,11 @@ public final class InOrderFeed implements ReadingSplit, Consumer<Transaction> {
       // As the whole-history check's first run: no value declared repeated, and none to look for at the end.
       segments.state().repeats.declareWholeHistory(null);
     }
-    segments.admitInOrder(t, rank);
+    if (timeless != null) {
+      segments.admitNow(t, rank);
+    } else {
+      segments.admitInOrder(t, rank);
+    }
   }
 
   /** {@code t} with its time and rank if it keeps the bet, else null. */

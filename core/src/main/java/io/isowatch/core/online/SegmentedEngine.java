@@ -69,6 +69,17 @@ final class SegmentedEngine {
   }
 
   /**
+   * Gives one transaction without a time, with its rank in its session, and processes it at once:
+   * for a caller that gives a history without times in {@link TimelessOrder}'s order ({@link
+   * InOrderFeed} with a {@link TimelessWindow}), which is the order a flush of all of them would
+   * release them in.
+   */
+  void admitNow(final Transaction t, final long rank) {
+    sequencer.admitNow(t, rank);
+    maybePrune();
+  }
+
+  /**
    * Releases everything buffered in π order, reports every read still waiting for a writer as a
    * ThinAirRead and cuts if one is due (see {@link OnlineChecker#flush}).
    */

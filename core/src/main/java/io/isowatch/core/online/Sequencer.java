@@ -114,6 +114,19 @@ final class Sequencer {
   }
 
   /**
+   * Takes one transaction of a history whose ids are unique, with its rank given, and processes it
+   * at once, neither buffered nor judged late: as {@link #admit} followed by a release of that one
+   * transaction ({@link SegmentedEngine#admitNow}).
+   */
+  void admitNow(final Transaction t, final long rank) {
+    final OnlineState s = engine.state;
+    final int session = s.sessions.idOf(t.session());
+    final int slot = s.txns.add(t, rank, session, false);
+    s.counters.countInput();
+    release(slot);
+  }
+
+  /**
    * Whether {@code t} is an agent's retry of {@code taken}, which was taken as far ahead of the
    * other sessions (its times were replaced): the same content times aside, and still far ahead.
    */

@@ -292,7 +292,7 @@ public final class WholeHistoryCheck {
    * keep their gaps: π interleaves transactions without times by rank, so ranking them by position
    * would process them, and name cycles, otherwise than a stream of the same history.
    */
-  private static long[] ranks(final List<Transaction> txns) {
+  static long[] ranks(final List<Transaction> txns) {
     final StringIntMap sessionIds = new StringIntMap(64);
     final List<IntList> members = new ArrayList<>();
     final List<Boolean> allSeq = new ArrayList<>();
