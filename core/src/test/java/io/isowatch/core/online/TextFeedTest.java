@@ -52,7 +52,7 @@ class TextFeedTest {
     for (final History h : histories) {
       final String text = text(h);
       // When
-      final InOrderFeed feed = new InOrderFeed(SER_SI, 16, false);
+      final InOrderFeed feed = new InOrderFeed(SER_SI, 16);
       final History read = read(text, feed);
       final boolean held = feed.inOrderSoFar();
       final CheckResult split = Results.withoutTime(feed.finish(read));
@@ -84,7 +84,7 @@ class TextFeedTest {
 
     for (final String text : List.of(split, initial)) {
       // When
-      final InOrderFeed feed = new InOrderFeed(SER_SI, 16, false);
+      final InOrderFeed feed = new InOrderFeed(SER_SI, 16);
       final History read = read(text, feed);
       final boolean held = feed.inOrderSoFar();
       final CheckResult r = Results.withoutTime(feed.finish(read));
@@ -120,14 +120,12 @@ class TextFeedTest {
       final String text = String.join("\n", edited);
       // When
       Object viaFeed;
-      final InOrderFeed feed = new InOrderFeed(SER_SI, 16, false);
+      final InOrderFeed feed = new InOrderFeed(SER_SI, 16);
       try {
         final History read = read(text, feed);
         viaFeed = List.of(read.transactions(), Results.withoutTime(feed.finish(read)));
       } catch (final InvalidHistoryException ex) {
         viaFeed = ex.getMessage();
-      } finally {
-        feed.close();
       }
 
       // Then

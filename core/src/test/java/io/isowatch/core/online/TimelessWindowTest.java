@@ -135,7 +135,7 @@ class TimelessWindowTest {
           EnumSet.of(Level.RC, Level.RA, Level.CC, Level.SER))) {
         final CheckOptions options = CheckOptions.defaults().withLevels(levels).withMaxAnomalies(10_000);
         // When
-        final InOrderFeed feed = new InOrderFeed(options, 16, false);
+        final InOrderFeed feed = new InOrderFeed(options, 16);
         h.transactions().forEach(feed);
         final boolean held = feed.inOrderSoFar();
         final CheckResult pipelined = Results.withoutTime(feed.finish(h));
@@ -157,7 +157,7 @@ class TimelessWindowTest {
       HistoryIO.write(h, HistoryFormat.JSONL, text);
       final CheckOptions options = CheckOptions.defaults().withLevels(EnumSet.of(Level.SER, Level.SI));
       // When: the reader thread reads and orders, this one runs the engine
-      final InOrderFeed feed = new InOrderFeed(options, 16, false);
+      final InOrderFeed feed = new InOrderFeed(options, 16);
       final History read = HistoryIO.read(new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8)),
           HistoryFormat.JSONL, (ReadingSplit) feed);
       final boolean held = feed.inOrderSoFar();
@@ -177,7 +177,7 @@ class TimelessWindowTest {
     System.setProperty("isowatch.check.timeless-while-reading", "false");
     try {
       // When
-      final InOrderFeed feed = new InOrderFeed(CheckOptions.defaults(), 16, false);
+      final InOrderFeed feed = new InOrderFeed(CheckOptions.defaults(), 16);
       h.transactions().forEach(feed);
 
       // Then: the bet is lost at the first transaction, and the result is the whole check's
@@ -223,7 +223,7 @@ class TimelessWindowTest {
 
     // Then
     assertFalse(kept);
-    final InOrderFeed feed = new InOrderFeed(CheckOptions.defaults(), 16, false);
+    final InOrderFeed feed = new InOrderFeed(CheckOptions.defaults(), 16);
     txns.forEach(feed);
     assertEquals(Results.withoutTime(WholeHistoryCheck.check(new History(txns), CheckOptions.defaults())),
         Results.withoutTime(feed.finish(new History(txns))));
