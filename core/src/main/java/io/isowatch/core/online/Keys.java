@@ -77,6 +77,19 @@ final class Keys {
     return intern(name, versions, initial);
   }
 
+  /**
+   * Takes over {@code old}'s map from key numbers to ids: a cut seeds this store with {@code old}'s
+   * keys in {@code old}'s id order, so each key keeps its id, and the replay that follows finds its
+   * keys by number instead of looking each up by name once more.
+   */
+  void carryNumbering(final Keys old) {
+    if (old.names.size() > names.size() || !old.names.equals(names.subList(0, old.names.size()))) {
+      throw new IllegalStateException("keys not seeded in the replaced store's id order");
+    }
+    numbering = old.numbering;
+    idByNumber = old.idByNumber.clone();
+  }
+
   /** Per key id: its head count (versions written without a read of the key first). */
   int[] headCounts() {
     return heads.toArray();

@@ -11,4 +11,13 @@ package io.isowatch.core.online;
 interface ReplayOracle {
   /** Whether the replaced state resolved a read of key {@code k} returning {@code v} (null: absent). */
   boolean alreadyChecked(int k, Long v);
+
+  /**
+   * The same answer, told whether a transaction of the segment already replayed wrote (k, v)
+   * ({@code v} non-null, found in the new state): an oracle may use that to answer without the
+   * replaced state's tables, but must answer exactly as {@link #alreadyChecked(int, Long)}.
+   */
+  default boolean alreadyChecked(final int k, final Long v, final boolean writtenInSegment) {
+    return alreadyChecked(k, v);
+  }
 }

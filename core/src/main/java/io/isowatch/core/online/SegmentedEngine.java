@@ -168,10 +168,20 @@ final class SegmentedEngine {
     final OnlineState next = Segmenter.cut(old, p, engine.results.verdicts(),
         engine.results.violatedOnlyByThinAir());
     old.carryInto(next);
-    final CutReplay cut = new CutReplay(old, p);
+    final CutReplay cut = CutReplay.forReplay(old, p);
     final SegmentTxns segment = SegmentTxns.of(old, p);
     final CheckedReads checked = record ? new CheckedReads(segment.retained()) : null;
-    final ReplayOracle oracle = checked == null ? cut : (k, v) -> checked.note(k, v, cut.alreadyChecked(k, v));
+    final ReplayOracle oracle = checked == null ? cut : new ReplayOracle() {
+      @Override
+      public boolean alreadyChecked(final int k, final Long v) {
+        return checked.note(k, v, cut.alreadyChecked(k, v));
+      }
+
+      @Override
+      public boolean alreadyChecked(final int k, final Long v, final boolean writtenInSegment) {
+        return checked.note(k, v, cut.alreadyChecked(k, v, writtenInSegment));
+      }
+    };
     final int lastPos = sequencer.lastReleasedPos();
     final int last = lastPos < 0 ? -1 : lastPos - p;
     // A cut runs inside accept or flush (at cutFactor horizons) after releases that may have

@@ -99,6 +99,7 @@ final class Segmenter {
     for (int k = 0; k < old.chains.keyCount(); k++) {
       next.chains.seedKey(old.chains.keyName(k), frontier[k]);
     }
+    next.chains.carryNumbering(old.chains);
     return next;
   }
 

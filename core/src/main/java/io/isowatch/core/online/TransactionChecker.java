@@ -24,6 +24,8 @@ import java.util.List;
  * anomalies and lost updates (docs/anomalies.md).
  */
 final class TransactionChecker {
+  /** {@link #resolve} did not look the version up before asking the replay's oracle. */
+  private static final int NOT_LOOKED_UP = Integer.MIN_VALUE;
   private final OnlineState s;
   private final Publisher out;
   private final CycleDetector cycles;
@@ -348,7 +350,10 @@ final class TransactionChecker {
       link(reader, s.chains.initialVersion(k), writesKey);
       return;
     }
-    if (s.replay != null && s.replay.alreadyChecked(k, v)) {
+    // During a replay the new state is asked first: a read of a version a retained transaction
+    // wrote lets the oracle answer without the replaced state's (much larger) tables.
+    final int found = s.replay != null && v != null ? s.chains.find(k, v) : NOT_LOOKED_UP;
+    if (s.replay != null && s.replay.alreadyChecked(k, v, found >= 0)) {
       // Its writer was pruned by the cut being made; the replaced state checked this read.
       return;
     }
@@ -359,7 +364,7 @@ final class TransactionChecker {
       }
       return;
     }
-    final int version = s.chains.find(k, v);
+    final int version = found != NOT_LOOKED_UP ? found : s.chains.find(k, v);
     if (version < 0) {
       s.pending.add(k, v, reader, op, writesKey, s.txns.endKey(reader));
       return;

@@ -18,7 +18,12 @@ final class TxnIndex {
 
   private static final byte COUNTED = 2;
 
-  private final StringIntMap ids = new StringIntMap(1 << 10);
+  /**
+   * Made on the first indexed id, sized for half the slots the index was made for: a cut's new
+   * state indexes its whole retained segment at once, which growing from a small table rehashed
+   * again and again; a whole-history check, which indexes no id, makes none.
+   */
+  private StringIntMap ids;
   private Transaction[] txns;
   private long[] endKey;
   private long[] rank;
@@ -48,7 +53,7 @@ final class TxnIndex {
 
   /** The slot of the transaction with this id, or -1. */
   int slotOf(final String id) {
-    return ids.get(id);
+    return ids == null ? -1 : ids.get(id);
   }
 
   /**
@@ -72,6 +77,9 @@ final class TxnIndex {
     session[slot] = sessionId;
     piPos[slot] = -1;
     if (indexId) {
+      if (ids == null) {
+        ids = new StringIntMap(Math.max(1 << 10, txns.length / 2));
+      }
       ids.putNew(t.id(), slot);
     }
     return slot;

@@ -59,6 +59,11 @@ final class VersionChains {
     keys.seed(name, versions, initial);
   }
 
+  /** After a cut seeded every key of {@code old} in its id order: its key numbering is valid here too. */
+  void carryNumbering(final VersionChains old) {
+    keys.carryNumbering(old.keys);
+  }
+
   int keyCount() {
     return keys.count();
   }
