@@ -76,7 +76,9 @@ final class ListAnomalies {
    * it: no execution of its appends, in any order of transactions, produces that list.
    */
   private void appendsOutOfOrder(final History history) {
-    for (final Transaction t : history.transactions()) {
+    final List<Transaction> txns = history.transactions();
+    for (int ti = 0; ti < txns.size(); ti++) {
+      final Transaction t = txns.get(ti);
       if (t.ops().size() < 2 || !orders.counted(t) || appends(t) < 2) {
         continue;
       }
@@ -90,12 +92,12 @@ final class ListAnomalies {
         if (!op.isAppend()) {
           continue;
         }
-        final Long before = small ? previousAppend(ops, o) : previous.put(op.key(), op.value());
-        if (small && before != null && reportedBefore(ops, o, reportedAt)) {
+        final Long before = small ? previousAppend(ti, ops, o) : previous.put(op.key(), op.value());
+        if (small && before != null && reportedBefore(ti, ops, o, reportedAt)) {
           continue;
         }
-        final ListOrders.KeyOrder order = orders.of(op.key());
-        final int at = order.position(op.value());
+        final ListOrders.KeyOrder order = orders.of(orders.slot(ti, o));
+        final int at = orders.position(ti, o);
         if (before == null || at < 0 || !order.duplicates().isEmpty() || !small && reported.contains(op.key())) {
           continue;
         }
@@ -124,11 +126,11 @@ final class ListAnomalies {
   private static final int SMALL = 16;
 
   /** The element of the last append before {@code o} to the key of op {@code o}, or null. */
-  private static Long previousAppend(final List<Op> ops, final int o) {
-    final String key = ops.get(o).key();
+  private Long previousAppend(final int txn, final List<Op> ops, final int o) {
+    final ListOrders.Slot key = orders.slot(txn, o);
     for (int j = o - 1; j >= 0; j--) {
       final Op other = ops.get(j);
-      if (other.isAppend() && other.key().equals(key)) {
+      if (other.isAppend() && orders.slot(txn, j) == key) {
         return other.value();
       }
     }
@@ -136,10 +138,10 @@ final class ListAnomalies {
   }
 
   /** True when an append before {@code o} to the key of op {@code o} was reported. */
-  private static boolean reportedBefore(final List<Op> ops, final int o, final boolean[] reportedAt) {
-    final String key = ops.get(o).key();
+  private boolean reportedBefore(final int txn, final List<Op> ops, final int o, final boolean[] reportedAt) {
+    final ListOrders.Slot key = orders.slot(txn, o);
     for (int j = 0; j < o; j++) {
-      if (reportedAt[j] && ops.get(j).key().equals(key)) {
+      if (reportedAt[j] && orders.slot(txn, j) == key) {
         return true;
       }
     }
@@ -219,13 +221,14 @@ final class ListAnomalies {
     // Per key, which places of its order an append fills (an element's first place: with the
     // order free of repeats, that is its only one; a key with repeats marks every place of it).
     // (kept on each key's order, owned by this check: one lookup per append, not two)
-    for (final Transaction t : history.transactions()) {
-      final List<Op> ops = t.ops();
+    final List<Transaction> txns = history.transactions();
+    for (int ti = 0; ti < txns.size(); ti++) {
+      final List<Op> ops = txns.get(ti).ops();
       for (int o = 0; o < ops.size(); o++) {
         final Op op = ops.get(o);
         if (op.isAppend()) {
-          final ListOrders.KeyOrder k = orders.peek(op.key());
-          final int at = k == null ? -1 : k.position(op.value());
+          final ListOrders.KeyOrder k = orders.peek(orders.slot(ti, o));
+          final int at = k == null ? -1 : orders.position(ti, o);
           if (at >= 0) {
             final boolean[] marks = k.scratchMarks(this);
             if (k.duplicates().isEmpty()) {

@@ -280,7 +280,7 @@ public final class ListAppendCheck {
     if (graph == null || !(graph.acyclic() || siOnly && graph.siAcyclic())) {
       return null;
     }
-    final boolean plain = plainSessions(history, options);
+    final boolean plain = plainSessions(history, orders, options);
     final RegisterTranslation.Translated open = plain ? RegisterTranslation.openOrdersOnlyTouching(history, orders, graph.open())
         : RegisterTranslation.openOrdersOnly(history, orders);
     DebugTimings.mark("list-append: open orders translated");
@@ -330,7 +330,7 @@ public final class ListAppendCheck {
    * ({@link RegisterTranslation#openOrdersOnlyTouching}): its findings on them are those of the
    * whole history. Only transactions committed or aborted reach here ({@link ListSerialGraph}).
    */
-  private static boolean plainSessions(final History history, final CheckOptions options) {
+  private static boolean plainSessions(final History history, final ListOrders orders, final CheckOptions options) {
     if (options.levels().contains(Level.MIXED)) {
       return false;
     }
@@ -338,36 +338,35 @@ public final class ListAppendCheck {
     if (!uniqueIds(txns)) {
       return false;
     }
-    final Map<String, long[]> sessions = new HashMap<>(); // next seq (-1: some without), last committed end
-    String lastSession = null;
-    long[] s = null;
+    // per session, by its number (ListOrders): the next seq (-1: some without), the last committed end
+    final int[] sessionOf = orders.sessionOf();
+    final long[] next = new long[orders.sessionCount()];
+    final long[] lastEnd = new long[orders.sessionCount()];
+    java.util.Arrays.fill(lastEnd, Long.MIN_VALUE);
     for (int i = 0; i < txns.size(); i++) {
       final Transaction t = txns.get(i);
       if (t.start() == Transaction.NO_TIME || t.end() == Transaction.NO_TIME || t.end() < t.start()) {
         return false;
       }
-      if (!t.session().equals(lastSession)) {
-        lastSession = t.session();
-        s = sessions.computeIfAbsent(lastSession, k -> new long[] {0, Long.MIN_VALUE});
-      }
-      if (t.hasSeq() && s[0] >= 0) {
-        if (t.seq() != s[0]) {
+      final int s = sessionOf[i];
+      if (t.hasSeq() && next[s] >= 0) {
+        if (t.seq() != next[s]) {
           return false; // out of input order, a gap, a duplicate or a first seq other than 0
         }
-        s[0]++;
-      } else if (s[0] > 0 || t.hasSeq()) {
+        next[s]++;
+      } else if (next[s] > 0 || t.hasSeq()) {
         return false; // seqs in part of the session (a seq after a transaction without one, or none after one)
       } else {
-        s[0] = -1;
+        next[s] = -1;
       }
       if (t.status() == io.isowatch.core.history.TxnStatus.COMMITTED) {
-        if (s[1] != Long.MIN_VALUE && t.start() + options.rtSkewMicros() < s[1]) {
+        if (lastEnd[s] != Long.MIN_VALUE && t.start() + options.rtSkewMicros() < lastEnd[s]) {
           return false;
         }
-        s[1] = t.end();
+        lastEnd[s] = t.end();
       }
     }
-    return !WholeHistoryCheck.hasUntrustedClocks(txns);
+    return !WholeHistoryCheck.hasUntrustedClocks(txns, sessionOf, orders.sessionCount());
   }
 
   /**

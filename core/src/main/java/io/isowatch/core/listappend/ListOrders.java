@@ -7,7 +7,6 @@ import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,16 +104,92 @@ public final class ListOrders {
     }
   }
 
+  /**
+   * One key of the history, numbered once per check (la500k): every op of the history has its
+   * slot ({@link #slot}), so the passes over every op of a check find a key's order, and what
+   * they keep per key, in an array read rather than a string lookup each.
+   */
+  static final class Slot {
+    final String key;
+    /** The key's number: 0, 1, ... in order of the key's first op in the history. */
+    final int id;
+    /** The key's order once {@link #keys} has one (as {@link #peek} would find it), else null. */
+    KeyOrder order;
+    /** The key's committed reads, in history order (only while {@link ListOrders#of} runs). */
+    List<ListRead> reads;
+
+    Slot(final String key, final int id) {
+      this.key = key;
+      this.id = id;
+    }
+  }
+
   private final Map<String, KeyOrder> keys;
   private final Set<Transaction> counted;
   private final History history;
-  /** Every key an op of the history names, built on first use ({@link #historyKeys}). */
-  private Set<String> historyKeys;
+  /** Every key an op of the history names, to its slot. */
+  private final Map<String, Slot> slots;
+  /** Per transaction (by index), the index in {@link #opSlots} of its first op; one more at the end. */
+  private final int[] opStart;
+  /** Every op's slot, transaction after transaction. */
+  private final Slot[] opSlots;
+  /** Every append's place in its key's order (its element's first index; -1 when no read shows it); -1 for other ops. */
+  private int[] opPositions;
+  /** Per transaction, its session's number: 0, 1, ... in order of first appearance. */
+  private final int[] sessionOf;
+  private int sessionCount;
 
-  private ListOrders(final Map<String, KeyOrder> keys, final Set<Transaction> counted, final History history) {
+  private ListOrders(final Map<String, KeyOrder> keys, final Set<Transaction> counted, final History history,
+      final Map<String, Slot> slots, final int[] opStart, final Slot[] opSlots) {
     this.keys = keys;
     this.counted = counted;
     this.history = history;
+    this.slots = slots;
+    this.opStart = opStart;
+    this.opSlots = opSlots;
+    this.sessionOf = new int[history.size()];
+  }
+
+  /**
+   * Per transaction (by index), the number of its session: 0, 1, ... in order of the sessions'
+   * first transactions. Numbered once per check, for the session order and its checks.
+   */
+  int[] sessionOf() {
+    return sessionOf;
+  }
+
+  /** How many sessions the history has. */
+  int sessionCount() {
+    return sessionCount;
+  }
+
+  /** The slot of op {@code op} of the transaction at {@code txn} (its index in the history). */
+  Slot slot(final int txn, final int op) {
+    return opSlots[opStart[txn] + op];
+  }
+
+  /** The slot of a key some op of the history names, or null. */
+  Slot slotOf(final String key) {
+    return slots.get(key);
+  }
+
+  /**
+   * The place in its key's order of the element op {@code op} of the transaction at {@code txn}
+   * appends, as {@link KeyOrder#position(long)} gives it: looked up once per check for every
+   * append, as the graph, the list anomalies and the translation all ask it. -1 for other ops.
+   */
+  int position(final int txn, final int op) {
+    return opPositions[opStart[txn] + op];
+  }
+
+  /** How many keys the history's ops name (the slots' numbers are below it). */
+  int slotCount() {
+    return slots.size();
+  }
+
+  /** The key's order, as {@link #of(String)} gives it, without a lookup once the slot has it. */
+  KeyOrder of(final Slot slot) {
+    return slot.order != null ? slot.order : of(slot.key);
   }
 
   /**
@@ -123,22 +198,26 @@ public final class ListOrders {
    * it and a pass over every op costs as much as a phase of the check.
    */
   Set<String> historyKeys() {
-    if (historyKeys == null) {
-      final Set<String> all = new HashSet<>();
-      for (final Transaction t : history.transactions()) {
-        final List<Op> ops = t.ops();
-        for (int i = 0; i < ops.size(); i++) {
-          all.add(ops.get(i).key());
-        }
-      }
-      historyKeys = java.util.Collections.unmodifiableSet(all);
-    }
-    return historyKeys;
+    return java.util.Collections.unmodifiableSet(slots.keySet());
   }
 
   /** The key's order (an empty one for a key no committed read saw). */
   public KeyOrder of(final String key) {
-    return keys.computeIfAbsent(key, KeyOrder::new);
+    KeyOrder order = keys.get(key);
+    if (order == null) {
+      order = new KeyOrder(key);
+      keys.put(key, order);
+      final Slot slot = slots.get(key);
+      if (slot != null) {
+        slot.order = order;
+      }
+    }
+    return order;
+  }
+
+  /** The key's order, or null for a key no committed read saw (unlike {@link #of}, adds none). */
+  KeyOrder peek(final Slot slot) {
+    return slot.order;
   }
 
   /** The key's order, or null for a key no committed read saw (unlike {@link #of}, adds none). */
@@ -157,26 +236,61 @@ public final class ListOrders {
    * empty list. Reads of aborted and of unseen indeterminate transactions fix nothing.
    */
   public static ListOrders of(final History history) {
-    final ListOrders result = new ListOrders(new LinkedHashMap<>(), counted(history), history);
-    final Map<String, List<ListRead>> reads = new LinkedHashMap<>();
-    for (final Transaction t : history.transactions()) {
-      if (!result.counted(t)) {
-        continue;
+    final List<Transaction> txns = history.transactions();
+    final int n = txns.size();
+    final int[] opStart = new int[n + 1];
+    for (int i = 0; i < n; i++) {
+      opStart[i + 1] = opStart[i] + txns.get(i).ops().size();
+    }
+    final Slot[] opSlots = new Slot[opStart[n]];
+    final Map<String, Slot> slots = new HashMap<>();
+    final ListOrders result = new ListOrders(new LinkedHashMap<>(), counted(history), history, slots, opStart, opSlots);
+    // Every op's key numbered in one pass, the reads gathered by key on the way (keys in order of first read)
+    final List<Slot> read = new ArrayList<>();
+    int at = 0;
+    final io.isowatch.core.online.StringIntMap sessions = new io.isowatch.core.online.StringIntMap(64);
+    String lastSession = null;
+    int lastSessionId = -1;
+    for (int i = 0; i < n; i++) {
+      final Transaction t = txns.get(i);
+      if (!t.session().equals(lastSession)) { // one lookup per run of a session
+        lastSession = t.session();
+        lastSessionId = sessions.get(lastSession);
+        if (lastSessionId < 0) {
+          lastSessionId = result.sessionCount++;
+          sessions.putNew(lastSession, lastSessionId);
+        }
       }
-      for (int i = 0; i < t.ops().size(); i++) {
-        final Op op = t.ops().get(i);
-        if (op.isRead()) {
+      result.sessionOf[i] = lastSessionId;
+      final List<Op> ops = t.ops();
+      final boolean counted = result.counted(t);
+      for (int o = 0; o < ops.size(); o++) {
+        final Op op = ops.get(o);
+        Slot slot = slots.get(op.key());
+        if (slot == null) {
+          slot = new Slot(op.key(), slots.size());
+          slots.put(op.key(), slot);
+        }
+        opSlots[at++] = slot;
+        if (counted && op.isRead()) {
           final List<Long> list = op.isListRead() ? op.elements() : op.value() == null ? List.of() : null;
           if (list != null) {
-            reads.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(new ListRead(t, i, op.key(), list));
+            if (slot.reads == null) {
+              slot.reads = new ArrayList<>();
+              read.add(slot);
+            }
+            slot.reads.add(new ListRead(t, o, op.key(), list));
           }
         }
       }
     }
     final Map<String, KeyOrder> keys = result.keys;
-    for (final Map.Entry<String, List<ListRead>> e : reads.entrySet()) {
-      final KeyOrder order = new KeyOrder(e.getKey());
-      for (final ListRead r : e.getValue()) {
+    for (final Slot slot : read) {
+      final KeyOrder order = new KeyOrder(slot.key);
+      final List<ListRead> reads = slot.reads;
+      slot.reads = null;
+      slot.order = order;
+      for (final ListRead r : reads) {
         if (order.longest == null || r.elements().size() > order.longest.elements().size()) {
           order.longest = r;
         }
@@ -184,7 +298,7 @@ public final class ListOrders {
       // A prefix of the longest list repeats an element exactly when it is longer than the
       // longest list's first repetition: only the other reads need a set of their own.
       final int firstRepeat = order.longest == null ? 0 : firstRepeat(order.longest.elements());
-      for (final ListRead r : e.getValue()) {
+      for (final ListRead r : reads) {
         final boolean repeats = order.isPrefix(r.elements()) ? r.elements().size() > firstRepeat
             : firstRepeat(r.elements()) < r.elements().size();
         if (repeats && order.duplicates.stream().noneMatch(d -> d.elements().equals(r.elements()))) {
@@ -196,13 +310,23 @@ public final class ListOrders {
       for (int i = 0; i < known.size(); i++) {
         order.position.putIfAbsent(known.at(i), i); // the first occurrence wins when an element repeats
       }
-      for (final ListRead r : e.getValue()) {
+      for (final ListRead r : reads) {
         if (!order.isPrefix(r.elements())) {
           order.incompatible.add(r);
         }
       }
-      keys.put(e.getKey(), order);
+      keys.put(slot.key, order);
     }
+    final int[] positions = new int[opStart[n]];
+    for (int i = 0; i < n; i++) {
+      final List<Op> ops = txns.get(i).ops();
+      for (int o = 0, p = opStart[i]; o < ops.size(); o++, p++) {
+        final Op op = ops.get(o);
+        final KeyOrder order = opSlots[p].order;
+        positions[p] = op.isAppend() && order != null ? order.position(op.value().longValue()) : -1;
+      }
+    }
+    result.opPositions = positions;
     return result;
   }
 

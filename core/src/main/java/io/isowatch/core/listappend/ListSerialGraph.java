@@ -7,7 +7,6 @@ import io.isowatch.core.history.Op;
 import io.isowatch.core.history.Transaction;
 import io.isowatch.core.history.TxnStatus;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -132,7 +131,9 @@ final class ListSerialGraph {
   private boolean build(final History history, final ListOrders orders, final boolean realTime, final long skew) {
     final List<Transaction> txns = history.transactions();
     final int n = txns.size();
-    final Map<String, KeyAppends> keys = new HashMap<>();
+    // What the graph keeps per key, by the key's number (ListOrders.Slot): no string lookup per op
+    final KeyAppends[] keys = new KeyAppends[orders.slotCount()];
+    final List<KeyAppends> appended = new java.util.ArrayList<>();
     for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
       if (t.status() == TxnStatus.UNKNOWN) {
@@ -141,15 +142,18 @@ final class ListSerialGraph {
       if (t.status() != TxnStatus.COMMITTED) {
         continue;
       }
-      for (final Op op : t.ops()) {
+      final List<Op> ops = t.ops();
+      for (int o = 0; o < ops.size(); o++) {
+        final Op op = ops.get(o);
         if (op.isAppend()) {
-          KeyAppends k = keys.get(op.key());
+          final ListOrders.Slot slot = orders.slot(i, o);
+          KeyAppends k = keys[slot.id];
           if (k == null) {
-            final ListOrders.KeyOrder order = orders.peek(op.key());
-            k = new KeyAppends(order == null ? orders.of(op.key()) : order);
-            keys.put(op.key(), k);
+            k = new KeyAppends(orders.of(slot));
+            keys[slot.id] = k;
+            appended.add(k);
           }
-          final int at = k.order.position(op.value());
+          final int at = orders.position(i, o);
           if (at < 0) {
             k.open.add(i);
             unobserved.merge(op.key(), 1, Integer::sum);
@@ -167,12 +171,13 @@ final class ListSerialGraph {
       if (!order.incompatible().isEmpty() || !order.duplicates().isEmpty()) {
         return false;
       }
-      final KeyAppends k = keys.get(order.key());
+      final ListOrders.Slot slot = orders.slotOf(order.key());
+      final KeyAppends k = slot == null ? null : keys[slot.id];
       if (k == null ? !order.order().isEmpty() : k.order != order) {
         return false;
       }
     }
-    for (final KeyAppends k : keys.values()) {
+    for (final KeyAppends k : appended) {
       final int[] at = k.at;
       for (int p = 0; p < at.length; p++) {
         if (at[p] < 0) {
@@ -201,7 +206,8 @@ final class ListSerialGraph {
       int writes = 0;
       for (int o = 0; o < ops.size(); o++) {
         final Op op = ops.get(o);
-        final KeyAppends k = keys.get(op.key());
+        final ListOrders.Slot slot = orders.slot(i, o);
+        final KeyAppends k = keys[slot.id];
         if (k != null && k.open.size() > 1) {
           touchingOpen.set(i);
         }
@@ -209,8 +215,8 @@ final class ListSerialGraph {
         final boolean standIn = k != null && k.open.size() > 1 && k.at.length > 0;
         if (op.isAppend()) {
           writes++;
-          final int at = k.order.position(op.value());
-          if (!touchedBefore(ops, o) && (at >= 0 || k.open.size() == 1)) {
+          final int at = orders.position(i, o);
+          if (!touchedBefore(orders, i, o) && (at >= 0 || k.open.size() == 1)) {
             reads++; // the read of the version it builds on
           }
           if (standIn && at == k.at.length - 1) {
@@ -219,9 +225,9 @@ final class ListSerialGraph {
           continue;
         }
         final int len = op.isListRead() ? op.elements().size() : 0;
-        final int size = k == null ? orders.of(op.key()).order().size() : k.at.length;
+        final int size = k == null ? orders.of(slot).order().size() : k.at.length;
         reads += standIn && len == size ? 2 : 1;
-        if (!ownAppendsConsistent(ops, o, len, k)) {
+        if (!ownAppendsConsistent(orders, i, ops, o, len, k)) {
           return false;
         }
         if (k == null) {
@@ -244,7 +250,7 @@ final class ListSerialGraph {
         largeReadOnly++;
       }
     }
-    sessionOrder(txns);
+    sessionOrder(txns, orders);
     if (realTime && !realTime(txns, skew)) {
       return false;
     }
@@ -256,14 +262,15 @@ final class ListSerialGraph {
    * appends to the key and none of its later ones (otherwise the engine judges the read against
    * the transaction's own writes, which this graph does not model).
    */
-  private static boolean ownAppendsConsistent(final List<Op> ops, final int o, final int len, final KeyAppends k) {
-    final String key = ops.get(o).key();
+  private static boolean ownAppendsConsistent(final ListOrders orders, final int txn, final List<Op> ops, final int o,
+      final int len, final KeyAppends k) {
+    final ListOrders.Slot key = orders.slot(txn, o);
     for (int j = 0; j < ops.size(); j++) {
       final Op other = ops.get(j);
-      if (j == o || !other.isAppend() || !other.key().equals(key)) {
+      if (j == o || !other.isAppend() || orders.slot(txn, j) != key) {
         continue;
       }
-      final int at = k == null ? -1 : k.order.position(other.value());
+      final int at = k == null ? -1 : orders.position(txn, j);
       if (j < o ? at < 0 || at >= len : at >= 0 && at < len) {
         return false;
       }
@@ -272,50 +279,50 @@ final class ListSerialGraph {
   }
 
   /** True when an op before {@code o} is on the same key. */
-  private static boolean touchedBefore(final List<Op> ops, final int o) {
+  private static boolean touchedBefore(final ListOrders orders, final int txn, final int o) {
+    final ListOrders.Slot key = orders.slot(txn, o);
     for (int j = 0; j < o; j++) {
-      if (ops.get(j).key().equals(ops.get(o).key())) {
+      if (orders.slot(txn, j) == key) {
         return true;
       }
     }
     return false;
   }
 
-  /** One session's transactions (indices, in input order) and whether each has a seq. */
-  private static final class Session {
-    final IntList members = new IntList();
-    boolean allSeq = true;
-  }
-
-  private void sessionOrder(final List<Transaction> txns) {
-    final Map<String, Session> sessions = new LinkedHashMap<>();
-    String lastName = null;
-    Session last = null;
+  private void sessionOrder(final List<Transaction> txns, final ListOrders orders) {
+    // the sessions numbered once (ListOrders), in order of first appearance: their members bucketed by number
+    final int n = txns.size();
+    final int[] sessionOf = orders.sessionOf();
+    final int count = orders.sessionCount();
+    final int[] start = new int[count + 1];
+    final boolean[] someWithoutSeq = new boolean[count];
     // seqs and statuses copied in input order, so that the walks by session below read arrays
-    final long[] seqs = new long[txns.size()];
-    final java.util.BitSet committed = new java.util.BitSet(txns.size());
-    for (int i = 0; i < txns.size(); i++) {
+    final long[] seqs = new long[n];
+    final java.util.BitSet committed = new java.util.BitSet(n);
+    for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
-      if (!t.session().equals(lastName)) { // one lookup per run of a session, not two per transaction
-        lastName = t.session();
-        last = sessions.computeIfAbsent(lastName, s -> new Session());
+      start[sessionOf[i] + 1]++;
+      if (!t.hasSeq()) {
+        someWithoutSeq[sessionOf[i]] = true;
       }
-      last.members.add(i);
-      last.allSeq &= t.hasSeq();
       seqs[i] = t.seq();
       if (t.status() == TxnStatus.COMMITTED) {
         committed.set(i);
       }
     }
+    for (int s = 0; s < count; s++) {
+      start[s + 1] += start[s];
+    }
+    final int[] members = new int[n];
+    final int[] fill = java.util.Arrays.copyOf(start, count);
+    for (int i = 0; i < n; i++) {
+      members[fill[sessionOf[i]]++] = i;
+    }
     this.committed = committed.cardinality();
-    this.sessions = sessions.size();
-    for (final Session session : sessions.values()) {
-      final IntList members = session.members;
-      final int[] sorted = new int[members.size()];
-      for (int j = 0; j < sorted.length; j++) {
-        sorted[j] = members.get(j);
-      }
-      if (session.allSeq && !inSeqOrder(seqs, sorted)) {
+    this.sessions = count;
+    for (int s = 0; s < count; s++) {
+      final int[] sorted = java.util.Arrays.copyOfRange(members, start[s], start[s + 1]);
+      if (!someWithoutSeq[s] && !inSeqOrder(seqs, sorted)) {
         final Integer[] boxed = new Integer[sorted.length];
         for (int j = 0; j < sorted.length; j++) {
           boxed[j] = sorted[j];

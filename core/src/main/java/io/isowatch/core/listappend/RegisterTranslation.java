@@ -242,9 +242,16 @@ public final class RegisterTranslation {
     t.allLive = true;
     t.phantoms(history);
     final Map<String, OpenKey> openKeys = new HashMap<>();
+    // the open keys by their numbers (ListOrders.Slot): one array read per op, not a string lookup
+    final OpenKey[] bySlot = new OpenKey[orders.slotCount()];
     t.unobservedCommitted.forEach((k, n) -> {
       if (n > 1) {
-        openKeys.put(k, new OpenKey(k, orders.of(k), t.phantoms.get(k)));
+        final OpenKey open = new OpenKey(k, orders.of(k), t.phantoms.get(k));
+        openKeys.put(k, open);
+        final ListOrders.Slot slot = orders.slotOf(k);
+        if (slot != null) {
+          bySlot[slot.id] = open;
+        }
       }
     });
     final History.Builder out = History.builder();
@@ -266,13 +273,16 @@ public final class RegisterTranslation {
       written.clear();
       final List<Op> ops = new ArrayList<>(2);
       final boolean committed = txn.status() == TxnStatus.COMMITTED;
-      for (final Op op : txn.ops()) {
+      final List<Op> txnOps = txn.ops();
+      for (int o = 0; o < txnOps.size(); o++) {
+        final Op op = txnOps.get(o);
+        final ListOrders.Slot slot = orders.slot(index, o);
         if (!committed) {
           // as translate(Transaction, List) does: the key's (empty) order is added to the orders
           // (a committed transaction's keys are there already: its reads' and, by the graph, its appends')
-          orders.of(op.key());
+          orders.of(slot);
         }
-        final OpenKey k = openKeys.get(op.key());
+        final OpenKey k = bySlot[slot.id];
         if (k != null) {
           t.translateOpen(txn, op, k, touched, written, ops);
         }
@@ -315,14 +325,14 @@ public final class RegisterTranslation {
       }
     } else if (op.isAppend()) {
       final int at = order.position(op.value());
-      if (!touched.contains(k) && !broken && own) {
+      if (!containsSame(touched, k) && !broken && own) {
         if (at >= 0) {
           ops.add(Op.read(op.key(), base(order, at)));
         } else if (!orders.counted(t) || unobservedCommitted.getOrDefault(op.key(), 0) == 1) {
           ops.add(Op.read(op.key(), base(order, order.order().size())));
         }
       }
-      if (p != null && at < 0 && orders.counted(t) && !written.contains(k)) {
+      if (p != null && at < 0 && orders.counted(t) && !containsSame(written, k)) {
         ops.add(Op.write(p.name(), op.value()));
       } else {
         if (own) {
@@ -340,6 +350,16 @@ public final class RegisterTranslation {
       }
       touched.add(k);
     }
+  }
+
+  /** True when {@code keys} holds {@code k} itself (one OpenKey per key: no record equality, which compares strings). */
+  private static boolean containsSame(final List<OpenKey> keys, final OpenKey k) {
+    for (int i = 0; i < keys.size(); i++) {
+      if (keys.get(i) == k) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when an op of the transaction is on a key with several unobserved committed appends (an open order). */

@@ -93,21 +93,33 @@ final class FarAheadEvents {
 
   static Found find(final List<Transaction> txns, final long futureMicros) {
     final int n = txns.size();
-    final boolean[] flagged = new boolean[n];
-    final long[] reference = new long[n];
-    final long[] time = new long[n];
     final int[] session = new int[n];
     final StringIntMap ids = new StringIntMap(64);
     int sessions = 0;
     for (int i = 0; i < n; i++) {
       final Transaction t = txns.get(i);
-      time[i] = TxnIndex.timeKey(t);
       int s = ids.get(t.session());
       if (s < 0) {
         s = sessions++;
         ids.putNew(t.session(), s);
       }
       session[i] = s;
+    }
+    return find(txns, futureMicros, session, sessions);
+  }
+
+  /**
+   * As {@link #find(List, long)}, with the sessions already numbered by the caller: {@code
+   * session[i]} the number of transaction i's session, numbered 0, 1, ... in order of first
+   * appearance, {@code sessions} of them.
+   */
+  static Found find(final List<Transaction> txns, final long futureMicros, final int[] session, final int sessions) {
+    final int n = txns.size();
+    final boolean[] flagged = new boolean[n];
+    final long[] reference = new long[n];
+    final long[] time = new long[n];
+    for (int i = 0; i < n; i++) {
+      time[i] = TxnIndex.timeKey(txns.get(i));
     }
     int count = 0;
     for (int round = 0; round < MAX_ROUNDS && sessions > 1; round++) {

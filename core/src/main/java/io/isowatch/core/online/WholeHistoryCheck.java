@@ -95,6 +95,16 @@ public final class WholeHistoryCheck {
     return FarAheadEvents.find(transactions, OnlineOptions.DEFAULT_FUTURE_MICROS).count() > 0;
   }
 
+  /**
+   * As {@link #hasUntrustedClocks(List)}, with the sessions numbered by the caller ({@code
+   * session[i]}: transaction i's, numbered 0, 1, ... in order of first appearance; {@code sessions}
+   * of them).
+   */
+  public static boolean hasUntrustedClocks(final List<Transaction> transactions, final int[] session,
+      final int sessions) {
+    return FarAheadEvents.find(transactions, OnlineOptions.DEFAULT_FUTURE_MICROS, session, sessions).count() > 0;
+  }
+
   /** The result with the seconds of the whole check, the search included. */
   static CheckResult withSeconds(final CheckResult r, final double seconds) {
     return new CheckResult(r.verdicts(), r.reasons(), r.anomalies(), r.findings(), r.stats().withSeconds(seconds));
