@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
     scope = ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Checks database transaction histories for isolation anomalies (SSER, SER, SI).",
+    description = Main.DESCRIPTION,
     subcommands = {
       HelpCommand.class,
       CheckCommand.class,
@@ -51,6 +51,12 @@ import picocli.CommandLine.Spec;
     })
 public final class Main implements Runnable {
   @Spec private CommandSpec spec;
+
+  /** The description of {@code isowatch} in its usage help. */
+  static final String DESCRIPTION = "Checks database transaction histories for isolation anomalies (SSER, SER, SI).";
+
+  /** picocli's switch that skips its lookup of Groovy's {@code Closure} class. */
+  static final String NO_CLOSURES_PROPERTY = "picocli.disable.closures";
 
   /** The slf4j-simple property that sets the level of every logger without its own. */
   static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
@@ -78,7 +84,13 @@ public final class Main implements Runnable {
     if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
       System.setProperty(LOG_LEVEL_PROPERTY, "warn");
     }
-    System.exit(execute(() -> commandLine(Services.real()), args));
+    // picocli's default factory looks for Groovy's Closure class once; on this class path (80-odd
+    // jars) that miss opens every jar, some 50-80 ms of CPU on the main thread before a check
+    // starts (docs/benchmarks.md, clifast4). IsoWatch declares no Groovy closures.
+    if (System.getProperty(NO_CLOSURES_PROPERTY) == null) {
+      System.setProperty(NO_CLOSURES_PROPERTY, "true");
+    }
+    System.exit(execute(() -> commandLineFor(Services.real(), args), args));
   }
 
   /**
@@ -136,6 +148,42 @@ public final class Main implements Runnable {
     } catch (final IOException e) {
       // The log then goes to stderr, as for every other command: noisier, not wrong.
       System.err.println("isowatch: cannot create a log directory, logging to stderr: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The command line that runs {@code args}: when the first argument is {@code check}, {@code
+   * isowatch} with {@code check} as its only subcommand ({@link #checkCommandLine}), otherwise the
+   * whole {@link #commandLine}. picocli builds the model of every subcommand it is given (the
+   * reflection over each one's options, a version lookup per command), about a third of the CPU a
+   * small {@code check} took before it started reading (docs/benchmarks.md, clifast4); {@code
+   * check}'s parsing, help, errors and exit codes are the same either way ({@code MainTest}).
+   */
+  static CommandLine commandLineFor(final Services services, final String... args) {
+    return args.length > 0 && CHECK.equals(args[0]) ? checkCommandLine(services) : commandLine(services);
+  }
+
+  private static final String CHECK = "check";
+
+  /** {@code isowatch} with only its {@code check} subcommand: see {@link #commandLineFor}. */
+  static CommandLine checkCommandLine(final Services services) {
+    return withExitCodes(new CommandLine(new CheckOnly(), new ServicesFactory(services)));
+  }
+
+  /** {@link Main}'s command with {@code check} alone: the same attributes, kept equal by {@code MainTest}. */
+  @Command(
+      name = "isowatch",
+      scope = ScopeType.INHERIT,
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = DESCRIPTION,
+      subcommands = {CheckCommand.class})
+  static final class CheckOnly implements Runnable {
+    @Spec private CommandSpec spec;
+
+    @Override
+    public void run() {
+      throw new ParameterException(spec.commandLine(), "Missing subcommand");
     }
   }
 

@@ -34,6 +34,11 @@ public record CliRun(int exit, String out, String err) {
     return execute(Main.commandLine(services), args);
   }
 
+  /** Runs {@code isowatch} with {@code args} on the command line {@link Main#main} builds for them. */
+  public static CliRun runAsMain(final Services services, final String... args) {
+    return execute(Main.commandLineFor(services, args), args);
+  }
+
   /** Runs one command object on its own (not through {@link Main}). */
   public static CliRun of(final Object command, final String... args) {
     return execute(new CommandLine(command), args);

@@ -78,4 +78,35 @@ class MainTest {
       assertTrue(version.out().startsWith("isowatch "), version.out());
     }
   }
+
+  @Test
+  void shouldBuildOnlyCheckForACheckAndRunItAsTheWholeCommandLineDoes() {
+    final String lostUpdate = CliRun.REPO_ROOT.resolve("samples/lost-update.jsonl").toString();
+    final String valid = CliRun.REPO_ROOT.resolve("samples/valid-ser.jsonl").toString();
+    final List<List<String>> cases = List.of(
+        List.of("check", "--help"), List.of("check", "-h"), List.of("check", "-V"), List.of("check", "--version"),
+        List.of("check"), List.of("check", "--bogus", valid), List.of("check", "--levels", "XX", valid),
+        List.of("check", valid, lostUpdate), List.of("check", "missing-file.jsonl"),
+        List.of("check", "--json", valid), List.of("check", lostUpdate), List.of("check", "--json", lostUpdate),
+        List.of("check", "--promise", "postgres:read-committed", "--json", lostUpdate),
+        List.of("check", "--levels", "RC,SI", "--format", "jsonl", lostUpdate));
+    for (final List<String> args : cases) {
+      final String[] a = args.toArray(String[]::new);
+      // When
+      final CliRun whole = CliRun.run(Services.real(), a);
+      final CliRun asMain = CliRun.runAsMain(Services.real(), a);
+
+      // Then: the same exit, stdout and stderr, but for the check's own duration in the JSON
+      assertEquals(whole.exit(), asMain.exit(), () -> args + ": " + asMain.err());
+      assertEquals(withoutSeconds(whole.out()), withoutSeconds(asMain.out()), args::toString);
+      assertEquals(whole.err(), asMain.err(), args::toString);
+    }
+    assertEquals(List.of("check"), List.copyOf(Main.commandLineFor(Services.real(), "check", valid)
+        .getSubcommands().keySet()), "a check builds no other subcommand");
+    assertTrue(Main.commandLineFor(Services.real(), "convert", valid).getSubcommands().size() > 5);
+  }
+
+  private static String withoutSeconds(final String out) {
+    return out.replaceAll("(\"seconds\" : |  seconds +)[0-9.Ee-]+", "$1S");
+  }
 }

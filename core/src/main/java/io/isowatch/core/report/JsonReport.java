@@ -1,8 +1,10 @@
 package io.isowatch.core.report;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,27 +90,79 @@ import java.util.TreeMap;
  * </ul>
  */
 public final class JsonReport {
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+  // The document is written by a generator walking the tree, not by an ObjectMapper: building a
+  // mapper and its serializers for the tree's node types cost more CPU than the rest of printing a
+  // report, on the critical path of every `isowatch check --json` (docs/benchmarks.md, clifast4).
+  // The text is byte for byte the mapper's (INDENT_OUTPUT, i.e. the DefaultPrettyPrinter), tested
+  // against it by JsonReportTest.
+  private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private JsonReport() {}
 
   /** Writes the document, followed by one newline; does not close {@code out}. */
   public static void write(final CheckResult result, final Writer out) throws IOException {
-    MAPPER.writeValue(out, toTree(result));
+    writeTree(toTree(result), out);
     out.write('\n');
     out.flush();
   }
 
   /** The document as a string (pretty-printed, no trailing newline). */
   public static String toJson(final CheckResult result) {
+    final java.io.StringWriter out = new java.io.StringWriter();
     try {
-      return MAPPER.writeValueAsString(toTree(result));
+      writeTree(toTree(result), out);
     } catch (final IOException e) {
       // Serialising an in-memory tree to a string cannot fail on I/O.
       throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /**
+   * Writes a tree pretty-printed as an {@code ObjectMapper} with {@code INDENT_OUTPUT} writes it, no
+   * trailing newline; flushes but does not close {@code out}.
+   */
+  static void writeTree(final JsonNode tree, final Writer out) throws IOException {
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.setPrettyPrinter(new DefaultPrettyPrinter());
+      write(g, tree);
+    }
+  }
+
+  private static void write(final JsonGenerator g, final JsonNode n) throws IOException {
+    switch (n.getNodeType()) {
+      case OBJECT -> {
+        g.writeStartObject();
+        for (final java.util.Map.Entry<String, JsonNode> e : n.properties()) {
+          g.writeFieldName(e.getKey());
+          write(g, e.getValue());
+        }
+        g.writeEndObject();
+      }
+      case ARRAY -> {
+        g.writeStartArray();
+        for (final JsonNode element : n) {
+          write(g, element);
+        }
+        g.writeEndArray();
+      }
+      case STRING -> g.writeString(n.textValue());
+      case BOOLEAN -> g.writeBoolean(n.booleanValue());
+      case NULL -> g.writeNull();
+      case NUMBER -> {
+        switch (n.numberType()) {
+          case INT -> g.writeNumber(n.intValue());
+          case LONG -> g.writeNumber(n.longValue());
+          case DOUBLE -> g.writeNumber(n.doubleValue());
+          case FLOAT -> g.writeNumber(n.floatValue());
+          case BIG_INTEGER -> g.writeNumber(n.bigIntegerValue());
+          case BIG_DECIMAL -> g.writeNumber(n.decimalValue());
+          default -> throw new IllegalStateException("unexpected number node " + n.numberType());
+        }
+      }
+      // The document holds none of these; a node the walk does not know is a bug here, not input.
+      default -> throw new IllegalStateException("unexpected JSON node " + n.getNodeType());
     }
   }
 
@@ -119,7 +173,7 @@ public final class JsonReport {
    */
   public static void write(final CheckResult result, final PromiseJudgement judgement, final Writer out)
       throws IOException {
-    MAPPER.writeValue(out, toTree(result, judgement));
+    writeTree(toTree(result, judgement), out);
     out.write('\n');
     out.flush();
   }

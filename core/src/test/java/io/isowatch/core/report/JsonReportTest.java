@@ -5,6 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.isowatch.core.check.CheckOptions;
+import io.isowatch.core.online.OnlineChecker;
+import io.isowatch.core.profile.Promise;
+import io.isowatch.core.profile.PromiseJudgement;
+import io.isowatch.core.testkit.HistoryDsl;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.isowatch.core.check.Anomaly;
 import io.isowatch.core.check.CheckResult;
 import io.isowatch.core.check.Level;
@@ -121,6 +133,61 @@ class JsonReportTest {
 
     // Then
     assertEquals(MAPPER.readTree("[\"SER\",\"SI\"]"), json.get("anomalies").get(0).get("violates"));
+  }
+
+  /** The text an ObjectMapper with INDENT_OUTPUT writes: what JsonReport wrote before it walked the tree itself. */
+  private static String mapperText(final JsonNode tree) throws Exception {
+    return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(tree);
+  }
+
+  @Test
+  void shouldWriteEveryCorpusResultByteForByteAsAnObjectMapperDoes() throws Exception {
+    // Given: the golden corpus's histories, checked (anomalies, findings, cycles, explanations with
+    // quotes and line breaks), with and without a promise, and the fixtures
+    final Path corpus = Path.of(JsonReportTest.class.getResource("/corpus").toURI());
+    final List<CheckResult> results = new ArrayList<>(List.of(ResultFixtures.lostUpdate(), ResultFixtures.unknown(),
+        ResultFixtures.invalid(), ResultFixtures.truncated(1, 7), ResultFixtures.satisfied(Level.CLASSIC)));
+    try (var files = Files.list(corpus)) {
+      for (final Path hist : files.filter(p -> p.toString().endsWith(".hist")).sorted().toList()) {
+        results.add(OnlineChecker.check(HistoryDsl.history(Files.readString(hist)), CheckOptions.defaults()));
+      }
+    }
+    assertTrue(results.size() > 50, "corpus cases: " + results.size());
+
+    for (final CheckResult result : results) {
+      // When
+      final StringWriter out = new StringWriter();
+      JsonReport.write(result, out);
+      final PromiseJudgement judgement = PromiseJudgement.of(Promise.ofLevel(Level.SI), result.verdicts());
+      final StringWriter promised = new StringWriter();
+      JsonReport.write(result, judgement, promised);
+
+      // Then
+      assertEquals(mapperText(JsonReport.toTree(result)), JsonReport.toJson(result));
+      assertEquals(mapperText(JsonReport.toTree(result)) + "\n", out.toString());
+      assertEquals(mapperText(JsonReport.toTree(result, judgement)) + "\n", promised.toString());
+    }
+  }
+
+  @Test
+  void shouldWriteEveryKindOfNodeAsAnObjectMapperDoes() throws Exception {
+    // Given
+    final ObjectNode tree = JsonNodeFactory.instance.objectNode();
+    tree.put("int", -3).put("long", 1L << 40).put("double", 0.1).put("seconds", 1.0E-4).put("float", 2.5f)
+        .put("bigInteger", new BigInteger("123456789012345678901234567890"))
+        .put("bigDecimal", new BigDecimal("1.50")).put("short", (short) 7).put("true", true).put("false", false)
+        .put("text", "quote \" backslash \\ tab \t line\n\u00e9\u2603 \u0001").putNull("null");
+    tree.putObject("emptyObject");
+    tree.putArray("emptyArray");
+    tree.putArray("mixed").add(1).add("two").addNull().addObject().put("nested", 3L);
+    tree.putObject("object").putArray("inner").addArray().add(false);
+
+    // When
+    final StringWriter out = new StringWriter();
+    JsonReport.writeTree(tree, out);
+
+    // Then
+    assertEquals(mapperText(tree), out.toString());
   }
 
   private static List<String> fieldNames(final JsonNode node) {
