@@ -125,7 +125,8 @@ final class TimelessOrder {
     }
   }
 
-  private static boolean writesLater(final List<Op> ops, final int from, final String key) {
+  /** Whether an op after {@code from} writes {@code key}: the read at {@code from} is then a read-modify-write's. */
+  static boolean writesLater(final List<Op> ops, final int from, final String key) {
     for (int j = from + 1; j < ops.size(); j++) {
       final Op o = ops.get(j);
       if (o.isWrite() && o.key().equals(key)) {
@@ -216,25 +217,20 @@ final class TimelessOrder {
     }
   }
 
-  /** (key, value) to its writer (-2: written more than once), open addressing. */
+  /** (key, value) to its writer (-2: written more than once). */
   private static final class ValueTable {
-    private String[] keys;
-    private long[] vals;
-    private int[] entry;
+    private final KeyValueIndex index;
     private int[] writers;
-    private int size;
 
     /** A table that holds {@code expected} values without growing. */
     ValueTable(final int expected) {
       final int capacity = Integer.highestOneBit(Math.max(1 << 9, Math.min(expected, 1 << 28)) - 1) << 2;
-      keys = new String[capacity];
-      vals = new long[capacity];
-      entry = new int[capacity];
+      index = new KeyValueIndex(capacity);
       writers = new int[capacity / 2];
     }
 
     int size() {
-      return size;
+      return index.size();
     }
 
     int writer(final int e) {
@@ -242,63 +238,21 @@ final class TimelessOrder {
     }
 
     void wrote(final String key, final long value, final int txn) {
-      if (2 * (size + 1) > keys.length) {
-        grow();
+      final int known = index.size();
+      final int e = index.add(key, value);
+      if (e < known) {
+        writers[e] = writers[e] == txn ? txn : -2;
+        return;
       }
-      int h = hash(key, value) & (keys.length - 1);
-      while (keys[h] != null) {
-        if (vals[h] == value && keys[h].equals(key)) {
-          final int e = entry[h];
-          writers[e] = writers[e] == txn ? txn : -2;
-          return;
-        }
-        h = (h + 1) & (keys.length - 1);
+      if (e == writers.length) {
+        writers = Arrays.copyOf(writers, 2 * e);
       }
-      keys[h] = key;
-      vals[h] = value;
-      if (size == writers.length) {
-        writers = Arrays.copyOf(writers, 2 * size);
-      }
-      entry[h] = size;
-      writers[size++] = txn;
+      writers[e] = txn;
     }
 
     /** The entry of (key, value), or -1. */
     int find(final String key, final long value) {
-      int h = hash(key, value) & (keys.length - 1);
-      while (keys[h] != null) {
-        if (vals[h] == value && keys[h].equals(key)) {
-          return entry[h];
-        }
-        h = (h + 1) & (keys.length - 1);
-      }
-      return -1;
-    }
-
-    private void grow() {
-      final String[] oldKeys = keys;
-      final long[] oldVals = vals;
-      final int[] oldEntry = entry;
-      keys = new String[2 * oldKeys.length];
-      vals = new long[keys.length];
-      entry = new int[keys.length];
-      for (int i = 0; i < oldKeys.length; i++) {
-        if (oldKeys[i] == null) {
-          continue;
-        }
-        int h = hash(oldKeys[i], oldVals[i]) & (keys.length - 1);
-        while (keys[h] != null) {
-          h = (h + 1) & (keys.length - 1);
-        }
-        keys[h] = oldKeys[i];
-        vals[h] = oldVals[i];
-        entry[h] = oldEntry[i];
-      }
-    }
-
-    private static int hash(final String key, final long value) {
-      final long h = (key.hashCode() * 0x9E3779B97F4A7C15L) ^ (value * 0xC2B2AE3D27D4EB4FL);
-      return (int) (h ^ (h >>> 29) ^ (h >>> 47));
+      return index.find(key, value);
     }
   }
 }

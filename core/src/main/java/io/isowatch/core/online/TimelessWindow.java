@@ -271,7 +271,7 @@ final class TimelessWindow {
     }
     values.addReader(e, i);
     final int rmw = values.rmw[e];
-    if (writesLater(ops, j, o.key())) {
+    if (TimelessOrder.writesLater(ops, j, o.key())) {
       if (rmw == i) {
         return;
       }
@@ -290,16 +290,6 @@ final class TimelessWindow {
     } else if (rmw >= 0 && w >= 0 && rmw != i) {
       arc(i, rmw);
     }
-  }
-
-  private static boolean writesLater(final List<Op> ops, final int from, final String key) {
-    for (int j = from + 1; j < ops.size(); j++) {
-      final Op o = ops.get(j);
-      if (o.isWrite() && o.key().equals(key)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The arc u → v: v's level at least u's plus one, raised along v's successors; a cycle loses. */
@@ -378,42 +368,30 @@ final class TimelessWindow {
   /** (key, value) entries: the writer (-1: none yet), the read-modify-writer (-1: none), the readers. */
   private static final class Values {
     // Sized for some 2^15 values before the first growth: growing from small rehashed every value many times.
-    private String[] keys = new String[1 << 16];
-    private long[] vals = new long[keys.length];
-    private int[] slot = new int[keys.length];
+    private final KeyValueIndex index = new KeyValueIndex(1 << 16);
     int[] writer = new int[1 << 15];
     int[] rmw = new int[writer.length];
     int[] firstReader = new int[writer.length];
     int[] reader = new int[1 << 15];
     int[] nextReader = new int[reader.length];
-    private int size;
     private int readers;
 
     /** The entry of (key, value), made if new. */
     int entry(final String key, final long value) {
-      int h = hash(key, value) & (keys.length - 1);
-      while (keys[h] != null) {
-        if (vals[h] == value && keys[h].equals(key)) {
-          return slot[h];
-        }
-        h = (h + 1) & (keys.length - 1);
+      final int known = index.size();
+      final int e = index.add(key, value);
+      if (e < known) {
+        return e;
       }
-      if (2 * (size + 1) > keys.length) {
-        grow();
-        return entry(key, value);
+      if (e == writer.length) {
+        writer = Arrays.copyOf(writer, 2 * e);
+        rmw = Arrays.copyOf(rmw, 2 * e);
+        firstReader = Arrays.copyOf(firstReader, 2 * e);
       }
-      keys[h] = key;
-      vals[h] = value;
-      if (size == writer.length) {
-        writer = Arrays.copyOf(writer, 2 * size);
-        rmw = Arrays.copyOf(rmw, 2 * size);
-        firstReader = Arrays.copyOf(firstReader, 2 * size);
-      }
-      slot[h] = size;
-      writer[size] = -1;
-      rmw[size] = -1;
-      firstReader[size] = -1;
-      return size++;
+      writer[e] = -1;
+      rmw[e] = -1;
+      firstReader[e] = -1;
+      return e;
     }
 
     void addReader(final int e, final int txn) {
@@ -424,32 +402,6 @@ final class TimelessWindow {
       reader[readers] = txn;
       nextReader[readers] = firstReader[e];
       firstReader[e] = readers++;
-    }
-
-    private void grow() {
-      final String[] oldKeys = keys;
-      final long[] oldVals = vals;
-      final int[] oldSlot = slot;
-      keys = new String[2 * oldKeys.length];
-      vals = new long[keys.length];
-      slot = new int[keys.length];
-      for (int i = 0; i < oldKeys.length; i++) {
-        if (oldKeys[i] == null) {
-          continue;
-        }
-        int h = hash(oldKeys[i], oldVals[i]) & (keys.length - 1);
-        while (keys[h] != null) {
-          h = (h + 1) & (keys.length - 1);
-        }
-        keys[h] = oldKeys[i];
-        vals[h] = oldVals[i];
-        slot[h] = oldSlot[i];
-      }
-    }
-
-    private static int hash(final String key, final long value) {
-      final long h = (key.hashCode() * 0x9E3779B97F4A7C15L) ^ (value * 0xC2B2AE3D27D4EB4FL);
-      return (int) (h ^ (h >>> 29) ^ (h >>> 47));
     }
   }
 }
