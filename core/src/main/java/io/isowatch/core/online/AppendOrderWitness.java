@@ -273,7 +273,8 @@ final class AppendOrderWitness {
     return false;
   }
 
-  private static Map<String, Long> lastWrites(final Transaction t) {
+  /** Each key {@code t} writes, to its last value written, in the order of the keys' first writes. */
+  static Map<String, Long> lastWrites(final Transaction t) {
     final Map<String, Long> out = new LinkedHashMap<>();
     for (final Op op : t.ops()) {
       if (op.isWrite()) {
@@ -283,7 +284,8 @@ final class AppendOrderWitness {
     return out;
   }
 
-  private static Map<String, Long> firstExternalReads(final Transaction t) {
+  /** Each key {@code t} reads before writing it, to the first value read, in the order of those reads. */
+  static Map<String, Long> firstExternalReads(final Transaction t) {
     final Map<String, Long> out = new LinkedHashMap<>();
     final Set<String> writtenHere = new HashSet<>();
     for (final Op op : t.ops()) {

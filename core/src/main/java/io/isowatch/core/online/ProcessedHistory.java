@@ -69,12 +69,12 @@ final class ProcessedHistory {
         continue;
       }
       whole.add(slot);
-      for (final Map.Entry<String, Long> w : lastWrites(t).entrySet()) {
+      for (final Map.Entry<String, Long> w : AppendOrderWitness.lastWrites(t).entrySet()) {
         writtenInPart.add(List.of(w.getKey(), Objects.requireNonNullElse(w.getValue(), NULL)));
       }
     }
     for (final int slot : whole) {
-      for (final Map.Entry<String, Long> r : firstExternalReads(txns.txn(slot)).entrySet()) {
+      for (final Map.Entry<String, Long> r : AppendOrderWitness.firstExternalReads(txns.txn(slot)).entrySet()) {
         if (Objects.equals(r.getValue(), initial)) {
           continue;
         }
@@ -91,7 +91,7 @@ final class ProcessedHistory {
       if (t.status() != TxnStatus.COMMITTED) {
         continue;
       }
-      for (final Map.Entry<String, Long> w : lastWrites(t).entrySet()) {
+      for (final Map.Entry<String, Long> w : AppendOrderWitness.lastWrites(t).entrySet()) {
         final List<Object> kv = List.of(w.getKey(), Objects.requireNonNullElse(w.getValue(), NULL));
         final Integer found = wanted.get(kv);
         if (found != null && found < 0) {
@@ -141,27 +141,4 @@ final class ProcessedHistory {
 
   /** Stands for a null value in the keys of {@link #part}'s maps (List.of refuses null). */
   private static final Object NULL = new Object();
-
-  private static Map<String, Long> lastWrites(final Transaction t) {
-    final Map<String, Long> out = new HashMap<>();
-    for (final Op op : t.ops()) {
-      if (op.isWrite()) {
-        out.put(op.key(), op.value());
-      }
-    }
-    return out;
-  }
-
-  private static Map<String, Long> firstExternalReads(final Transaction t) {
-    final Map<String, Long> out = new HashMap<>();
-    final Set<String> writtenHere = new HashSet<>();
-    for (final Op op : t.ops()) {
-      if (op.isWrite()) {
-        writtenHere.add(op.key());
-      } else if (!writtenHere.contains(op.key()) && !out.containsKey(op.key())) {
-        out.put(op.key(), op.value());
-      }
-    }
-    return out;
-  }
 }
